@@ -1,0 +1,100 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Module shape (see README "Architecture"): a pure core, a protocol module without
+// sockets, a network module, a media module, the agent and coordinator as libraries,
+// and two thin executables. Each C library sits behind exactly one Swift module.
+let package = Package(
+    name: "DualCam",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "dualcam-agent", targets: ["dualcam-agent"]),
+        .executable(name: "dualcam-coordinator", targets: ["dualcam-coordinator"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.30.0"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.0.0"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-protobuf.git", from: "1.28.0"),
+    ],
+    targets: [
+        // System libraries: one modulemap + shim header each.
+        .systemLibrary(
+            name: "CFFmpeg", path: "Sources/CFFmpeg", pkgConfig: "libavformat",
+            providers: [.apt(["libavcodec-dev", "libavformat-dev", "libavutil-dev", "libswscale-dev"])]),
+        .systemLibrary(
+            name: "CV4L2", path: "Sources/CV4L2", pkgConfig: "libv4l2",
+            providers: [.apt(["libv4l-dev"])]),
+        .systemLibrary(
+            name: "CAvahi", path: "Sources/CAvahi", pkgConfig: "avahi-client",
+            providers: [.apt(["libavahi-client-dev"])]),
+
+        // Pure frame-sync core: no I/O, no C, time passed in.
+        .target(name: "DualCamCore"),
+        // Wire messages and per-connection state machines; no sockets.
+        .target(
+            name: "DualCamProtocol",
+            dependencies: [
+                "DualCamCore",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]),
+        // TLS transport, identities, discovery.
+        .target(
+            name: "DualCamNet",
+            dependencies: [
+                "DualCamProtocol", "CAvahi",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        // FFmpeg and V4L2 behind Swift types.
+        .target(
+            name: "DualCamMedia",
+            dependencies: ["DualCamCore", "CFFmpeg", "CV4L2"]),
+        .target(
+            name: "DualCamAgent",
+            dependencies: [
+                "DualCamCore", "DualCamProtocol", "DualCamNet", "DualCamMedia",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
+        .target(
+            name: "DualCamCoordinator",
+            dependencies: [
+                "DualCamCore", "DualCamProtocol", "DualCamNet", "DualCamMedia",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
+        .executableTarget(
+            name: "dualcam-agent",
+            dependencies: [
+                "DualCamAgent",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .executableTarget(
+            name: "dualcam-coordinator",
+            dependencies: [
+                "DualCamCoordinator",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .executableTarget(
+            name: "dualcam-bench",
+            dependencies: ["DualCamCore", "DualCamMedia"]),
+
+        .testTarget(name: "DualCamCoreTests", dependencies: ["DualCamCore"]),
+        .testTarget(name: "DualCamProtocolTests", dependencies: ["DualCamProtocol"]),
+        .testTarget(name: "DualCamNetTests", dependencies: ["DualCamNet"]),
+        .testTarget(name: "DualCamMediaTests", dependencies: ["DualCamMedia", "DualCamCore"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["DualCamMedia", "DualCamCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Installs every Debian package DualCam needs to build, test and run.
+# Idempotent: packages already present are skipped, so a second run costs a few dpkg queries.
+# Works as root or through sudo on Debian 12 and Raspberry Pi OS bookworm.
+# Waits for the dpkg lock instead of failing when another install is running.
+set -euo pipefail
+
+# Build: FFmpeg dev libraries, V4L2, Avahi client, pkg-config.
+# Run: avahi-daemon + dbus for discovery, libx264 comes with libavcodec.
+# Test: the ffmpeg CLI (ffprobe and the benchmark peer), qemu + a stock kernel for vivid,
+#       iproute2 for network namespaces.
+PACKAGES=(
+  pkg-config
+  libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libswresample-dev libavdevice-dev
+  libv4l-dev v4l-utils
+  libavahi-client-dev avahi-daemon avahi-utils dbus
+  ffmpeg
+  iproute2 procps
+)
+if [ "${DUALCAM_WITH_VM:-0}" = 1 ]; then
+  PACKAGES+=(qemu-system-x86 linux-image-amd64 busybox-static cpio kmod)
+fi
+
+if [ "$(id -u)" -eq 0 ]; then SUDO=(); else
+  command -v sudo >/dev/null || { echo "install-deps: not root and no sudo; run this script as root" >&2; exit 1; }
+  SUDO=(sudo)
+fi
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#PACKAGES[@]} packages present"
+  exit 0
+fi
+echo "install-deps: installing ${missing[*]}"
+
+# apt-get's own lock wait (DPkg::Lock::Timeout) covers dpkg's frontend lock; the loop
+# below also covers the lists lock that 'apt-get update' takes.
+wait_for_lock() {
+  local waited=0
+  while fuser /var/lib/dpkg/lock-frontend /var/lib/apt/lists/lock >/dev/null 2>&1; do
+    [ $waited -eq 0 ] && echo "install-deps: waiting for another package install to finish" >&2
+    sleep 2; waited=$((waited + 2))
+    if [ $waited -ge 1200 ]; then echo "install-deps: dpkg is still locked after 20 min; giving up" >&2; exit 1; fi
+  done
+}
+export DEBIAN_FRONTEND=noninteractive
+wait_for_lock
+"${SUDO[@]}" apt-get -o DPkg::Lock::Timeout=1200 update -qq
+wait_for_lock
+"${SUDO[@]}" apt-get -o DPkg::Lock::Timeout=1200 install -y -qq --no-install-recommends "${missing[@]}"
+echo "install-deps: done"
