@@ -42,7 +42,8 @@ echo "install-deps: installing ${missing[*]}"
 # below also covers the lists lock that 'apt-get update' takes.
 wait_for_lock() {
   local waited=0
-  while fuser /var/lib/dpkg/lock-frontend /var/lib/apt/lists/lock >/dev/null 2>&1; do
+  command -v fuser >/dev/null 2>&1 || return 0   # apt-get's own lock timeout still applies
+  while "${SUDO[@]}" fuser /var/lib/dpkg/lock-frontend /var/lib/apt/lists/lock >/dev/null 2>&1; do
     [ $waited -eq 0 ] && echo "install-deps: waiting for another package install to finish" >&2
     sleep 2; waited=$((waited + 2))
     if [ $waited -ge 1200 ]; then echo "install-deps: dpkg is still locked after 20 min; giving up" >&2; exit 1; fi

@@ -26,6 +26,29 @@ static inline int dc_pkt_flag_key(void) { return AV_PKT_FLAG_KEY; }
 static inline int dc_codec_flag_global_header(void) { return AV_CODEC_FLAG_GLOBAL_HEADER; }
 static inline int dc_fmt_globalheader(void) { return AVFMT_GLOBALHEADER; }
 static inline int dc_fmt_nofile(void) { return AVFMT_NOFILE; }
+// AV_FRAME_FLAG_KEY arrived in FFmpeg 6.1; Debian 12 ships 5.1, where AVFrame.key_frame
+// carries the same fact. dc_frame_flag_key is 0 there (no such bit), so test keyframes
+// with dc_frame_is_key/dc_frame_set_key, which work on both.
+#ifdef AV_FRAME_FLAG_KEY
 static inline int dc_frame_flag_key(void) { return AV_FRAME_FLAG_KEY; }
+static inline int dc_frame_is_key(const AVFrame *f) { return (f->flags & AV_FRAME_FLAG_KEY) != 0; }
+static inline void dc_frame_set_key(AVFrame *f, int key) {
+    if (key) f->flags |= AV_FRAME_FLAG_KEY; else f->flags &= ~AV_FRAME_FLAG_KEY;
+}
+#else
+static inline int dc_frame_flag_key(void) { return 0; }
+static inline int dc_frame_is_key(const AVFrame *f) { return f->key_frame != 0; }
+static inline void dc_frame_set_key(AVFrame *f, int key) { f->key_frame = key ? 1 : 0; }
+#endif
+
+// Rounding-mode enums are OR-able flags in C; Swift cannot OR imported enum values.
+static inline int64_t dc_rescale_near_inf(int64_t a, AVRational from, AVRational to) {
+    return av_rescale_q_rnd(a, from, to, (enum AVRounding)(AV_ROUND_NEAR_INF | AV_ROUND_PASS_MINMAX));
+}
+static inline int dc_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
+static inline int dc_averror_encoder_not_found(void) { return AVERROR_ENCODER_NOT_FOUND; }
+static inline int dc_averror_decoder_not_found(void) { return AVERROR_DECODER_NOT_FOUND; }
+static inline int dc_averror_muxer_not_found(void) { return AVERROR_MUXER_NOT_FOUND; }
+static inline int64_t dc_av_time_base(void) { return AV_TIME_BASE; }
 
 #endif

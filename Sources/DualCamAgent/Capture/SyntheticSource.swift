@@ -1,0 +1,66 @@
+import DualCamCore
+import DualCamNet
+
+/// The DCTC test pattern over a moving picture. Genlocked, frame k is captured at the
+/// shared instant k·P; free-running, frames follow the local clock from an arbitrary
+/// phase, as a real camera's would. The code in each frame is the true capture instant,
+/// so a wrong clock shows up as differing codes across agents.
+struct SyntheticSource: FrameSource {
+    let rate: FrameRate
+    let genlock: Bool
+    let clock: AgentClock
+    let width: Int
+    let height: Int
+    private var nextSharedFrame: Int64
+    private let freeRunStartLocal: Int64
+    private var freeRunFrame: Int64 = 0
+    private var frameCounter: Int64 = 0
+    private var image: YUV420Image
+
+    init(width: Int, height: Int, rate: FrameRate, genlock: Bool, clock: AgentClock, t0Shared: Int64) {
+        self.width = width
+        self.height = height
+        self.rate = rate
+        self.genlock = genlock
+        self.clock = clock
+        self.image = YUV420Image(width: width, height: height)
+        self.nextSharedFrame = GenlockGrid(rate: rate).frameIndex(atOrAfter: t0Shared)
+        let t0Local = clock.estimate?.local(fromShared: t0Shared) ?? clock.localNow()
+        // A free-running camera starts at an arbitrary phase of its own period.
+        self.freeRunStartLocal = t0Local + (t0Local &* 2_654_435_761 & 0x7fff_ffff) % rate.periodNanoseconds
+    }
+
+    var description: String { "synthetic DCTC \(width)x\(height)@\(rate) \(genlock ? "genlocked" : "free-running")" }
+
+    mutating func next(stopLocalNanoseconds: () -> Int64?) throws -> CapturedFrame? {
+        var dropped = 0
+        while true {
+            let local: Int64
+            if genlock, let estimate = clock.estimate {
+                local = estimate.local(fromShared: rate.instant(ofFrame: nextSharedFrame))
+            } else {
+                local = freeRunStartLocal + rate.instant(ofFrame: freeRunFrame)
+            }
+            if let stop = stopLocalNanoseconds(), local >= stop { return nil }
+            let trueInstant = clock.simulatedError.trueTime(fromLocal: local)
+            let now = MonotonicTime.now()
+            advance()
+            // A frame whose instant passed more than a period ago is lost, as a camera
+            // whose buffer was not dequeued in time would lose it.
+            if now > trueInstant + rate.periodNanoseconds {
+                dropped += 1
+                continue
+            }
+            MonotonicTime.sleep(until: trueInstant)
+            SyntheticPicture.render(frameIndex: frameCounter, into: &image)
+            DCTC.draw(DCTC.code(trueNanoseconds: trueInstant), into: &image)
+            frameCounter += 1
+            return CapturedFrame(image: image, localCaptureNanoseconds: local, droppedBefore: dropped)
+        }
+    }
+
+    private mutating func advance() {
+        nextSharedFrame += 1
+        freeRunFrame += 1
+    }
+}

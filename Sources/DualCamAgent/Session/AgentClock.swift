@@ -1,0 +1,25 @@
+import DualCamCore
+import DualCamNet
+import NIOConcurrencyHelpers
+
+/// The agent's view of time: its local clock (CLOCK_MONOTONIC, optionally with a simulated
+/// error for tests) and the latest estimate of the shared clock against it.
+public final class AgentClock: Sendable {
+    public let simulatedError: SimulatedClockError
+    private let estimator = NIOLockedValueBox(ClockEstimator())
+
+    public init(simulatedError: SimulatedClockError) {
+        self.simulatedError = simulatedError
+    }
+
+    /// The agent's local clock: what every part of the agent uses, except DCTC codes.
+    public func localNow() -> Int64 { simulatedError.local(fromTrue: MonotonicTime.now()) }
+
+    public func add(_ sample: ClockSample) -> ClockEstimate? {
+        estimator.withLockedValue { $0.add(sample) }
+    }
+
+    public var estimate: ClockEstimate? { estimator.withLockedValue { $0.estimate } }
+
+    public func nextPollInterval() -> Int64 { estimator.withLockedValue { $0.nextPollInterval() } }
+}

@@ -1,0 +1,33 @@
+import DualCamCore
+import DualCamNet
+import DualCamProtocol
+
+/// Everything `dualcam-agent run` is started with.
+public struct AgentOptions: Sendable {
+    public var name: String
+    public var role: Dualcam_V1_Role
+    public var listenHost: String
+    public var port: Int
+    public var stateDirectory: String
+    public var spoolDirectory: String
+    public var trusted: Set<DeviceID>
+    public var defaults: RecordingSettings
+    public var simulatedError: SimulatedClockError
+    /// Exit when the Shutdown message arrives (demo and tests); a service ignores it.
+    public var allowRemoteShutdown: Bool
+
+    public init(name: String, role: Dualcam_V1_Role, listenHost: String, port: Int, stateDirectory: String,
+                spoolDirectory: String, trusted: Set<DeviceID>, defaults: RecordingSettings,
+                simulatedError: SimulatedClockError, allowRemoteShutdown: Bool) {
+        self.name = name
+        self.role = role
+        self.listenHost = listenHost
+        self.port = port
+        self.stateDirectory = stateDirectory
+        self.spoolDirectory = spoolDirectory
+        self.trusted = trusted
+        self.defaults = defaults
+        self.simulatedError = simulatedError
+        self.allowRemoteShutdown = allowRemoteShutdown
+    }
+}

@@ -1,0 +1,49 @@
+import DualCamCore
+import DualCamNet
+import DualCamProtocol
+import Foundation
+import Logging
+import NIOCore
+
+/// Serves coordinators: accepts pinned TLS connections one at a time and runs each
+/// through `CoordinatorSession`.
+public struct AgentServer: Sendable {
+    public let options: AgentOptions
+    public let identity: DeviceIdentity
+    let logger: Logger
+
+    public init(options: AgentOptions, identity: DeviceIdentity, logger: Logger) {
+        self.options = options
+        self.identity = identity
+        self.logger = logger
+    }
+
+    /// Listens and serves until a coordinator sends Shutdown (when allowed). `onListening`
+    /// receives the bound port (useful with port 0).
+    public func run(onListening: @Sendable (Int) -> Void) async throws {
+        let clock = AgentClock(simulatedError: options.simulatedError)
+        let logger = self.logger
+        let server = try await TLSTransport.listen(
+            host: options.listenHost, port: options.port, identity: identity,
+            policy: PeerPolicy(trusted: options.trusted), clock: { clock.localNow() },
+            onRefused: { reason in logger.warning("refused a coordinator: \(reason)") })
+        guard let port = server.channel.localAddress?.port else { throw TransportError("listening socket has no port") }
+        onListening(port)
+        try await server.executeThenClose { connections in
+            for try await connection in connections {
+                let session = CoordinatorSession(options: options, clock: clock, logger: logger)
+                let outcome: CoordinatorSession.Outcome
+                do {
+                    outcome = try await session.serve(connection)
+                } catch {
+                    logger.error("coordinator connection ended: \(error)")
+                    continue
+                }
+                if outcome == .shutdown && options.allowRemoteShutdown {
+                    logger.info("shutdown requested by the coordinator")
+                    return
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import DualCamCore
+import DualCamMedia
+import DualCamProtocol
+
+/// What an agent records with: the coordinator's Prepare merged over the agent's own
+/// command-line defaults.
+public struct RecordingSettings: Sendable {
+    public var width: Int
+    public var height: Int
+    public var rate: FrameRate
+    public var encoder: String
+    public var preset: String
+    public var crf: Int?
+    public var bitrate: Int?
+    public var segmentNanoseconds: Int64
+    public var genlock: Bool
+
+    public init(width: Int = 1280, height: Int = 720, rate: FrameRate = .fps30, encoder: String = "libx264",
+                preset: String = "veryfast", crf: Int? = 23, bitrate: Int? = nil,
+                segmentNanoseconds: Int64 = 2_000_000_000, genlock: Bool = true) {
+        self.width = width
+        self.height = height
+        self.rate = rate
+        self.encoder = encoder
+        self.preset = preset
+        self.crf = crf
+        self.bitrate = bitrate
+        self.segmentNanoseconds = segmentNanoseconds
+        self.genlock = genlock
+    }
+
+    /// Applies the fields a Prepare sets; zero means "agent default".
+    public func merged(with video: Dualcam_V1_VideoSettings) -> RecordingSettings {
+        var s = self
+        if video.width > 0 { s.width = Int(video.width) }
+        if video.height > 0 { s.height = Int(video.height) }
+        if video.fpsNum > 0 { s.rate = FrameRate(Int64(video.fpsNum), Int64(max(video.fpsDen, 1))) }
+        if !video.encoder.isEmpty { s.encoder = video.encoder }
+        if !video.preset.isEmpty { s.preset = video.preset }
+        if video.bitrate > 0 { s.bitrate = Int(video.bitrate); s.crf = nil }
+        if video.crf > 0 { s.crf = Int(video.crf); s.bitrate = nil }
+        if video.segmentMs > 0 { s.segmentNanoseconds = Int64(video.segmentMs) * 1_000_000 }
+        s.genlock = video.genlock
+        return s
+    }
+
+    public var wire: Dualcam_V1_VideoSettings {
+        var v = Dualcam_V1_VideoSettings()
+        v.width = UInt32(width)
+        v.height = UInt32(height)
+        v.fpsNum = UInt32(rate.numerator)
+        v.fpsDen = UInt32(rate.denominator)
+        v.encoder = encoder
+        v.preset = preset
+        v.crf = UInt32(crf ?? 0)
+        v.bitrate = UInt64(bitrate ?? 0)
+        v.segmentMs = UInt32(segmentNanoseconds / 1_000_000)
+        v.genlock = genlock
+        return v
+    }
+
+    var encoderSettings: VideoEncoderSettings {
+        let framesPerSegment = Int((segmentNanoseconds * rate.numerator) / (1_000_000_000 * rate.denominator))
+        return VideoEncoderSettings(encoder: encoder, width: width, height: height, rate: rate, preset: preset,
+                                    tune: "zerolatency", crf: crf, bitrate: bitrate,
+                                    gopFrames: max(framesPerSegment, 1), threads: 0)
+    }
+}

@@ -1,0 +1,154 @@
+import Crypto
+import DualCamCore
+import DualCamNet
+import DualCamProtocol
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+
+/// One coordinator connection, from Hello to RecordingFinished (or Shutdown).
+final class CoordinatorSession: Sendable {
+    enum Outcome: Sendable { case closed, shutdown }
+
+    let options: AgentOptions
+    let clock: AgentClock
+    let logger: Logger
+    private let state = NIOLockedValueBox(State())
+
+    struct State {
+        var settings: RecordingSettings?
+        var sessionID: String?
+        var pipeline: RecordingPipeline?
+    }
+
+    init(options: AgentOptions, clock: AgentClock, logger: Logger) {
+        self.options = options
+        self.clock = clock
+        self.logger = logger
+    }
+
+    func serve(_ connection: EnvelopeChannel) async throws -> Outcome {
+        try await connection.executeThenClose { inbound, outbound in
+            let out = EnvelopeWriter(outbound)
+            return try await withThrowingTaskGroup(of: Void.self, returning: Outcome.self) { group in
+                defer { group.cancelAll() }
+                for try await received in inbound {
+                    let envelope = received.envelope
+                    switch envelope.body {
+                    case .hello(let hello):
+                        if let mismatch = WireProtocol.checkCompatible(peer: hello.version) {
+                            logger.error("\(mismatch)")
+                            try await out.sendError(.errorVersionMismatch, mismatch, fatal: true)
+                            return .closed
+                        }
+                        logger.info("coordinator \(hello.nodeName) connected (\(hello.software))")
+                        try await out.send(.helloAck(helloAck()))
+                        group.addTask { try await self.pingLoop(out) }
+                    case .clockPong(let pong):
+                        let sample = ClockSample(t1: pong.t1Ns, t2: pong.t2Ns, t3: pong.t3Ns, t4: received.receivedAtNanoseconds)
+                        if let estimate = clock.add(sample) {
+                            try await out.send(.clockStatus(status(estimate, sample: sample)))
+                        }
+                    case .prepare(let prepare):
+                        let settings = options.defaults.merged(with: prepare.video)
+                        state.withLockedValue {
+                            $0.settings = settings
+                            $0.sessionID = prepare.sessionID
+                        }
+                        var ready = Dualcam_V1_Ready()
+                        ready.sessionID = prepare.sessionID
+                        ready.video = settings.wire
+                        ready.sourceDescription = "synthetic DCTC"
+                        try await out.send(.ready(ready))
+                    case .startAt(let start):
+                        guard let settings = state.withLockedValue({ $0.settings }), clock.estimate != nil else {
+                            try await out.sendError(.errorBadState, "StartAt before Prepare and clock sync", fatal: false)
+                            continue
+                        }
+                        let segments = AsyncStream.makeStream(of: SpooledSegment.self)
+                        let summaryBox = NIOLockedValueBox<RecordingSummary?>(nil)
+                        let pipeline = RecordingPipeline(
+                            sessionID: start.sessionID, settings: settings, clock: clock,
+                            spool: SegmentSpool(root: options.spoolDirectory), t0Shared: start.t0SharedNs,
+                            stopShared: start.stopSharedNs > 0 ? start.stopSharedNs : nil,
+                            onSegment: { segments.continuation.yield($0) },
+                            onFinish: { summary in
+                                summaryBox.withLockedValue { $0 = summary }
+                                segments.continuation.finish()
+                            })
+                        state.withLockedValue { $0.pipeline = pipeline }
+                        pipeline.start()
+                        logger.info("recording \(start.sessionID) from shared t0=\(start.t0SharedNs)")
+                        group.addTask {
+                            let uploader = SegmentUploader(out: out)
+                            for await segment in segments.stream { try await uploader.upload(segment) }
+                            let summary = summaryBox.withLockedValue { $0 } ?? RecordingSummary(segments: 0, framesCaptured: 0, framesDropped: 0)
+                            if let error = summary.error {
+                                self.logger.error("recording failed: \(error)")
+                                try await out.sendError(.errorSourceFailed, error, fatal: false)
+                            }
+                            var finished = Dualcam_V1_RecordingFinished()
+                            finished.sessionID = start.sessionID
+                            finished.segmentCount = UInt32(summary.segments)
+                            finished.framesCaptured = UInt64(summary.framesCaptured)
+                            finished.framesDropped = UInt64(summary.framesDropped)
+                            try await out.send(.recordingFinished(finished))
+                            self.logger.info("recording finished: \(summary.segments) segments, \(summary.framesCaptured) frames, \(summary.framesDropped) dropped")
+                        }
+                    case .stop(let stop):
+                        state.withLockedValue { $0.pipeline }?.stop(atShared: stop.stopSharedNs)
+                    case .segmentAck:
+                        break
+                    case .shutdown:
+                        return .shutdown
+                    case .keepalive, .none:
+                        break
+                    default:
+                        try await out.sendError(.errorBadMessage, "unexpected message from a coordinator", fatal: false)
+                    }
+                }
+                return .closed
+            }
+        }
+    }
+
+    private func helloAck() -> Dualcam_V1_HelloAck {
+        var ack = Dualcam_V1_HelloAck()
+        ack.version = WireProtocol.version
+        ack.software = "dualcam-agent 0.1.0"
+        ack.nodeName = options.name
+        ack.role = options.role
+        var caps = Dualcam_V1_Capabilities()
+        caps.videoCodecs = ["libx264"]
+        caps.sources = ["synthetic"]
+        ack.capabilities = caps
+        return ack
+    }
+
+    private func status(_ estimate: ClockEstimate, sample: ClockSample) -> Dualcam_V1_ClockStatus {
+        var s = Dualcam_V1_ClockStatus()
+        switch estimate.state {
+        case .unsynced: s.state = .clockUnsynced
+        case .converging: s.state = .clockConverging
+        case .locked: s.state = .clockLocked
+        }
+        s.offsetNs = estimate.offsetNanoseconds
+        s.ratePpm = estimate.rate * 1e6
+        s.errorBoundNs = estimate.errorBoundNanoseconds
+        s.samples = UInt32(estimate.samplesUsed)
+        s.roundTripNs = sample.delayNanoseconds
+        return s
+    }
+
+    private func pingLoop(_ out: EnvelopeWriter) async throws {
+        var id: UInt64 = 0
+        while !Task.isCancelled {
+            id += 1
+            var ping = Dualcam_V1_ClockPing()
+            ping.id = id
+            try await out.send(.clockPing(ping))
+            try await Task.sleep(nanoseconds: UInt64(max(clock.nextPollInterval(), 10_000_000)))
+        }
+    }
+}

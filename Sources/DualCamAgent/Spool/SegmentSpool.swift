@@ -1,0 +1,57 @@
+import Foundation
+
+/// A finished segment on the agent's disk, waiting for the coordinator's durable ack.
+public struct SpooledSegment: Sendable, Codable, Equatable {
+    public var sessionID: String
+    public var index: Int
+    public var path: String
+    public var byteCount: Int
+    public var frameCount: Int
+    public var firstPtsNanoseconds: Int64
+    public var durationNanoseconds: Int64
+}
+
+/// The agent's spool folder: one sub-folder per session holding its segments and a
+/// manifest (one JSON line per finished segment, appended after the segment is fsynced,
+/// so a segment listed there is always complete).
+public struct SegmentSpool: Sendable {
+    public let root: String
+
+    public init(root: String) { self.root = root }
+
+    public func sessionDirectory(_ sessionID: String) -> String { root + "/" + sessionID }
+
+    public func segmentPath(session: String, index: Int) -> String {
+        sessionDirectory(session) + "/" + String(format: "seg-%06d.ts", index)
+    }
+
+    public func prepare(session: String) throws {
+        try FileManager.default.createDirectory(atPath: sessionDirectory(session), withIntermediateDirectories: true)
+    }
+
+    /// Records a finished segment in the session manifest and fsyncs the manifest.
+    public func record(_ segment: SpooledSegment) throws {
+        let path = sessionDirectory(segment.sessionID) + "/manifest.jsonl"
+        var line = try JSONEncoder().encode(segment)
+        line.append(0x0A)
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        guard fd >= 0 else { throw SpoolError("cannot open \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        let written = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        guard written == line.count, fsync(fd) == 0 else {
+            throw SpoolError("cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Segments listed in a session's manifest (all complete on disk).
+    public func segments(session: String) -> [SpooledSegment] {
+        let path = sessionDirectory(session) + "/manifest.jsonl"
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap { try? JSONDecoder().decode(SpooledSegment.self, from: Data($0.utf8)) }
+    }
+}
+
+public struct SpoolError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,84 @@
+import DualCamCore
+import DualCamNet
+import Foundation
+import Logging
+
+/// `dualcam-coordinator demo`: N agents with synthetic sources on this machine, driven
+/// over the real protocol (mutual TLS, clock sync, segments), as a user's rig would be.
+public struct DemoOptions: Sendable {
+    public var cameras = 2
+    public var durationSeconds = 10.0
+    public var outputDirectory: String
+    public var width = 1280
+    public var height = 720
+    public var rate = FrameRate.fps30
+    public var layout = LayoutSpec(kind: .pip)
+    public var genlock = true
+    public var guestClockOffsetMs = 0.0
+    public var guestClockSkewPPM = 0.0
+    public var agentExecutable: String
+    public var coordinatorStateDirectory: String
+
+    public init(outputDirectory: String, agentExecutable: String, coordinatorStateDirectory: String) {
+        self.outputDirectory = outputDirectory
+        self.agentExecutable = agentExecutable
+        self.coordinatorStateDirectory = coordinatorStateDirectory
+    }
+}
+
+public struct DemoRunner {
+    let options: DemoOptions
+    let logger: Logger
+
+    public init(options: DemoOptions, logger: Logger) {
+        self.options = options
+        self.logger = logger
+    }
+
+    public func run(progress: @escaping @Sendable (String) -> Void) async throws -> SessionResult {
+        guard options.cameras >= 1 else { throw CoordinatorError("--cameras must be at least 1") }
+        guard FileManager.default.isExecutableFile(atPath: options.agentExecutable) else {
+            throw CoordinatorError("cannot find dualcam-agent at \(options.agentExecutable); build it (swift build) or set DUALCAM_AGENT")
+        }
+        let identity = try DeviceIdentity.loadOrCreate(in: options.coordinatorStateDirectory, commonName: "dualcam-coordinator")
+        try FileManager.default.createDirectory(atPath: options.outputDirectory, withIntermediateDirectories: true)
+        let scratch = NSTemporaryDirectory() + "dualcam-demo-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+
+        ChildReaper.shared.installSignalHandlers()
+        var children: [ChildAgent] = []
+        defer { for child in children { child.stop() } }
+        let roles = (0..<options.cameras).map { $0 == 0 ? "host" : $0 == 1 ? "guest" : "camera" }
+        for (i, role) in roles.enumerated() {
+            var args = ["run", "--source", "synthetic", "--role", role, "--name", "demo-\(role)\(i > 1 ? "\(i + 1)" : "")",
+                        "--listen", "127.0.0.1", "--port", "0", "--state", scratch + "/agent\(i)",
+                        "--trust", "\(identity.deviceID)", "--size", "\(options.width)x\(options.height)",
+                        "--fps", "\(options.rate)", "--exit-with-parent", "--allow-remote-shutdown"]
+            if !options.genlock { args.append("--no-genlock") }
+            if role == "guest" {
+                args += ["--simulate-clock-offset-ms", "\(options.guestClockOffsetMs)",
+                         "--simulate-clock-skew-ppm", "\(options.guestClockSkewPPM)"]
+            }
+            children.append(try ChildAgent(executable: options.agentExecutable, role: role, arguments: args,
+                                           logPath: scratch + "/agent\(i).log"))
+            progress("started agent \(role) (pid \(children[i].process.processIdentifier), port \(children[i].endpoint.port))")
+        }
+        var plan = SessionPlan(agents: children.map(\.endpoint), outputDirectory: options.outputDirectory,
+                               durationSeconds: options.durationSeconds)
+        plan.width = options.width
+        plan.height = options.height
+        plan.rate = options.rate
+        plan.layout = options.layout
+        plan.genlock = options.genlock
+        do {
+            return try await SessionRecorder(plan: plan, identity: identity, logger: logger, progress: progress).run()
+        } catch {
+            for child in children {
+                let log = (try? String(contentsOfFile: child.logPath, encoding: .utf8)) ?? ""
+                if !log.isEmpty { progress("--- agent \(child.role) log (last lines) ---\n" + log.split(separator: "\n").suffix(15).joined(separator: "\n")) }
+            }
+            throw error
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import DualCamProtocol
+import Foundation
+
+/// File and folder names of a session, e.g. `DualCam_Host_20261121_143015.mp4`.
+enum SessionNaming {
+    static func stamp(for date: Date) -> String {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.dateFormat = "yyyyMMdd_HHmmss"
+        return f.string(from: date)
+    }
+
+    static func sessionID(for date: Date) -> String { stamp(for: date) }
+
+    static func roleName(_ role: Dualcam_V1_Role) -> String {
+        switch role {
+        case .host: return "host"
+        case .guest: return "guest"
+        default: return "camera"
+        }
+    }
+
+    /// One distinct name per camera: Host, Guest, then Camera3, Camera4... so that a rig
+    /// with more cameras (or two guests) never writes two files under one name.
+    static func cameraNames(roles: [Dualcam_V1_Role]) -> [String] {
+        var used = Set<String>()
+        return roles.enumerated().map { i, role in
+            var name: String
+            switch role {
+            case .host: name = "Host"
+            case .guest: name = "Guest"
+            default: name = "Camera\(i + 1)"
+            }
+            if used.contains(name) { name += "\(i + 1)" }
+            used.insert(name)
+            return name
+        }
+    }
+
+    static func file(_ camera: String, stamp: String) -> String { "DualCam_\(camera)_\(stamp).mp4" }
+}

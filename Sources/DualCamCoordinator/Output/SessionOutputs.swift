@@ -1,0 +1,90 @@
+import DualCamCore
+import DualCamMedia
+import Foundation
+import Logging
+
+/// The session folder as it fills: each camera's remuxed file and the live composite,
+/// each worked on its own serial queue (FFmpeg calls block; they stay off Swift's
+/// cooperative pool). Finishing waits for both and writes manifest.json.
+final class SessionOutputs: @unchecked Sendable {
+    // Invariant: `remuxes` is touched only on `remuxQueue`; `firstError` only under `lock`.
+    private let remuxQueue = DispatchQueue(label: "dualcam.remux")
+    private let lock = NSLock()
+    private var remuxes: [CameraRemux]
+    private var firstError: String?
+    private let composer: LiveComposer
+    let plan: SessionPlan
+    let sessionDirectory: String
+    let sessionID: String
+    let cameraNames: [String]
+    let wallStart: Date
+    let stamp: String
+    let logger: Logger
+
+    init(plan: SessionPlan, sessionDirectory: String, sessionID: String, cameraNames: [String],
+         wallStart: Date, logger: Logger) throws {
+        self.plan = plan
+        self.sessionDirectory = sessionDirectory
+        self.sessionID = sessionID
+        self.cameraNames = cameraNames
+        self.wallStart = wallStart
+        self.logger = logger
+        stamp = SessionNaming.stamp(for: wallStart)
+        let creation = Int64(wallStart.timeIntervalSince1970)
+        remuxes = cameraNames.map { CameraRemux(outputPath: sessionDirectory + "/" + SessionNaming.file($0, stamp: stamp), creationTime: creation) }
+        composer = try LiveComposer(
+            outputPath: sessionDirectory + "/" + SessionNaming.file("Combined", stamp: stamp),
+            streamCount: cameraNames.count, plan: plan, creationTime: creation)
+    }
+
+    private func record(_ error: Error, _ context: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        if firstError == nil { firstError = "\(context): \(error)" }
+    }
+
+    /// Takes a durable, verified segment of camera `camera`.
+    func add(segment path: String, index: Int, camera: Int) throws {
+        remuxQueue.async { [self] in
+            do { try remuxes[camera].add(segment: path, index: index) } catch { record(error, "remuxing \(path)") }
+        }
+        composer.add(segment: path, index: index, stream: camera)
+    }
+
+    func finish(t0Shared: Int64, durationNanoseconds: Int64, cameras: [CameraStatistics],
+                deviceIDs: [String]) async throws -> SessionResult {
+        let remuxWarnings: [String] = await withCheckedContinuation { done in
+            remuxQueue.async { [self] in
+                var warnings: [String] = []
+                for (i, remux) in remuxes.enumerated() {
+                    if !remux.missingSegments.isEmpty {
+                        warnings.append("\(cameraNames[i]): segments after a gap never arrived: \(remux.missingSegments)")
+                    }
+                    do { try remux.finish() } catch { record(error, "finishing \(remux.outputPath)") }
+                }
+                done.resume(returning: warnings)
+            }
+        }
+        let composite = try await composer.finish(endPresentationNanoseconds: durationNanoseconds)
+        if let error = lock.withLock({ firstError }) { throw CoordinatorError(error) }
+        let manifest = SessionManifest(
+            sessionID: sessionID,
+            startWallTime: ISO8601DateFormatter().string(from: wallStart),
+            t0SharedNanoseconds: t0Shared,
+            durationSeconds: Double(durationNanoseconds) / 1e9,
+            settings: .init(width: plan.width, height: plan.height, fps: "\(plan.rate)", encoder: plan.encoder,
+                            preset: plan.preset, crf: plan.crf, segmentMilliseconds: plan.segmentMilliseconds,
+                            genlock: plan.genlock),
+            cameras: cameras.indices.map { i in
+                .init(file: (remuxes[i].outputPath as NSString).lastPathComponent, deviceID: deviceIDs[i], statistics: cameras[i])
+            },
+            composite: composite.manifestEntry(layout: plan.layout.description),
+            warnings: remuxWarnings + composite.warnings)
+        let manifestPath = sessionDirectory + "/manifest.json"
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(manifest).write(to: URL(fileURLWithPath: manifestPath))
+        return SessionResult(sessionDirectory: sessionDirectory, perCameraFiles: remuxes.map(\.outputPath),
+                             combinedFile: composer.outputPath, manifestFile: manifestPath)
+    }
+}

@@ -1,0 +1,51 @@
+import DualCamCore
+import DualCamProtocol
+import Foundation
+
+/// What the user asked for: who records, how, for how long, and where files go.
+public struct SessionPlan: Sendable {
+    public var agents: [AgentEndpoint]
+    public var outputDirectory: String
+    public var durationSeconds: Double
+    public var width: Int = 1280
+    public var height: Int = 720
+    public var rate: FrameRate = .fps30
+    public var encoder: String = "libx264"
+    public var preset: String = "veryfast"
+    public var crf: Int = 23
+    public var segmentMilliseconds: Int = 2000
+    public var genlock: Bool = true
+    public var layout: LayoutSpec = LayoutSpec(kind: .pip)
+    /// Agents must report an error bound under this before the start is scheduled.
+    public var clockThresholdNanoseconds: Int64 = 1_000_000
+    /// How far ahead of "now" T0 is scheduled.
+    public var startLeadNanoseconds: Int64 = 1_500_000_000
+
+    public init(agents: [AgentEndpoint], outputDirectory: String, durationSeconds: Double) {
+        self.agents = agents
+        self.outputDirectory = outputDirectory
+        self.durationSeconds = durationSeconds
+    }
+
+    var videoSettings: Dualcam_V1_VideoSettings {
+        var v = Dualcam_V1_VideoSettings()
+        v.width = UInt32(width)
+        v.height = UInt32(height)
+        v.fpsNum = UInt32(rate.numerator)
+        v.fpsDen = UInt32(rate.denominator)
+        v.encoder = encoder
+        v.preset = preset
+        v.crf = UInt32(crf)
+        v.segmentMs = UInt32(segmentMilliseconds)
+        v.genlock = genlock
+        return v
+    }
+}
+
+/// The files a finished session produced.
+public struct SessionResult: Sendable {
+    public var sessionDirectory: String
+    public var perCameraFiles: [String]
+    public var combinedFile: String
+    public var manifestFile: String
+}

@@ -1,0 +1,68 @@
+import CFFmpeg
+import Glibc
+
+/// The MP4 side shared by MP4Remuxer and MP4VideoWriter: one video track in 1/90000 (the
+/// TS clock, so remuxed ticks are copied, never re-rounded), `creation_time`, and
+/// faststart (moov before mdat, so players can start before the whole file arrives).
+final class MP4Output {
+    let path: String
+    private let output: OutputFormatContext
+    private let creationTimeUnixSeconds: Int64?
+    private(set) var stream: UnsafeMutablePointer<AVStream>?
+    private(set) var lastDts: Int64?
+
+    init(path: String, creationTimeUnixSeconds: Int64?) throws {
+        self.path = path
+        self.creationTimeUnixSeconds = creationTimeUnixSeconds
+        output = try OutputFormatContext(path: path, formatName: "mp4")
+    }
+
+    var started: Bool { stream != nil }
+
+    /// Adds the track and writes the header. Deferred until the codec's extradata is
+    /// known, which for a remux may only be the case once the first segment is open.
+    func start(parameters: CodecParameters) throws {
+        precondition(stream == nil, "MP4Output started twice")
+        let stream = try output.addVideoStream(parameters, timeBase: Timestamps.mpegBase)
+        if let seconds = creationTimeUnixSeconds {
+            output.setMetadata("creation_time", MP4Output.iso8601(seconds))
+        }
+        try output.writeHeader(options: [("movflags", "+faststart"), ("video_track_timescale", "90000")])
+        self.stream = stream
+    }
+
+    /// The track's time base as the muxer settled it in the header.
+    var timeBase: AVRational { stream?.pointee.time_base ?? Timestamps.mpegBase }
+
+    /// Writes a packet whose timestamps are already in `timeBase`. A packet whose dts
+    /// does not advance (a segment delivered twice, an overlap) is dropped with a
+    /// warning: MP4 cannot store it, and the earlier copy is already in the file.
+    /// Returns whether it was written.
+    @discardableResult
+    func write(_ packet: Packet) throws -> Bool {
+        guard let stream else { preconditionFailure("MP4Output.write before start") }
+        let p = packet.pointer
+        if p.pointee.dts == dc_nopts_value() { p.pointee.dts = p.pointee.pts }
+        if let lastDts, p.pointee.dts <= lastDts {
+            MediaLog.warning("\(path): dropping packet with dts \(p.pointee.dts) not after \(lastDts)")
+            packet.unref()
+            return false
+        }
+        p.pointee.stream_index = stream.pointee.index
+        lastDts = p.pointee.dts
+        try output.write(packet)
+        return true
+    }
+
+    func finish() throws { try output.finish() }
+
+    /// "2024-05-01T12:00:00.000000Z", the form libavformat parses for creation_time.
+    static func iso8601(_ unixSeconds: Int64) -> String {
+        var time = time_t(unixSeconds)
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T"
+            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).000000Z"
+    }
+}

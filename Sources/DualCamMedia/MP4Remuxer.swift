@@ -1,0 +1,78 @@
+import CFFmpeg
+
+/// Concatenates TS segments of one camera into an MP4 file without re-encoding.
+///
+/// Every packet keeps the pts it was stamped with: the track runs at 90 kHz like the
+/// segments, a first frame later than zero is kept as an initial offset (edit list), and
+/// a gap between frames stays a gap (a long sample duration). The last frame lasts one
+/// nominal frame, so the file ends at last pts + one frame. Not thread-safe.
+public final class MP4Remuxer {
+    public let outputPath: String
+    private let parameters: CodecParameters
+    private let output: MP4Output
+    private let packet: Packet
+    /// Packets dropped because their dts did not advance (overlapping or repeated segments).
+    public private(set) var droppedPacketCount = 0
+    public private(set) var packetCount = 0
+    private var finished = false
+
+    public init(outputPath: String, parameters: CodecParameters, creationTimeUnixSeconds: Int64?) throws {
+        self.outputPath = outputPath
+        self.parameters = parameters
+        output = try MP4Output(path: outputPath, creationTimeUnixSeconds: creationTimeUnixSeconds)
+        packet = try Packet()
+    }
+
+    /// Appends every video packet of the segment at `path`, in order.
+    public func append(segmentAt path: String) throws {
+        guard !finished else { throw FFmpegError.invalid("MP4Remuxer.append", path: outputPath, "already finished") }
+        let input = try InputFormatContext(path: path)
+        if !output.started {
+            var start = parameters
+            // Parameter sets only in-band (e.g. an H.264 pass-through camera): take them
+            // from what the TS demuxer extracted.
+            if start.extradata.isEmpty { start.extradata = input.videoParameters.extradata }
+            try output.start(parameters: start)
+        }
+        let inputBase = input.videoTimeBase
+        let outputBase = output.timeBase
+        let frameDuration = frameDurationTicks(input: input, base: outputBase)
+        while try input.readVideoPacket(into: packet) {
+            let p = packet.pointer
+            if p.pointee.pts == dc_nopts_value() && p.pointee.dts == dc_nopts_value() {
+                throw FFmpegError(code: dc_averror_invaliddata(), call: "MP4Remuxer.append", path: path,
+                                  detail: "packet without timestamps")
+            }
+            if p.pointee.pts != dc_nopts_value() {
+                p.pointee.pts = Timestamps.rescale(p.pointee.pts, from: inputBase, to: outputBase)
+            }
+            if p.pointee.dts != dc_nopts_value() {
+                p.pointee.dts = Timestamps.rescale(p.pointee.dts, from: inputBase, to: outputBase)
+            }
+            if p.pointee.pts == dc_nopts_value() { p.pointee.pts = p.pointee.dts }
+            // Only the last packet's duration reaches the file (the others come from dts
+            // deltas), but every packet may be the last.
+            p.pointee.duration = frameDuration
+            p.pointee.pos = -1
+            if try output.write(packet) { packetCount += 1 } else { droppedPacketCount += 1 }
+        }
+    }
+
+    /// Writes the index (moved to the front), closes and fsyncs the file. A remuxer with
+    /// no segment appended writes a valid file with an empty track.
+    public func finish() throws {
+        guard !finished else { return }
+        finished = true
+        if !output.started { try output.start(parameters: parameters) }
+        try output.finish()
+    }
+
+    private func frameDurationTicks(input: InputFormatContext, base: AVRational) -> Int64 {
+        if let rate = parameters.frameRate { return Timestamps.period(of: rate, in: base) }
+        let average = input.videoStream.pointee.avg_frame_rate
+        if average.num > 0 && average.den > 0 {
+            return Timestamps.rescale(1, from: AVRational(num: average.den, den: average.num), to: base)
+        }
+        return Timestamps.period(of: .fps30, in: base)
+    }
+}

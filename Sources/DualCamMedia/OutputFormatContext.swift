@@ -1,0 +1,80 @@
+import CFFmpeg
+import Glibc
+
+/// Owns one muxing AVFormatContext and its output file. Lifecycle: add streams, write the
+/// header, write packets, `finish()` (trailer, close, fsync). Dropped without `finish()`,
+/// it closes the file without a trailer, which leaves a partial file for the caller to
+/// discard.
+final class OutputFormatContext {
+    let pointer: UnsafeMutablePointer<AVFormatContext>
+    let path: String
+    private(set) var headerWritten = false
+    private(set) var finished = false
+
+    init(path: String, formatName: String) throws {
+        var context: UnsafeMutablePointer<AVFormatContext>? = nil
+        try check(avformat_alloc_output_context2(&context, nil, formatName, path),
+                  "avformat_alloc_output_context2", path: path, detail: "format \(formatName)")
+        guard let allocated = context else {
+            throw FFmpegError(code: dc_averror(ENOMEM), call: "avformat_alloc_output_context2", path: path)
+        }
+        let openResult = avio_open(&allocated.pointee.pb, path, AVIO_FLAG_WRITE)
+        if openResult < 0 {
+            avformat_free_context(allocated)
+            throw FFmpegError(code: openResult, call: "avio_open", path: path)
+        }
+        self.pointer = allocated
+        self.path = path
+    }
+
+    deinit {
+        if pointer.pointee.pb != nil { avio_closep(&pointer.pointee.pb) }
+        avformat_free_context(pointer)
+    }
+
+    func addVideoStream(_ parameters: CodecParameters, timeBase: AVRational) throws -> UnsafeMutablePointer<AVStream> {
+        guard let stream = avformat_new_stream(pointer, nil) else {
+            throw FFmpegError(code: dc_averror(ENOMEM), call: "avformat_new_stream", path: path)
+        }
+        try parameters.write(to: stream.pointee.codecpar, path: path)
+        // Muxers that store a codec tag pick their own; a tag from elsewhere would be wrong.
+        stream.pointee.codecpar.pointee.codec_tag = 0
+        stream.pointee.time_base = timeBase
+        if let rate = parameters.frameRate {
+            stream.pointee.avg_frame_rate = Timestamps.rational(rate)
+            stream.pointee.r_frame_rate = Timestamps.rational(rate)
+        }
+        return stream
+    }
+
+    func setMetadata(_ key: String, _ value: String) {
+        av_dict_set(&pointer.pointee.metadata, key, value, 0)
+    }
+
+    func writeHeader(options: [(String, String)]) throws {
+        let dictionary = OptionDictionary(options)
+        try check(avformat_write_header(pointer, &dictionary.pointer), "avformat_write_header", path: path)
+        let unused = dictionary.keys
+        if !unused.isEmpty {
+            MediaLog.warning("muxer for \(path) ignored options: \(unused.joined(separator: ", "))")
+        }
+        headerWritten = true
+    }
+
+    /// Writes one packet (timestamps in the stream's time base after the header). The
+    /// packet is consumed (left blank) either way.
+    func write(_ packet: Packet) throws {
+        try check(av_interleaved_write_frame(pointer, packet.pointer), "av_interleaved_write_frame", path: path,
+                  detail: "pts \(packet.pointer.pointee.pts) dts \(packet.pointer.pointee.dts)")
+    }
+
+    /// Trailer, close, then fsync the file and its directory so that a finished file
+    /// survives a power cut (the spool and the coordinator acknowledge only durable data).
+    func finish() throws {
+        guard !finished else { return }
+        finished = true
+        try check(av_write_trailer(pointer), "av_write_trailer", path: path)
+        try check(avio_closep(&pointer.pointee.pb), "avio_closep", path: path)
+        try FileSync.sync(path: path)
+    }
+}

@@ -1,0 +1,73 @@
+import CFFmpeg
+
+/// Writes one MPEG-TS segment file from encoded packets.
+///
+/// Timestamps are stored as round(ns * 9 / 100000) in 90 kHz and read back by libavformat
+/// unchanged: the muxer's habit of adding its mux delay to every pts/dts (0.7 s by
+/// default) is switched off with `mpegts_copyts`, so presentation times stay those of the
+/// session timeline, and a segment may start at pts 0.
+///
+/// The first packet should be a keyframe carrying its parameter sets (VideoEncoder's
+/// keyframes do), so the segment decodes on its own. Not thread-safe.
+public final class SegmentWriter {
+    public let path: String
+    private let output: OutputFormatContext
+    private let stream: UnsafeMutablePointer<AVStream>
+    private let packet: Packet
+    private var frameCount = 0
+    private var firstPts: Int64?
+    private var lastPts: Int64 = 0
+    private var lastDuration: Int64 = 0
+    private var lastDtsTicks: Int64?
+    private var info: SegmentInfo?
+
+    public init(path: String, parameters: CodecParameters) throws {
+        self.path = path
+        output = try OutputFormatContext(path: path, formatName: "mpegts")
+        stream = try output.addVideoStream(parameters, timeBase: Timestamps.mpegBase)
+        // Without a mux delay the muxer has no reason to shift timestamps either.
+        output.pointer.pointee.max_delay = 0
+        try output.writeHeader(options: [("mpegts_copyts", "1")])
+        packet = try Packet()
+    }
+
+    /// Appends one packet. Timestamps must be non-negative (TS cannot store negative
+    /// times) and dts strictly increasing at 90 kHz resolution.
+    public func write(_ encoded: EncodedPacket) throws {
+        guard info == nil else { throw FFmpegError.invalid("SegmentWriter.write", path: path, "segment already finished") }
+        guard encoded.ptsNanoseconds >= 0, encoded.dtsNanoseconds >= 0 else {
+            throw FFmpegError.invalid("SegmentWriter.write", path: path,
+                                      "negative timestamp (pts \(encoded.ptsNanoseconds) ns, dts \(encoded.dtsNanoseconds) ns)")
+        }
+        let pts = Timestamps.ticks90k(encoded.ptsNanoseconds)
+        let dts = Timestamps.ticks90k(encoded.dtsNanoseconds)
+        if let previous = lastDtsTicks, dts <= previous {
+            throw FFmpegError.invalid("SegmentWriter.write", path: path,
+                                      "dts \(dts) (90 kHz) not after previous \(previous)")
+        }
+        try packet.load(encoded.data, pts: pts, dts: dts,
+                        duration: Timestamps.ticks90k(encoded.durationNanoseconds), keyframe: encoded.isKeyframe)
+        packet.pointer.pointee.stream_index = stream.pointee.index
+        try output.write(packet)
+        lastDtsTicks = dts
+        frameCount += 1
+        if firstPts == nil || encoded.ptsNanoseconds < firstPts! { firstPts = encoded.ptsNanoseconds }
+        if frameCount == 1 || encoded.ptsNanoseconds >= lastPts {
+            lastPts = encoded.ptsNanoseconds
+            lastDuration = encoded.durationNanoseconds
+        }
+    }
+
+    /// Writes the trailer, fsyncs file and directory, and describes the result. Calling
+    /// it again returns the same description.
+    public func finish() throws -> SegmentInfo {
+        if let info { return info }
+        try output.finish()
+        let first = firstPts ?? 0
+        let result = SegmentInfo(byteCount: try FileSync.size(path: path), frameCount: frameCount,
+                                 firstPtsNanoseconds: first, lastPtsNanoseconds: frameCount > 0 ? lastPts : 0,
+                                 durationNanoseconds: frameCount > 0 ? lastPts + lastDuration - first : 0)
+        info = result
+        return result
+    }
+}

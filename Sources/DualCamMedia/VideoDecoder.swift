@@ -1,0 +1,95 @@
+import CFFmpeg
+import DualCamCore
+import Glibc
+
+/// Decodes EncodedPackets to yuv420p pictures. Decoders that output another format
+/// (yuvj420p from MJPEG, 4:2:2, 10-bit) are converted with libswscale. Not thread-safe.
+public final class VideoDecoder {
+    public let parameters: CodecParameters
+    private let context: CodecContext
+    private let packet: Packet
+    private let frame: Frame
+    private var converter: ScaleContext?
+    private var converted: Frame?
+    private var flushed = false
+
+    public init(parameters: CodecParameters) throws {
+        let id = try parameters.codecID()
+        guard let codec = avcodec_find_decoder(id) else {
+            throw FFmpegError(code: dc_averror_decoder_not_found(), call: "avcodec_find_decoder",
+                              detail: "no decoder for \(parameters.codecName)")
+        }
+        let context = try CodecContext(codec: codec)
+        // Go through AVCodecParameters so extradata ownership follows libavcodec's rules.
+        guard let par = avcodec_parameters_alloc() else {
+            throw FFmpegError(code: dc_averror(ENOMEM), call: "avcodec_parameters_alloc")
+        }
+        var doomed: UnsafeMutablePointer<AVCodecParameters>? = par
+        defer { avcodec_parameters_free(&doomed) }
+        try parameters.write(to: par)
+        try check(avcodec_parameters_to_context(context.pointer, par), "avcodec_parameters_to_context")
+        // Packets carry nanoseconds; frames then come out in nanoseconds too.
+        context.pointer.pointee.pkt_timebase = Timestamps.nanosecondBase
+        try check(avcodec_open2(context.pointer, codec, nil), "avcodec_open2", detail: "decoder \(parameters.codecName)")
+        self.parameters = parameters
+        self.context = context
+        self.packet = try Packet()
+        self.frame = try Frame()
+    }
+
+    /// Feeds one packet; returns the pictures that became ready (decoders may hold some back).
+    public func decode(_ encoded: EncodedPacket) throws -> [DecodedFrame] {
+        guard !flushed else { throw FFmpegError.invalid("VideoDecoder.decode", "decoder already flushed") }
+        try packet.load(encoded.data, pts: encoded.ptsNanoseconds, dts: encoded.dtsNanoseconds,
+                        duration: encoded.durationNanoseconds, keyframe: encoded.isKeyframe)
+        defer { packet.unref() }
+        try check(avcodec_send_packet(context.pointer, packet.pointer), "avcodec_send_packet",
+                  detail: "pts \(encoded.ptsNanoseconds) ns, \(encoded.data.count) bytes")
+        return try receiveFrames()
+    }
+
+    /// Returns the pictures still inside the decoder at end of stream.
+    public func flush() throws -> [DecodedFrame] {
+        guard !flushed else { return [] }
+        flushed = true
+        try check(avcodec_send_packet(context.pointer, nil), "avcodec_send_packet", detail: "flush")
+        return try receiveFrames()
+    }
+
+    private func receiveFrames() throws -> [DecodedFrame] {
+        var output: [DecodedFrame] = []
+        while true {
+            let result = avcodec_receive_frame(context.pointer, frame.pointer)
+            if result == dc_averror_eagain() || result == dc_averror_eof() { break }
+            try check(result, "avcodec_receive_frame")
+            defer { frame.unref() }
+            let f = frame.pointer.pointee
+            let pts = f.pts != dc_nopts_value() ? f.pts : f.best_effort_timestamp
+            output.append(DecodedFrame(image: try picture(), ptsNanoseconds: pts))
+        }
+        return output
+    }
+
+    private func picture() throws -> YUV420Image {
+        let f = frame.pointer.pointee
+        if f.format == AV_PIX_FMT_YUV420P.rawValue { return PictureCopy.image(from: frame.pointer) }
+        let geometry = ScaleContext.Geometry(sourceWidth: f.width, sourceHeight: f.height, sourceFormat: f.format,
+                                             targetWidth: f.width, targetHeight: f.height,
+                                             targetFormat: AV_PIX_FMT_YUV420P.rawValue)
+        if converter?.geometry != geometry {
+            converter = try ScaleContext(geometry, flags: SWS_BICUBIC)
+        }
+        guard let converter else { preconditionFailure("converter set above") }
+        let target = try converted ?? Frame()
+        converted = target
+        // sws_scale_frame allocates the target's buffers when it has none; the picture is
+        // copied out below, so the buffer is released again at the next call.
+        target.unref()
+        target.pointer.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        target.pointer.pointee.width = f.width
+        target.pointer.pointee.height = f.height
+        try check(sws_scale_frame(converter.pointer, target.pointer, frame.pointer), "sws_scale_frame",
+                  detail: "decoder output format \(f.format) to yuv420p")
+        return PictureCopy.image(from: target.pointer)
+    }
+}

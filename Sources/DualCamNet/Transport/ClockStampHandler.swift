@@ -1,0 +1,55 @@
+import DualCamProtocol
+import NIOCore
+
+/// An envelope with the instant its frame was decoded, on the node's clock.
+public struct ReceivedEnvelope: Sendable {
+    public let envelope: Dualcam_V1_Envelope
+    public let receivedAtNanoseconds: Int64
+}
+
+/// Takes clock-sync timestamps on the event loop, right after TLS decryption and right
+/// before encryption, so that scheduling of Swift tasks never enters the measured round
+/// trip. On the coordinator it also answers pings in place (t2 at decode, t3 at write).
+final class ClockStampHandler: ChannelDuplexHandler {
+    typealias InboundIn = Dualcam_V1_Envelope
+    typealias InboundOut = ReceivedEnvelope
+    typealias OutboundIn = Dualcam_V1_Envelope
+    typealias OutboundOut = Dualcam_V1_Envelope
+
+    enum Side { case agent, coordinator }
+
+    private let side: Side
+    private let clock: @Sendable () -> Int64
+
+    init(side: Side, clock: @escaping @Sendable () -> Int64) {
+        self.side = side
+        self.clock = clock
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let received = clock()
+        let envelope = unwrapInboundIn(data)
+        if side == .coordinator, case .clockPing(let ping)? = envelope.body {
+            var pong = Dualcam_V1_ClockPong()
+            pong.id = ping.id
+            pong.t1Ns = ping.t1Ns
+            pong.t2Ns = received
+            var reply = Dualcam_V1_Envelope()
+            reply.sequence = envelope.sequence
+            pong.t3Ns = clock()
+            reply.clockPong = pong
+            context.writeAndFlush(wrapOutboundOut(reply), promise: nil)
+            return
+        }
+        context.fireChannelRead(wrapInboundOut(ReceivedEnvelope(envelope: envelope, receivedAtNanoseconds: received)))
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        var envelope = unwrapOutboundIn(data)
+        if side == .agent, case .clockPing(var ping)? = envelope.body {
+            ping.t1Ns = clock()
+            envelope.clockPing = ping
+        }
+        context.write(wrapOutboundOut(envelope), promise: promise)
+    }
+}

@@ -1,0 +1,29 @@
+import DualCamProtocol
+import NIOConcurrencyHelpers
+import NIOCore
+
+/// Sends envelopes on one connection with increasing sequence numbers. Safe to share
+/// between the tasks of a connection (the underlying writer serialises writes).
+public final class EnvelopeWriter: Sendable {
+    private let writer: NIOAsyncChannelOutboundWriter<Dualcam_V1_Envelope>
+    private let sequence = NIOLockedValueBox<UInt64>(0)
+
+    public init(_ writer: NIOAsyncChannelOutboundWriter<Dualcam_V1_Envelope>) {
+        self.writer = writer
+    }
+
+    public func send(_ body: Dualcam_V1_Envelope.OneOf_Body) async throws {
+        var envelope = Dualcam_V1_Envelope()
+        envelope.sequence = sequence.withLockedValue { $0 += 1; return $0 }
+        envelope.body = body
+        try await writer.write(envelope)
+    }
+
+    public func sendError(_ code: Dualcam_V1_ErrorCode, _ message: String, fatal: Bool) async throws {
+        var error = Dualcam_V1_Error()
+        error.code = code
+        error.message = message
+        error.fatal = fatal
+        try await send(.error(error))
+    }
+}

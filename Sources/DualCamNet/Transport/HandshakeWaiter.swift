@@ -1,0 +1,29 @@
+import NIOCore
+import NIOSSL
+
+/// Completes when the TLS handshake has finished, so that callers report a refused pin
+/// or a bad certificate at connect time, not at the first read.
+final class HandshakeWaiter: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = NIOAny
+    private let promise: EventLoopPromise<Void>
+
+    init(promise: EventLoopPromise<Void>) { self.promise = promise }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case TLSUserEvent.handshakeCompleted = event {
+            promise.succeed(())
+            context.pipeline.syncOperations.removeHandler(self, promise: nil)
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        promise.fail(error)
+        context.fireErrorCaught(error)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        promise.fail(ChannelError.eof)
+        context.fireChannelInactive()
+    }
+}

@@ -1,0 +1,141 @@
+import DualCamProtocol
+import Foundation
+import NIOCore
+import NIOPosix
+import NIOSSL
+
+public typealias EnvelopeChannel = NIOAsyncChannel<ReceivedEnvelope, Dualcam_V1_Envelope>
+
+public struct TransportError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// Mutually authenticated TLS 1.3 between coordinator and agents. There is no plaintext
+/// mode: every connection is TLS, both sides present certificates, both pin the other's
+/// device ID.
+public enum TLSTransport {
+    /// A peer that stays silent this long is dropped (keepalives come every 2 s).
+    public static let idleTimeout = TimeAmount.seconds(15)
+
+    static func context(identity: DeviceIdentity) throws -> NIOSSLContext {
+        var config = TLSConfiguration.makeServerConfiguration(
+            certificateChain: [.certificate(try identity.sslCertificate())],
+            privateKey: .privateKey(try identity.sslPrivateKey()))
+        config.minimumTLSVersion = .tlsv13
+        config.maximumTLSVersion = .tlsv13
+        // Hostnames mean nothing here (agents are found by mDNS or typed as addresses);
+        // the custom callback pins the device ID instead.
+        config.certificateVerification = .noHostnameVerification
+        return try NIOSSLContext(configuration: config)
+    }
+
+    static func clientContext(identity: DeviceIdentity) throws -> NIOSSLContext {
+        var config = TLSConfiguration.makeClientConfiguration()
+        config.certificateChain = [.certificate(try identity.sslCertificate())]
+        config.privateKey = .privateKey(try identity.sslPrivateKey())
+        config.minimumTLSVersion = .tlsv13
+        config.maximumTLSVersion = .tlsv13
+        config.certificateVerification = .noHostnameVerification
+        return try NIOSSLContext(configuration: config)
+    }
+
+    static func addProtocolHandlers(to channel: Channel, side: ClockStampHandler.Side,
+                                    clock: @escaping @Sendable () -> Int64) throws {
+        let ops = channel.pipeline.syncOperations
+        try ops.addHandler(IdleStateHandler(readTimeout: idleTimeout))
+        try ops.addHandler(IdleCloser())
+        try ops.addHandler(ByteToMessageHandler(EnvelopeFrameDecoder()))
+        try ops.addHandler(MessageToByteHandler(EnvelopeFrameEncoder()))
+        try ops.addHandler(ClockStampHandler(side: side, clock: clock))
+    }
+
+    /// Listens for coordinators. `onRefused` hears about every peer whose pin or
+    /// certificate was rejected (its connection is closed before any message is read).
+    public static func listen(
+        host: String, port: Int, identity: DeviceIdentity, policy: PeerPolicy,
+        group: EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        clock: @escaping @Sendable () -> Int64,
+        onRefused: @escaping @Sendable (String) -> Void
+    ) async throws -> NIOAsyncChannel<EnvelopeChannel, Never> {
+        let sslContext = try context(identity: identity)
+        return try await ServerBootstrap(group: group)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
+            .bind(host: host, port: port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let verdict = VerdictBox()
+                    let handler = NIOSSLServerHandler(context: sslContext) { chain, promise in
+                        let result = policy.check(chain: chain)
+                        verdict.set(result)
+                        if case .refused(_, let reason) = result {
+                            onRefused(reason)
+                            promise.succeed(.failed)
+                        } else {
+                            promise.succeed(.certificateVerified)
+                        }
+                    }
+                    try channel.pipeline.syncOperations.addHandler(handler)
+                    try addProtocolHandlers(to: channel, side: .agent, clock: clock)
+                    return try EnvelopeChannel(wrappingChannelSynchronously: channel)
+                }
+            }
+    }
+
+    /// Connects to an agent and completes the handshake, pinning `expectedPeer`.
+    public static func connect(
+        host: String, port: Int, identity: DeviceIdentity, expectedPeer: DeviceID,
+        group: EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        clock: @escaping @Sendable () -> Int64,
+        timeout: TimeAmount = .seconds(10)
+    ) async throws -> EnvelopeChannel {
+        let sslContext = try clientContext(identity: identity)
+        let policy = PeerPolicy(trusted: [expectedPeer])
+        let verdict = VerdictBox()
+        let handshake = group.next().makePromise(of: Void.self)
+        let channel: EnvelopeChannel
+        do {
+            channel = try await ClientBootstrap(group: group)
+                .channelOption(.tcpOption(.tcp_nodelay), value: 1)
+                .connectTimeout(timeout)
+                .connect(host: host, port: port) { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        let handler = try NIOSSLClientHandler(context: sslContext, serverHostname: nil) { chain, promise in
+                            let result = policy.check(chain: chain)
+                            verdict.set(result)
+                            if case .refused = result { promise.succeed(.failed) } else { promise.succeed(.certificateVerified) }
+                        }
+                        try channel.pipeline.syncOperations.addHandler(handler)
+                        try channel.pipeline.syncOperations.addHandler(HandshakeWaiter(promise: handshake))
+                        try addProtocolHandlers(to: channel, side: .coordinator, clock: clock)
+                        return try EnvelopeChannel(wrappingChannelSynchronously: channel)
+                    }
+                }
+        } catch {
+            handshake.fail(error)
+            throw TransportError("cannot connect to \(host):\(port): \(error)")
+        }
+        do {
+            try await handshake.futureResult.get()
+        } catch {
+            if case .refused(_, let reason)? = verdict.verdict {
+                throw TransportError("refused the agent at \(host):\(port): \(reason)")
+            }
+            throw TransportError("the agent at \(host):\(port) refused the TLS handshake (\(error)); "
+                + "it does not trust this coordinator's device ID \(identity.deviceID): pair them first")
+        }
+        return channel
+    }
+}
+
+/// Closes a connection whose peer has said nothing for the idle timeout.
+final class IdleCloser: ChannelInboundHandler {
+    typealias InboundIn = NIOAny
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read {
+            context.close(promise: nil)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+}

@@ -1,0 +1,33 @@
+/// Version and limits of the wire protocol this build speaks. See Protocol/PROTOCOL.md.
+public enum WireProtocol {
+    /// Incremented for incompatible changes; peers with different majors refuse each other.
+    public static let major: UInt32 = 1
+    /// Incremented for additive changes; peers with different minors interoperate.
+    public static let minor: UInt32 = 0
+
+    /// Largest encoded Envelope (excluding the 4-byte prefix) either side accepts.
+    /// A 256 KiB SegmentData chunk plus its small header fits with a wide margin, while a
+    /// hostile or corrupt length can make the receiver buffer at most 4 MiB.
+    public static let maxFrameBytes = 4 * 1024 * 1024
+    /// Largest payload of one SegmentData message.
+    public static let maxSegmentChunkBytes = 256 * 1024
+    /// Length of the big-endian length prefix in front of every Envelope.
+    public static let lengthPrefixBytes = 4
+
+    /// This build's version as a message, for Hello and HelloAck.
+    public static var version: Dualcam_V1_ProtocolVersion {
+        var v = Dualcam_V1_ProtocolVersion()
+        v.major = major
+        v.minor = minor
+        return v
+    }
+
+    /// Returns nil when a peer speaking `peer` can be talked to, else a message naming both
+    /// versions, suitable for logs and for an ERROR_VERSION_MISMATCH sent to the peer.
+    /// Only the major version matters: minors are additive by rule.
+    public static func checkCompatible(peer: Dualcam_V1_ProtocolVersion) -> String? {
+        if peer.major == major { return nil }
+        return "protocol version mismatch: peer speaks \(peer.major).\(peer.minor), "
+            + "this side speaks \(major).\(minor); major versions must be equal"
+    }
+}

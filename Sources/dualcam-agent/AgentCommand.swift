@@ -1,0 +1,109 @@
+import ArgumentParser
+import DualCamAgent
+import DualCamCore
+import DualCamNet
+import DualCamProtocol
+import Foundation
+import Logging
+
+@main
+struct AgentCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dualcam-agent",
+        abstract: "DualCam capture agent: records one camera and serves a coordinator over mutual TLS.",
+        subcommands: [Run.self, ID.self],
+        defaultSubcommand: Run.self)
+}
+
+struct StateOption: ParsableArguments {
+    @Option(name: .long, help: "State folder holding the identity (default: $XDG_STATE_HOME/dualcam/agent).")
+    var state: String?
+
+    var directory: String { state ?? StatePaths.defaultDirectory(for: "agent") }
+}
+
+struct ID: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Print this agent's device ID (creating its identity on first run).")
+    @OptionGroup var state: StateOption
+
+    func run() throws {
+        let identity = try DeviceIdentity.loadOrCreate(in: state.directory, commonName: "dualcam-agent")
+        print(identity.deviceID)
+    }
+}
+
+struct Run: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Serve a coordinator: capture, encode, spool and upload segments.")
+
+    @Option(help: "Frame source: synthetic (v4l2 and stdin come with the capture issue).") var source = "synthetic"
+    @Option(help: "Role of this camera: host, guest or camera.") var role = "host"
+    @Option(help: "Name shown to the coordinator.") var name: String?
+    @Option(help: "Address to listen on.") var listen = "0.0.0.0"
+    @Option(help: "TCP port (0 picks a free one).") var port = 7420
+    @OptionGroup var state: StateOption
+    @Option(help: "Spool folder for segments (default: <state>/spool).") var spool: String?
+    @Option(help: "Device ID of a coordinator to trust (repeatable).") var trust: [String] = []
+    @Option(help: "Default picture size WxH.") var size = "1280x720"
+    @Option(help: "Default frame rate (24, 25, 30, 30000/1001, 50, 60).") var fps = "30"
+    @Flag(inversion: .prefixedNo, help: "Synthetic source: genlock frames to the shared clock.") var genlock = true
+    @Option(help: "Simulated clock offset in ms (testing).") var simulateClockOffsetMs: Double = 0
+    @Option(help: "Simulated clock skew in ppm (testing).") var simulateClockSkewPpm: Double = 0
+    @Flag(help: "Exit when the parent process exits (used by the demo).") var exitWithParent = false
+    @Flag(help: "Honour the coordinator's Shutdown message (demo and tests).") var allowRemoteShutdown = false
+
+    func run() async throws {
+        LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
+        var logger = Logger(label: "dualcam-agent")
+        logger.logLevel = .info
+        guard source == "synthetic" else {
+            throw ValidationError("--source \(source) is not available yet; use --source synthetic")
+        }
+        guard let wireRole = Roles.parse(role) else { throw ValidationError("--role must be host, guest or camera") }
+        guard let (width, height) = Sizes.parse(size) else { throw ValidationError("--size must look like 1280x720 (even numbers)") }
+        guard let rate = FrameRate(parsing: fps) else { throw ValidationError("--fps must be a rate like 30 or 30000/1001") }
+        var trusted = Set<DeviceID>()
+        for text in trust {
+            guard let id = DeviceID(parsing: text) else {
+                throw ValidationError("--trust \(text) is not a device ID (check characters do not match; copy it again from `dualcam-coordinator id`)")
+            }
+            trusted.insert(id)
+        }
+        if exitWithParent { ParentWatch.exitWhenOrphaned() }
+        let identity = try DeviceIdentity.loadOrCreate(in: state.directory, commonName: "dualcam-agent")
+        let error = SimulatedClockError(offsetNanoseconds: Int64(simulateClockOffsetMs * 1e6), skewPPM: simulateClockSkewPpm,
+                                        processStartNanoseconds: MonotonicTime.now())
+        let options = AgentOptions(
+            name: name ?? "\(role)-\(ProcessInfo.processInfo.hostName)", role: wireRole, listenHost: listen, port: port,
+            stateDirectory: state.directory, spoolDirectory: spool ?? state.directory + "/spool", trusted: trusted,
+            defaults: RecordingSettings(width: width, height: height, rate: rate, genlock: genlock),
+            simulatedError: error, allowRemoteShutdown: allowRemoteShutdown)
+        if trusted.isEmpty {
+            logger.warning("no coordinator is trusted yet: pass --trust <coordinator device ID> (see `dualcam-coordinator id`)")
+        }
+        let server = AgentServer(options: options, identity: identity, logger: logger)
+        try await server.run { port in
+            // The demo reads this line to learn the port and the ID to pin.
+            print("LISTENING port=\(port) id=\(identity.deviceID) role=\(role)")
+            fflush(stdout)
+        }
+    }
+}
+
+enum Roles {
+    static func parse(_ text: String) -> Dualcam_V1_Role? {
+        switch text.lowercased() {
+        case "host": return .host
+        case "guest": return .guest
+        case "camera": return .camera
+        default: return nil
+        }
+    }
+}
+
+enum Sizes {
+    static func parse(_ text: String) -> (Int, Int)? {
+        let parts = text.lowercased().split(separator: "x")
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0, w % 2 == 0, h % 2 == 0 else { return nil }
+        return (w, h)
+    }
+}

@@ -1,0 +1,158 @@
+import ArgumentParser
+import DualCamCoordinator
+import DualCamCore
+import DualCamNet
+import Foundation
+import Logging
+
+@main
+struct CoordinatorCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dualcam-coordinator",
+        abstract: "DualCam coordinator: syncs the agents' clocks, starts them together, collects and composes.",
+        subcommands: [Demo.self, Start.self, ID.self])
+}
+
+struct StateOption: ParsableArguments {
+    @Option(name: .long, help: "State folder holding the identity (default: $XDG_STATE_HOME/dualcam/coordinator).")
+    var state: String?
+
+    var directory: String { state ?? StatePaths.defaultDirectory(for: "coordinator") }
+}
+
+struct LayoutOptions: ParsableArguments {
+    @Option(help: "Composite layout: pip, split-vertical, split-horizontal, dominance, equal, grid.") var layout = "pip"
+    @Option(help: "Picture-in-picture position: top-left, top-right, bottom-left, bottom-right, center.") var pipPosition = "bottom-right"
+    @Option(help: "Picture-in-picture size in % of the output width: 15, 25 or 40.") var pipSize = 25
+    @Flag(help: "Picture-in-picture: the second camera large, the first small.") var swap = false
+
+    func spec() throws -> LayoutSpec {
+        do {
+            var pip = PiPOptions()
+            pip.position = try PiPPosition.parse(pipPosition)
+            pip.size = try PiPSize(percent: pipSize)
+            pip.swapped = swap
+            return LayoutSpec(kind: try LayoutKind.parse(layout), pip: pip)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+    }
+}
+
+struct ID: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Print this coordinator's device ID (creating its identity on first run).")
+    @OptionGroup var state: StateOption
+
+    func run() throws {
+        print(try DeviceIdentity.loadOrCreate(in: state.directory, commonName: "dualcam-coordinator").deviceID)
+    }
+}
+
+enum CommandSupport {
+    static func logger() -> Logger {
+        LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
+        var logger = Logger(label: "dualcam-coordinator")
+        logger.logLevel = .notice
+        return logger
+    }
+
+    static func parseSize(_ text: String) throws -> (Int, Int) {
+        let parts = text.lowercased().split(separator: "x")
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0, w % 2 == 0, h % 2 == 0 else {
+            throw ValidationError("--size must look like 1280x720 (even numbers)")
+        }
+        return (w, h)
+    }
+
+    static func report(_ result: SessionResult) {
+        print("Session folder: \(result.sessionDirectory)")
+        for file in result.perCameraFiles { print(file) }
+        print(result.combinedFile)
+        print("Manifest: \(result.manifestFile)")
+    }
+}
+
+struct Demo: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Record a session from synthetic agents started on this machine, over the real protocol.")
+
+    @Option(help: "Seconds to record.") var duration = 10.0
+    @Option(help: "Output folder (one sub-folder per session).") var out = "DualCam-demo"
+    @Option(help: "Number of agents (host, guest, then extra cameras).") var cameras = 2
+    @Option(help: "Picture size WxH.") var size = "1280x720"
+    @Option(help: "Frame rate (24, 25, 30, 30000/1001, 50, 60).") var fps = "30"
+    @OptionGroup var layout: LayoutOptions
+    @Flag(help: "Free-running synthetic cameras, as real cameras behave (default: genlocked).") var freeRun = false
+    @Option(help: "Simulated clock offset of the guest agent, ms.") var guestClockOffsetMs = 0.0
+    @Option(help: "Simulated clock skew of the guest agent, ppm.") var guestClockSkewPpm = 0.0
+    @OptionGroup var state: StateOption
+
+    func run() async throws {
+        let logger = CommandSupport.logger()
+        guard duration > 0 else { throw ValidationError("--duration must be positive") }
+        guard let rate = FrameRate(parsing: fps) else { throw ValidationError("--fps must be a rate like 30 or 30000/1001") }
+        let (w, h) = try CommandSupport.parseSize(size)
+        var options = DemoOptions(outputDirectory: URL(fileURLWithPath: out).standardizedFileURL.path,
+                                  agentExecutable: Self.agentExecutable(), coordinatorStateDirectory: state.directory)
+        options.cameras = cameras
+        options.durationSeconds = duration
+        options.width = w
+        options.height = h
+        options.rate = rate
+        options.layout = try layout.spec()
+        options.genlock = !freeRun
+        options.guestClockOffsetMs = guestClockOffsetMs
+        options.guestClockSkewPPM = guestClockSkewPpm
+        let result = try await DemoRunner(options: options, logger: logger).run { line in
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+        }
+        CommandSupport.report(result)
+    }
+
+    /// The agent binary built next to this one, unless DUALCAM_AGENT names another.
+    static func agentExecutable() -> String {
+        if let explicit = ProcessInfo.processInfo.environment["DUALCAM_AGENT"], !explicit.isEmpty { return explicit }
+        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return (me as NSString).deletingLastPathComponent + "/dualcam-agent"
+    }
+}
+
+struct Start: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Record a session from running agents (discovery and pairing come with their issue; name agents with --agent).")
+
+    @Option(help: "An agent as HOST:PORT,DEVICE-ID (repeatable; the first is the host).") var agent: [String] = []
+    @Option(help: "Seconds to record.") var duration = 10.0
+    @Option(help: "Output folder (one sub-folder per session).") var out = "DualCam"
+    @Option(help: "Picture size WxH.") var size = "1280x720"
+    @Option(help: "Frame rate.") var fps = "30"
+    @OptionGroup var layout: LayoutOptions
+    @OptionGroup var state: StateOption
+
+    func run() async throws {
+        let logger = CommandSupport.logger()
+        guard !agent.isEmpty else { throw ValidationError("name at least one agent with --agent HOST:PORT,DEVICE-ID") }
+        let endpoints = try agent.map { text -> AgentEndpoint in
+            let parts = text.split(separator: ",", maxSplits: 1)
+            let hostPort = parts.first.map(String.init) ?? ""
+            guard parts.count == 2, let colon = hostPort.lastIndex(of: ":"), let port = Int(hostPort[hostPort.index(after: colon)...]),
+                  let id = DeviceID(parsing: String(parts[1])) else {
+                throw ValidationError("--agent \(text): expected HOST:PORT,DEVICE-ID (the ID `dualcam-agent id` prints)")
+            }
+            return AgentEndpoint(host: String(hostPort[..<colon]), port: port, deviceID: id)
+        }
+        guard let rate = FrameRate(parsing: fps) else { throw ValidationError("--fps must be a rate like 30 or 30000/1001") }
+        let (w, h) = try CommandSupport.parseSize(size)
+        let identity = try DeviceIdentity.loadOrCreate(in: state.directory, commonName: "dualcam-coordinator")
+        var plan = SessionPlan(agents: endpoints, outputDirectory: URL(fileURLWithPath: out).standardizedFileURL.path,
+                               durationSeconds: duration)
+        plan.width = w
+        plan.height = h
+        plan.rate = rate
+        plan.layout = try layout.spec()
+        let result = try await SessionRecorder(plan: plan, identity: identity, logger: logger) { line in
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+        }.run()
+        CommandSupport.report(result)
+    }
+}

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds DualCam (release) and records a demo session: two
+# agents with synthetic cameras and a coordinator on this machine, over the real TLS
+# protocol. Extra arguments go to `dualcam-coordinator demo` (e.g. --duration 30).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash deploy/install-deps.sh
+. deploy/swift-env.sh
+echo "== building (release; the first build takes several minutes)"
+swift build -c release --product dualcam-agent
+swift build -c release --product dualcam-coordinator
+bin=$(swift build -c release --show-bin-path)
+echo "== recording"
+exec "$bin/dualcam-coordinator" demo --out "${DUALCAM_DEMO_OUT:-$PWD/DualCam-demo}" "$@"
