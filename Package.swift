@@ -50,6 +50,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -89,7 +90,9 @@ let package = Package(
             dependencies: ["DualCamCore", "DualCamMedia"]),
 
         .testTarget(name: "DualCamCoreTests", dependencies: ["DualCamCore"]),
-        .testTarget(name: "DualCamProtocolTests", dependencies: ["DualCamProtocol"]),
+        .testTarget(
+            name: "DualCamProtocolTests",
+            dependencies: ["DualCamProtocol", .product(name: "NIOEmbedded", package: "swift-nio")]),
         .testTarget(name: "DualCamNetTests", dependencies: ["DualCamNet"]),
         .testTarget(name: "DualCamMediaTests", dependencies: ["DualCamMedia", "DualCamCore"]),
         .testTarget(

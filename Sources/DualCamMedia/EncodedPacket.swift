@@ -1,6 +1,7 @@
-/// One compressed video access unit. For H.264/H.265 `data` is Annex B (start codes), and
-/// every keyframe carries its parameter sets in-band, so a packet sequence starting at a
-/// keyframe decodes on its own.
+/// One compressed video access unit. From VideoEncoder and from TS segments, H.264/H.265
+/// `data` is Annex B (start codes) and every keyframe carries its parameter sets in-band,
+/// so a packet sequence starting at a keyframe decodes on its own. From an MP4 file it is
+/// as MP4 stores it (length-prefixed, parameter sets in the demuxer's extradata).
 public struct EncodedPacket: Sendable, Equatable {
     public var data: [UInt8]
     public var ptsNanoseconds: Int64

@@ -3,9 +3,10 @@ import CFFmpeg
 /// Writes one MPEG-TS segment file from encoded packets.
 ///
 /// Timestamps are stored as round(ns * 9 / 100000) in 90 kHz and read back by libavformat
-/// unchanged: the muxer's habit of adding its mux delay to every pts/dts (0.7 s by
-/// default) is switched off with `mpegts_copyts`, so presentation times stay those of the
-/// session timeline, and a segment may start at pts 0.
+/// unchanged. The TS muxer adds twice `max_delay` to every pts/dts unless `mpegts_copyts`
+/// is set; libavformat's default max_delay adds nothing, but the ffmpeg CLI uses 0.7 s
+/// and defaults may move, so both are pinned here (max_delay 0, copyts on). Presentation
+/// times then stay those of the session timeline, and a segment may start at pts 0.
 ///
 /// The first packet should be a keyframe carrying its parameter sets (VideoEncoder's
 /// keyframes do), so the segment decodes on its own. Not thread-safe.
@@ -25,7 +26,6 @@ public final class SegmentWriter {
         self.path = path
         output = try OutputFormatContext(path: path, formatName: "mpegts")
         stream = try output.addVideoStream(parameters, timeBase: Timestamps.mpegBase)
-        // Without a mux delay the muxer has no reason to shift timestamps either.
         output.pointer.pointee.max_delay = 0
         try output.writeHeader(options: [("mpegts_copyts", "1")])
         packet = try Packet()

@@ -24,6 +24,8 @@ public struct ProtocolError: Error, Hashable, CustomStringConvertible, Sendable 
         public static let versionMismatch = Code(name: "versionMismatch", wireCode: .errorVersionMismatch)
         public static let timeout = Code(name: "timeout", wireCode: .errorTimeout)
         public static let checksumMismatch = Code(name: "checksumMismatch", wireCode: .errorChecksumMismatch)
+        public static let flowControl = Code(name: "flowControl", wireCode: .errorFlowControl)
+        public static let closed = Code(name: "closed", wireCode: .errorBadState)
         public static let peerError = Code(name: "peerError", wireCode: .errorUnspecified)
     }
 

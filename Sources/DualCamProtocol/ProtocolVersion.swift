@@ -13,6 +13,21 @@ public enum WireProtocol {
     public static let maxSegmentChunkBytes = 256 * 1024
     /// Length of the big-endian length prefix in front of every Envelope.
     public static let lengthPrefixBytes = 4
+    /// Upload window used when Hello.upload_window_bytes is 0.
+    public static let defaultUploadWindowBytes: UInt64 = 8 * 1024 * 1024
+    /// Largest segment an agent may offer; a 2 s segment at 100 Mbit/s is 25 MB.
+    public static let maxSegmentBytes: UInt64 = 1 << 30
+    /// Longest session ID; session IDs become file names on the coordinator.
+    public static let maxSessionIDBytes = 64
+    /// Segments one connection may track at once (offered, not yet durably acknowledged),
+    /// so a peer cannot grow the other side's bookkeeping without bound.
+    public static let maxTrackedSegments = 256
+
+    /// The window both sides use for a Hello announcing `announced` bytes.
+    public static func uploadWindow(announced: UInt64) -> UInt64 {
+        if announced == 0 { return defaultUploadWindowBytes }
+        return max(announced, UInt64(maxSegmentChunkBytes))
+    }
 
     /// This build's version as a message, for Hello and HelloAck.
     public static var version: Dualcam_V1_ProtocolVersion {

@@ -83,8 +83,7 @@ struct Run: AsyncParsableCommand {
         let server = AgentServer(options: options, identity: identity, logger: logger)
         try await server.run { port in
             // The demo reads this line to learn the port and the ID to pin.
-            print("LISTENING port=\(port) id=\(identity.deviceID) role=\(role)")
-            fflush(stdout)
+            FileHandle.standardOutput.write(Data("LISTENING port=\(port) id=\(identity.deviceID) role=\(role)\n".utf8))
         }
     }
 }

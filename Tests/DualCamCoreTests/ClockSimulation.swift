@@ -19,6 +19,8 @@ struct ClockSimulation {
         var outlierMaxNanoseconds: Double = 50_000_000
         /// Coordinator turnaround between receive and reply.
         var turnaroundNanoseconds: Double = 30_000
+        /// Extra outbound delay on every exchange: a constant path asymmetry.
+        var asymmetryNanoseconds: Double = 0
 
         func draw(using rng: inout SplitMix64) -> (out: Int64, back: Int64) {
             func oneWay() -> Double {
@@ -30,7 +32,7 @@ struct ClockSimulation {
                     return meanNanoseconds - jitterNanoseconds - jitterNanoseconds * naturalLog(u)
                 }
             }
-            var out = oneWay(), back = oneWay()
+            var out = oneWay() + asymmetryNanoseconds, back = oneWay()
             if rng.unit() < outlierFraction {
                 let extra = rng.unit() * outlierMaxNanoseconds
                 if rng.next() & 1 == 0 { out += extra } else { back += extra }
@@ -47,6 +49,8 @@ struct ClockSimulation {
     }
 
     var clock: SimulatedClockError
+    /// The coordinator's clock reads true time plus this (changed to simulate its restart).
+    var sharedBase: Int64 = 0
     var delays = DelayModel()
     var rng: SplitMix64
     var estimator = ClockEstimator()
@@ -63,20 +67,28 @@ struct ClockSimulation {
         nextPoll = Int64(rng.unit() * 1e9) + 1_000_000_000
     }
 
-    /// Runs every exchange that completes before `t` (true time).
+    /// The exchange in flight: true send, receive, reply and completion instants.
+    var inFlight: (start: Int64, arrive: Int64, reply: Int64, done: Int64)?
+
+    /// Runs every exchange that completes before `t` (true time). Each exchange's delays
+    /// are drawn once, when it starts, so checks do not change what the network does.
     mutating func advance(to t: Int64) {
         while true {
-            let start = nextPoll
-            let (out, back) = delays.draw(using: &rng)
-            let arrive = start + out
-            let reply = arrive + Int64(delays.turnaroundNanoseconds * (0.5 + rng.unit()))
-            let done = reply + back
-            guard done <= t else { return }
-            let sample = ClockSample(t1: clock.local(fromTrue: start), t2: arrive, t3: reply, t4: clock.local(fromTrue: done))
+            if inFlight == nil {
+                let start = nextPoll
+                let (out, back) = delays.draw(using: &rng)
+                let arrive = start + out
+                let reply = arrive + Int64(delays.turnaroundNanoseconds * (0.5 + rng.unit()))
+                inFlight = (start, arrive, reply, reply + back)
+            }
+            guard let x = inFlight, x.done <= t else { return }
+            inFlight = nil
+            let sample = ClockSample(t1: clock.local(fromTrue: x.start), t2: x.arrive + sharedBase,
+                                     t3: x.reply + sharedBase, t4: clock.local(fromTrue: x.done))
             estimator.add(sample)
             exchanges += 1
             // The agent waits on its own clock, so the interval stretches with its skew.
-            let wake = clock.local(fromTrue: done) + estimator.nextPollInterval()
+            let wake = clock.local(fromTrue: x.done) + estimator.nextPollInterval()
             nextPoll = clock.trueTime(fromLocal: wake)
         }
     }
@@ -86,7 +98,7 @@ struct ClockSimulation {
         advance(to: t)
         guard let estimate = estimator.estimate else { return nil }
         let local = clock.local(fromTrue: t)
-        return Check(trueNanoseconds: t, errorNanoseconds: estimate.shared(fromLocal: local) - t,
+        return Check(trueNanoseconds: t, errorNanoseconds: estimate.shared(fromLocal: local) - (t + sharedBase),
                      boundNanoseconds: estimate.errorBound(atLocal: local), state: estimate.state)
     }
 }

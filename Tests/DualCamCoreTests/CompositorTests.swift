@@ -56,18 +56,16 @@ import Testing
                                         scaler: ReferenceScaler(), spec: spec)
             let frame = compositor.compose(Self.flatSources)
             let slots = compositor.slots(streamCount: 2)
-            for y in 0..<Self.height {
-                for x in 0..<Self.width {
-                    // The topmost slot containing the pixel owns it.
-                    let owner = slots.last { $0.rect.x <= x && x < $0.rect.x + $0.rect.width
-                                             && $0.rect.y <= y && y < $0.rect.y + $0.rect.height }
-                    let expected: UInt8 = owner?.stream == 0 ? 60 : 180
-                    if frame.luma(x, y) != expected {
-                        Issue.record("\(spec) pixel \(x),\(y) is \(frame.luma(x, y)), expected \(expected)")
-                        return
-                    }
+            // Paint the owners back to front: the topmost slot containing a pixel owns it.
+            var owner = [Int](repeating: -1, count: Self.width * Self.height)
+            for slot in slots {
+                for y in slot.rect.y..<(slot.rect.y + slot.rect.height) {
+                    for x in slot.rect.x..<(slot.rect.x + slot.rect.width) { owner[y * Self.width + x] = slot.stream }
                 }
             }
+            #expect(!owner.contains(-1), "\(spec) leaves pixels uncovered")
+            let expected = owner.map { UInt8($0 == 0 ? 60 : 180) }
+            #expect(frame.y == expected, "\(spec)")
             let cx = slots[0].rect.x / 2 + 1, cy = slots[0].rect.y / 2 + 1
             #expect(frame.cb[cy * frame.chromaStride + cx] == (slots[0].stream == 0 ? 100 : 150))
             #expect(frame.cr[cy * frame.chromaStride + cx] == (slots[0].stream == 0 ? 150 : 100))

@@ -14,9 +14,10 @@ import Testing
 
     @Test func ntscTicksNeverDriftOverAnHour() {
         let timeline = SessionTimeline(t0SharedNanoseconds: 0, rate: .ntsc30)
-        // 107_892 frames of 1001/30000 s are exactly 3600 s.
-        #expect(timeline.outputTickInstant(107_892) == 3_600_000_000_000)
-        #expect(timeline.tickCount(durationNanoseconds: 3_600_000_000_000) == 107_892)
+        // 108_000 frames of 1001/30000 s are exactly 3603.6 s.
+        #expect(timeline.outputTickInstant(108_000) == 3_603_600_000_000)
+        #expect(timeline.outputTickInstant(107_892) == 3_599_996_400_000)
+        #expect(timeline.tickCount(durationNanoseconds: 3_600_000_000_000) == 107_893)
     }
 
     @Test func agentStampsThroughTheClockEstimate() {
@@ -26,6 +27,6 @@ import Testing
         let timeline = SessionTimeline(t0SharedNanoseconds: 12_000_000_000, rate: .fps30)
         let local: Int64 = 12_037_000_000 + 1_000_000_000
         let p = timeline.presentationNanoseconds(shared: estimate.shared(fromLocal: local))
-        #expect(p == 1_000_000_000 - 240_000)
+        #expect(p == 1_000_000_000 - 242_960)  // 80 ppm over the 3.037 s since the reference
     }
 }

@@ -7,7 +7,7 @@ import Testing
         #expect(e.local(fromTrue: 5_000_000_000) == 5_037_000_000)
         // 100 s after the start: 80 ppm is 8 ms.
         #expect(e.local(fromTrue: 105_000_000_000) == 105_045_000_000)
-        #expect(e.local(fromTrue: 4_000_000_000) == 4_036_999_920)
+        #expect(e.local(fromTrue: 4_000_000_000) == 4_036_920_000)  // a second before the start
         #expect(SimulatedClockError.none.local(fromTrue: 123_456_789) == 123_456_789)
     }
 

@@ -19,8 +19,11 @@ final class ChildAgent: @unchecked Sendable {
         process.arguments = arguments
         let stdout = Pipe()
         process.standardOutput = stdout
-        FileManager.default.createFile(atPath: logPath, contents: nil)
-        process.standardError = FileHandle(forWritingAtPath: logPath)
+        guard FileManager.default.createFile(atPath: logPath, contents: nil),
+              let log = FileHandle(forWritingAtPath: logPath) else {
+            throw CoordinatorError("cannot create the agent log \(logPath)")
+        }
+        process.standardError = log
         process.standardInput = FileHandle.nullDevice
         try process.run()
         self.process = process

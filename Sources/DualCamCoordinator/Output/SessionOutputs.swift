@@ -29,7 +29,8 @@ final class SessionOutputs: @unchecked Sendable {
         self.cameraNames = cameraNames
         self.wallStart = wallStart
         self.logger = logger
-        stamp = SessionNaming.stamp(for: wallStart)
+        let stamp = SessionNaming.stamp(for: wallStart)
+        self.stamp = stamp
         let creation = Int64(wallStart.timeIntervalSince1970)
         remuxes = cameraNames.map { CameraRemux(outputPath: sessionDirectory + "/" + SessionNaming.file($0, stamp: stamp), creationTime: creation) }
         composer = try LiveComposer(

@@ -19,8 +19,8 @@ final class SegmentReceiver {
 
     func offer(_ offer: Dualcam_V1_SegmentOffer) throws {
         let part = path(index: Int(offer.index)) + ".part"
-        FileManager.default.createFile(atPath: part, contents: nil)
-        guard let handle = FileHandle(forWritingAtPath: part) else {
+        guard FileManager.default.createFile(atPath: part, contents: nil),
+              let handle = FileHandle(forWritingAtPath: part) else {
             throw CoordinatorError("cannot write \(part)")
         }
         current = (offer, handle, SHA256(), 0, part)

@@ -1,74 +1,42 @@
 /// Estimates the shared (coordinator) clock against the agent's local clock from
 /// NTP-style four-timestamp exchanges: offset **and** rate, with an error bound.
 ///
-/// How it works, per added sample:
-/// - **Delay filter.** An exchange's offset is wrong by half the difference of its two
-///   one-way delays, so it can only be trusted to within half its round trip. Like the
-///   clock filter of RFC 5905 and chrony's delay-based weighting, only the lowest-delay
-///   fraction of the window (a delay quantile) is used, and each kept sample is weighted
-///   by how close its delay is to the window's minimum, so a queued packet barely counts.
-/// - **Weighted regression** of offset against local time over the window gives the
-///   offset and the rate together; a weak prior (rate near zero, ±1000 ppm) keeps the
-///   first few samples, which span too little time to show a rate, well posed.
-/// - **Error bound.** At the regression's weighted centroid the offset is a weighted mean
-///   of the kept samples, each within half its round trip of the truth, so the largest
-///   half round trip among them bounds the error there. Away from the centroid the bound
-///   widens by a multiple of the rate's standard error times the distance. It is never
-///   below half the round trip of any sample used.
-/// - **Steps.** A sample that disagrees with the current line by more than its own half
-///   round trip plus a tolerance is held back; when several such samples agree with each
-///   other, one of the clocks has stepped (or the coordinator restarted): the window is
-///   discarded and estimation restarts from them. A local clock that runs backwards
-///   between exchanges restarts it at once.
-/// - **Polling.** A burst while unsynced or converging (and while a step is suspected),
-///   the slow interval once locked.
+/// Per added exchange:
+/// - **Delay filtering and fit.** An exchange's offset is wrong by half the difference of
+///   its one-way delays, so only low-delay exchanges are worth much. The default fit,
+///   `EnvelopeFit`, applies minimum-delay filtering in each direction separately and fits
+///   offset and rate together: the line must pass below every outbound reading and above
+///   every return reading, and the one with the widest margin to both wins. A queued or
+///   retried packet never constrains it. The classic alternative, a delay-quantile filter
+///   with weighted least squares (`LeastSquaresFit`, RFC 5905 / chrony style), is kept
+///   as `Configuration.Fit.leastSquares`; on the delay model it is 2–3× less
+///   precise (see `ClockEstimatorTests`).
+/// - **Window.** Up to `windowSamples` exchanges over at most `windowSpanNanoseconds`, so a
+///   slow change of either crystal's rate (temperature) bends the fit only briefly.
+/// - **Error bound.** The envelope fit reports the widest offset any straight line with
+///   non-negative delays in both directions could have: a hard bound as long as the rate
+///   was constant over the window and the path symmetric. It is never below half the round
+///   trip of the exchanges the line rests on, and it widens away from the reference by
+///   the spread of such lines' rates (`ClockEstimate.errorBound(atLocal:)`).
+/// - **States.** `unsynced` until the first exchange, `converging` until the window holds
+///   `lockSamples` over `lockSpanNanoseconds`, then `locked`.
+/// - **Steps.** An exchange that puts a one-way delay below zero by more than the tolerance
+///   is held back; when `stepConfirmationSamples` such exchanges agree with one another,
+///   one of the clocks stepped (or the coordinator restarted): the window is discarded and
+///   estimation restarts from them. A local clock that runs backwards between exchanges
+///   restarts it at once. A lone slow or odd exchange changes nothing.
+/// - **Polling.** A burst (`burstIntervalNanoseconds`) until locked and while a step is
+///   suspected, then an interval that grows with the window's span up to the locked one.
 ///
 /// What it cannot see: **constant path asymmetry.** If the path to the coordinator is
-/// `d` slower than the path back, every sample's offset is shifted by `d/2`, and so are
-/// the minimum-delay samples: the data are exactly those of a clock `d/2` away with a
-/// symmetric path, so no filter or regression can detect it. The cost is a fixed error of
-/// `d/2` in every mapped instant (and the same in both directions of `shared`/`local`);
-/// it never exceeds half the minimum round trip, which is why the reported bound is never
-/// below that. On a switched LAN it is tens of microseconds; over Wi-Fi whose uplink is
-/// busier than its downlink it can approach a millisecond.
+/// `d` slower than the path back, every exchange's readings are those of a clock `d/2`
+/// away over a symmetric path, so no filter or fit can detect it. The cost is a fixed
+/// error of `d/2` in every mapped instant, in the same direction for `shared(fromLocal:)`
+/// and `local(fromShared:)`, hence a fixed `d/2` skew between this agent's frames and
+/// another's. It cannot exceed half the minimum round trip, which is why the bound never
+/// goes below that: tens of microseconds on a switched LAN, up to about a millisecond
+/// over Wi-Fi whose uplink is busier than its downlink.
 public struct ClockEstimator: Sendable {
-    public struct Configuration: Sendable, Hashable {
-        /// Poll interval while unsynced, converging, or checking a suspected step.
-        public var burstIntervalNanoseconds: Int64 = 20_000_000
-        /// Poll interval once locked.
-        public var lockedIntervalNanoseconds: Int64 = 1_000_000_000
-        /// Most samples kept for the regression.
-        public var windowSamples: Int = 128
-        /// Oldest sample kept, measured back from the newest, in local time.
-        public var windowSpanNanoseconds: Int64 = 600_000_000_000
-        /// Fraction of the window, lowest delays first, that the regression uses.
-        public var delayQuantile: Double = 0.4
-        /// The fewest samples the regression uses when the window has them.
-        public var minimumSamplesUsed: Int = 3
-        /// Scatter assumed even for a minimum-delay sample (timestamping, scheduling).
-        public var noiseFloorNanoseconds: Double = 20_000
-        /// Samples and span needed before the rate is trusted and polling slows.
-        public var lockSamples: Int = 40
-        public var lockSpanNanoseconds: Int64 = 2_000_000_000
-        /// Smallest disagreement, beyond a sample's own half round trip, treated as a step.
-        public var stepThresholdNanoseconds: Int64 = 1_000_000
-        /// Consecutive agreeing outliers that confirm a step.
-        public var stepConfirmationSamples: Int = 3
-        /// Standard errors of the rate added to the bound away from the centroid.
-        public var rateSigmas: Double = 5
-        /// Prior standard deviation of the rate.
-        public var ratePriorSigma: Double = 1e-3
-
-        public init() {}
-    }
-
-    /// The part of a sample the regression needs, in the units it uses.
-    struct Point: Sendable {
-        var local: Int64  // midpoint
-        var offset: Double
-        var delay: Int64
-    }
-
     public let configuration: Configuration
     public private(set) var estimate: ClockEstimate?
     /// Clock steps (or coordinator restarts) detected so far.
@@ -76,9 +44,11 @@ public struct ClockEstimator: Sendable {
     /// Samples refused as impossible (a clock ran backwards inside the exchange).
     public private(set) var samplesRejected = 0
 
-    var window: [Point] = []
-    var suspects: [Point] = []
+    var window: [ClockObservation] = []
+    var suspects: [ClockObservation] = []
     var lastSendLocal: Int64?
+    /// The fit behind `estimate`, for judging the next exchange.
+    var fit: LineFit?
 
     public init(configuration: Configuration = .init()) {
         precondition(configuration.windowSamples >= 2 && configuration.delayQuantile > 0
@@ -93,38 +63,44 @@ public struct ClockEstimator: Sendable {
             samplesRejected += 1
             return estimate
         }
-        let point = Point(local: sample.localMidpointNanoseconds, offset: sample.offsetNanoseconds,
-                          delay: sample.delayNanoseconds)
+        let observation = ClockObservation(sample)
+        defer { lastSendLocal = sample.t1 }
         if let last = lastSendLocal, sample.t1 < last {
-            restart(from: [point])
-            lastSendLocal = sample.t1
+            // The local clock ran backwards between exchanges: nothing before is comparable.
+            restart(from: [observation])
             return estimate
         }
-        lastSendLocal = sample.t1
-        switch classify(point) {
+        switch classify(observation) {
         case .consistent:
             suspects.removeAll()
         case .ambiguous:
             break
         case .outlier:
-            suspects.append(point)
-            if suspectsAgree() && suspects.count >= configuration.stepConfirmationSamples {
+            suspects.append(observation)
+            keepAgreeingSuspects()
+            if suspects.count >= configuration.stepConfirmationSamples {
                 restart(from: suspects)
             }
             return estimate
         }
-        window.append(point)
+        window.append(observation)
         trimWindow()
         refit()
         return estimate
     }
 
     /// How long to wait before the next exchange, in nanoseconds.
+    ///
+    /// A burst until locked; then the interval grows with the span of the window (about an
+    /// eighth of it) up to the locked interval, so the rate, which the burst only roughed
+    /// out, keeps getting fresh exchanges while the span that pins it down grows.
     public func nextPollInterval() -> Int64 {
-        if estimate?.state == .locked && suspects.isEmpty {
-            return configuration.lockedIntervalNanoseconds
+        let c = configuration
+        guard estimate?.state == .locked, suspects.isEmpty, let first = window.first, let last = window.last else {
+            return c.burstIntervalNanoseconds
         }
-        return configuration.burstIntervalNanoseconds
+        let span = last.midpoint &- first.midpoint
+        return min(max(span / c.pollSpanDivisor, c.burstIntervalNanoseconds), c.lockedIntervalNanoseconds)
     }
 
     /// Forgets everything, as after a reconnect to a different coordinator.
@@ -133,49 +109,55 @@ public struct ClockEstimator: Sendable {
         suspects.removeAll()
         lastSendLocal = nil
         estimate = nil
+        fit = nil
     }
 
     // MARK: - Steps
 
     enum Verdict { case consistent, ambiguous, outlier }
 
-    private func tolerance(at local: Int64, _ current: ClockEstimate) -> Double {
-        max(Double(configuration.stepThresholdNanoseconds), 2 * Double(current.errorBound(atLocal: local)))
-    }
-
-    private func classify(_ point: Point) -> Verdict {
-        guard let current = estimate else { return .consistent }
-        let predicted = current.offsetNanoseconds
-            + current.rate * Double(point.local &- current.referenceLocalNanoseconds)
-        let halfDelay = Double(point.delay) / 2
-        let miss = (point.offset - predicted).magnitude - halfDelay
-        if miss > tolerance(at: point.local, current) { return .outlier }
-        // A slow sample agrees with everything; it must not clear a suspected step.
-        if let first = suspects.first, agree(point, first) { return .ambiguous }
+    private func classify(_ o: ClockObservation) -> Verdict {
+        guard let current = estimate, let line = fit else { return .consistent }
+        // Each reading should keep at least the line's minimum one-way delay from it; one
+        // that comes closer by more than the line's own imprecision (or crosses it) means
+        // the clocks no longer agree with the line.
+        func predicted(_ t: Int64) -> Double {
+            current.offsetNanoseconds + current.rate * Double(t &- current.referenceLocalNanoseconds)
+        }
+        func tolerance(_ t: Int64) -> Double {
+            let distance = Double(t &- current.referenceLocalNanoseconds).magnitude
+            return Double(configuration.stepThresholdNanoseconds)
+                + configuration.stepPrecisionFactor * (line.spread + line.rateSpread * distance)
+        }
+        let forwardShortfall = predicted(o.t1) + line.margin - Double(o.forward)
+        let backwardExcess = Double(o.backward) - (predicted(o.t4) - line.margin)
+        if forwardShortfall > tolerance(o.t1) || backwardExcess > tolerance(o.t4) { return .outlier }
+        // A slow exchange agrees with everything; it must not clear a suspected step.
+        if let first = suspects.first, agree(o, first) { return .ambiguous }
         return .consistent
     }
 
-    private func agree(_ a: Point, _ b: Point) -> Bool {
-        let slack = Double(a.delay + b.delay) / 2 + Double(configuration.stepThresholdNanoseconds)
-            + configuration.ratePriorSigma * Double(a.local &- b.local).magnitude
-        return (a.offset - b.offset).magnitude <= slack
+    /// Whether two exchanges fit one clock, given their delays and any plausible rate.
+    private func agree(_ a: ClockObservation, _ b: ClockObservation) -> Bool {
+        let slack = Double(configuration.stepThresholdNanoseconds)
+            + configuration.maximumRate * Double(a.midpoint &- b.midpoint).magnitude
+        // Each one's forward reading must stay above the other's backward reading.
+        return Double(a.backward &- b.forward) <= slack && Double(b.backward &- a.forward) <= slack
     }
 
-    private mutating func suspectsAgree() -> Bool {
-        guard let newest = suspects.last else { return false }
-        // Keep only the run that agrees with the newest; a lone glitch falls away.
+    /// Keeps only the run of suspects that agrees with the newest; a lone glitch falls away.
+    private mutating func keepAgreeingSuspects() {
+        guard let newest = suspects.last else { return }
         if let split = suspects.lastIndex(where: { !agree($0, newest) }) {
             suspects.removeSubrange(...split)
         }
-        return true
     }
 
-    private mutating func restart(from points: [Point]) {
+    private mutating func restart(from observations: [ClockObservation]) {
         stepsDetected += 1
-        window = points
+        window = observations
         suspects.removeAll()
         estimate = nil
-        lastSendLocal = nil
         refit()
     }
 
@@ -185,68 +167,40 @@ public struct ClockEstimator: Sendable {
         if window.count > configuration.windowSamples {
             window.removeFirst(window.count - configuration.windowSamples)
         }
-        guard let newest = window.last?.local else { return }
+        guard let newest = window.last?.midpoint else { return }
         let oldest = newest &- configuration.windowSpanNanoseconds
-        if let keepFrom = window.firstIndex(where: { $0.local >= oldest }), keepFrom > 0 {
+        if let keepFrom = window.firstIndex(where: { $0.midpoint >= oldest }), keepFrom > 0 {
             window.removeFirst(keepFrom)
         }
     }
 
     private mutating func refit() {
-        guard let newest = window.last else {
+        guard let newest = window.last, let oldest = window.first else {
             estimate = nil
+            fit = nil
             return
         }
-        let config = configuration
-        var delays = window.map(\.delay)
-        delays.sort()
-        let minimumDelay = delays[0]
-        let wanted = max(config.minimumSamplesUsed, Int((Double(delays.count) * config.delayQuantile).rounded(.up)))
-        let cutoff = delays[min(wanted, delays.count) - 1]
-
-        // Weighted sums with x measured from the newest sample, so Doubles stay exact enough.
-        var sw = 0.0, swx = 0.0, swy = 0.0
-        var used = 0
-        var largestDelay: Int64 = 0
-        for p in window where p.delay <= cutoff {
-            let sigma = config.noiseFloorNanoseconds + Double(p.delay - minimumDelay) / 2
-            let w = 1 / (sigma * sigma)
-            let x = Double(p.local &- newest.local)
-            sw += w
-            swx += w * x
-            swy += w * p.offset
-            used += 1
-            largestDelay = max(largestDelay, p.delay)
+        let c = configuration
+        let reference = newest.midpoint
+        // Offsets are fitted relative to the newest one so that Doubles keep every nanosecond.
+        let base = newest.forward / 2 &+ newest.backward / 2
+        let line: LineFit
+        switch c.fit {
+        case .envelope:
+            let window = self.window
+            line = EnvelopeFit(window, reference: reference, base: base, maximumRate: c.maximumRate)
+                .fit(tolerance: c.envelopeToleranceNanoseconds, delays: { window[$0].delay })
+        case .leastSquares:
+            line = LeastSquaresFit.fit(window, reference: reference, base: base, quantile: c.delayQuantile,
+                                       minimumUsed: c.minimumSamplesUsed, noiseFloor: c.noiseFloorNanoseconds,
+                                       ratePriorSigma: c.maximumRate, rateSigmas: c.rateSigmas)
         }
-        let meanX = swx / sw, meanY = swy / sw
-        var sxx = 0.0, sxy = 0.0
-        for p in window where p.delay <= cutoff {
-            let sigma = config.noiseFloorNanoseconds + Double(p.delay - minimumDelay) / 2
-            let w = 1 / (sigma * sigma)
-            let dx = Double(p.local &- newest.local) - meanX
-            sxx += w * dx * dx
-            sxy += w * dx * (p.offset - meanY)
-        }
-        let prior = 1 / (config.ratePriorSigma * config.ratePriorSigma)
-        let rate = sxy / (sxx + prior)
-        // Scale the assumed noise by what the residuals show, never below it.
-        var chiSquare = 0.0
-        for p in window where p.delay <= cutoff {
-            let sigma = config.noiseFloorNanoseconds + Double(p.delay - minimumDelay) / 2
-            let residual = p.offset - meanY - rate * (Double(p.local &- newest.local) - meanX)
-            chiSquare += residual * residual / (sigma * sigma)
-        }
-        let scale = used > 2 ? max(1, chiSquare / Double(used - 2)) : 1
-        let rateSigma = (scale / (sxx + prior)).squareRoot()
-        let rateUncertainty = config.rateSigmas * rateSigma
-
-        let offsetAtNewest = meanY + rate * (0 - meanX)
-        let bound = Double(largestDelay) / 2 + rateUncertainty * meanX.magnitude
-        let span = newest.local &- (window.first?.local ?? newest.local)
-        let locked = window.count >= config.lockSamples && span >= config.lockSpanNanoseconds
+        let span = newest.midpoint &- oldest.midpoint
+        let locked = window.count >= c.lockSamples && span >= c.lockSpanNanoseconds
+        fit = line
         estimate = ClockEstimate(
-            offsetNanoseconds: offsetAtNewest, rate: rate, referenceLocalNanoseconds: newest.local,
-            errorBoundNanoseconds: Int64(bound.rounded(.up)), rateUncertainty: rateUncertainty,
-            state: locked ? .locked : .converging, samplesUsed: used)
+            offsetNanoseconds: Double(base) + line.offset, rate: line.rate, referenceLocalNanoseconds: reference,
+            errorBoundNanoseconds: Int64(line.bound.rounded(.up)), rateUncertainty: line.rateUncertainty,
+            state: locked ? .locked : .converging, samplesUsed: line.samplesUsed)
     }
 }

@@ -38,6 +38,8 @@ struct InsetMask {
         var tapStart: [Int] = [0]
         var taps: [EdgeTap] = []
         var shadow: [ShadowTap] = []
+        /// One past the largest shadow offset, checked against the plane once per draw.
+        var shadowEnd: Int { shadow.last.map { Int($0.offset) + 1 } ?? 0 }
     }
 
     let luma: Plane

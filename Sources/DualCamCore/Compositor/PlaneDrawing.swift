@@ -27,9 +27,9 @@ enum PlaneDrawing {
         precondition(mask.originX + mask.width <= outputStride
                      && (mask.originY + mask.height - 1) * outputStride + mask.originX + mask.width <= output.count,
                      "window outside the output")
+        precondition(mask.shadowEnd <= output.count, "shadow outside the output")
         let d = output.baseAddress!
         mask.shadow.withUnsafeBufferPointer { taps in
-            precondition(taps.allSatisfy { Int($0.offset) < output.count }, "shadow outside the output")
             for tap in taps {
                 let i = Int(tap.offset)
                 let p = Int(d[i])

@@ -29,10 +29,13 @@ public final class ReferenceScaler: Scaler {
 
     private static let unit = 1 << 14
 
-    /// For each output sample: the first input index and the weights from there on.
+    /// For each output sample: the first input index and the weights from there on,
+    /// flattened (`weights[offset[i] ..< offset[i + 1]]`) so the loops stay cheap even in
+    /// debug builds, where the tests run.
     private struct Taps {
         var first: [Int] = []
-        var weights: [[Int]] = []
+        var offset: [Int] = [0]
+        var weights: [Int] = []
 
         init(from inCount: Int, to outCount: Int) {
             let ratio = Double(inCount) / Double(outCount)
@@ -41,20 +44,19 @@ public final class ReferenceScaler: Scaler {
                 let centre = (Double(i) + 0.5) * ratio
                 let lo = Int((centre - support).rounded(.down))
                 let hi = Int((centre + support).rounded(.up))
-                var raw = [Double](repeating: 0, count: hi - lo + 1)
-                for j in lo...hi {
-                    raw[j - lo] = max(0, 1 - abs(Double(j) + 0.5 - centre) / support)
-                }
-                // Fold taps that fall outside the plane onto its edge pixels.
+                // Taps that fall outside the plane are folded onto its edge pixels.
                 let firstIn = max(0, lo), lastIn = min(inCount - 1, hi)
                 var folded = [Double](repeating: 0, count: lastIn - firstIn + 1)
-                for j in lo...hi { folded[min(max(j, firstIn), lastIn) - firstIn] += raw[j - lo] }
+                for j in lo...hi {
+                    folded[min(max(j, firstIn), lastIn) - firstIn] += max(0, 1 - abs(Double(j) + 0.5 - centre) / support)
+                }
                 let total = folded.reduce(0, +)
                 var ints = folded.map { Int(($0 / total * Double(ReferenceScaler.unit)).rounded()) }
                 let largest = ints.indices.max { ints[$0] < ints[$1] }!
                 ints[largest] += ReferenceScaler.unit - ints.reduce(0, +)
                 first.append(firstIn)
-                weights.append(ints)
+                weights += ints
+                offset.append(weights.count)
             }
         }
     }
@@ -67,9 +69,10 @@ public final class ReferenceScaler: Scaler {
         for r in 0..<height {
             let base = (y + r) * stride + x
             for i in 0..<outW {
-                var sum = 0
-                for (k, weight) in horizontal.weights[i].enumerated() {
-                    sum += weight * Int(plane[base + horizontal.first[i] + k])
+                var sum = 0, source = base + horizontal.first[i]
+                for k in horizontal.offset[i]..<horizontal.offset[i + 1] {
+                    sum += horizontal.weights[k] * Int(plane[source])
+                    source += 1
                 }
                 rows[r * outW + i] = sum
             }
@@ -78,9 +81,10 @@ public final class ReferenceScaler: Scaler {
         let half = unit * unit / 2
         for o in 0..<outH {
             for i in 0..<outW {
-                var sum = 0
-                for (k, weight) in vertical.weights[o].enumerated() {
-                    sum += weight * rows[(vertical.first[o] + k) * outW + i]
+                var sum = 0, source = vertical.first[o] * outW + i
+                for k in vertical.offset[o]..<vertical.offset[o + 1] {
+                    sum += vertical.weights[k] * rows[source]
+                    source += outW
                 }
                 out[o * outW + i] = UInt8(clamping: (sum + half) / (unit * unit))
             }

@@ -1,5 +1,6 @@
 import NIOCore
 import NIOSSL
+import NIOTLS
 
 /// Completes when the TLS handshake has finished, so that callers report a refused pin
 /// or a bad certificate at connect time, not at the first read.
@@ -10,7 +11,7 @@ final class HandshakeWaiter: ChannelInboundHandler, RemovableChannelHandler {
     init(promise: EventLoopPromise<Void>) { self.promise = promise }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if case TLSUserEvent.handshakeCompleted = event {
+        if let tls = event as? TLSUserEvent, case .handshakeCompleted = tls {
             promise.succeed(())
             context.pipeline.syncOperations.removeHandler(self, promise: nil)
         }

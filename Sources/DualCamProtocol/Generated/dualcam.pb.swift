@@ -156,6 +156,12 @@ public nonisolated enum Dualcam_V1_ErrorCode: SwiftProtobuf.Enum, Swift.CaseIter
   case errorUnsupportedSettings // = 10
   case errorFrameTooLarge // = 11
   case errorTimeout // = 12
+
+  /// more unacknowledged segment bytes than the window allows
+  case errorFlowControl // = 13
+
+  /// SegmentRequest for a segment the agent no longer holds
+  case errorSegmentUnavailable // = 14
   case UNRECOGNIZED(Int)
 
   public init() {
@@ -177,6 +183,8 @@ public nonisolated enum Dualcam_V1_ErrorCode: SwiftProtobuf.Enum, Swift.CaseIter
     case 10: self = .errorUnsupportedSettings
     case 11: self = .errorFrameTooLarge
     case 12: self = .errorTimeout
+    case 13: self = .errorFlowControl
+    case 14: self = .errorSegmentUnavailable
     default: self = .UNRECOGNIZED(rawValue)
     }
   }
@@ -196,6 +204,8 @@ public nonisolated enum Dualcam_V1_ErrorCode: SwiftProtobuf.Enum, Swift.CaseIter
     case .errorUnsupportedSettings: return 10
     case .errorFrameTooLarge: return 11
     case .errorTimeout: return 12
+    case .errorFlowControl: return 13
+    case .errorSegmentUnavailable: return 14
     case .UNRECOGNIZED(let i): return i
     }
   }
@@ -215,6 +225,8 @@ public nonisolated enum Dualcam_V1_ErrorCode: SwiftProtobuf.Enum, Swift.CaseIter
     .errorUnsupportedSettings,
     .errorFrameTooLarge,
     .errorTimeout,
+    .errorFlowControl,
+    .errorSegmentUnavailable,
   ]
 
 }
@@ -224,8 +236,12 @@ public nonisolated struct Dualcam_V1_Envelope: Sendable {
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  /// Sender-chosen, increasing per connection; echoed in replies that refer to a request.
+  /// Sender-chosen, starting at 1 and strictly increasing per connection and direction.
   public var sequence: UInt64 = 0
+
+  /// In a reply (HelloAck, ClockPong, Ready, Error, SegmentAck, ...): the sequence of the
+  /// envelope it answers; 0 when it answers nothing in particular. Informational.
+  public var inReplyTo: UInt64 = 0
 
   public var body: Dualcam_V1_Envelope.OneOf_Body? = nil
 
@@ -434,6 +450,10 @@ public nonisolated struct Dualcam_V1_Hello: Sendable {
 
   public var nodeName: String = String()
 
+  /// Most SegmentData payload bytes the agent may have sent but not yet seen acknowledged
+  /// on this connection. 0: the default of 8 MiB; values under 256 KiB count as 256 KiB.
+  public var uploadWindowBytes: UInt64 = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -558,6 +578,8 @@ public nonisolated struct Dualcam_V1_ClockStatus: Sendable {
   public var samples: UInt32 = 0
 
   public var roundTripNs: Int64 = 0
+
+  public var referenceLocalNs: Int64 = 0
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -833,6 +855,9 @@ public nonisolated struct Dualcam_V1_Error: Sendable {
   /// the sender closes the connection after a fatal error
   public var fatal: Bool = false
 
+  /// Set when the error concerns one session; sent instead of Ready, it ends that session.
+  public var sessionID: String = String()
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -880,12 +905,12 @@ nonisolated extension Dualcam_V1_Container: SwiftProtobuf._ProtoNameProviding {
 }
 
 nonisolated extension Dualcam_V1_ErrorCode: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0ERROR_UNSPECIFIED\0\u{1}ERROR_VERSION_MISMATCH\0\u{1}ERROR_NOT_PAIRED\0\u{1}ERROR_BAD_STATE\0\u{1}ERROR_BAD_MESSAGE\0\u{1}ERROR_SOURCE_FAILED\0\u{1}ERROR_ENCODER_FAILED\0\u{1}ERROR_DISK_FULL\0\u{1}ERROR_INSUFFICIENT_DISK\0\u{1}ERROR_CHECKSUM_MISMATCH\0\u{1}ERROR_UNSUPPORTED_SETTINGS\0\u{1}ERROR_FRAME_TOO_LARGE\0\u{1}ERROR_TIMEOUT\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0ERROR_UNSPECIFIED\0\u{1}ERROR_VERSION_MISMATCH\0\u{1}ERROR_NOT_PAIRED\0\u{1}ERROR_BAD_STATE\0\u{1}ERROR_BAD_MESSAGE\0\u{1}ERROR_SOURCE_FAILED\0\u{1}ERROR_ENCODER_FAILED\0\u{1}ERROR_DISK_FULL\0\u{1}ERROR_INSUFFICIENT_DISK\0\u{1}ERROR_CHECKSUM_MISMATCH\0\u{1}ERROR_UNSUPPORTED_SETTINGS\0\u{1}ERROR_FRAME_TOO_LARGE\0\u{1}ERROR_TIMEOUT\0\u{1}ERROR_FLOW_CONTROL\0\u{1}ERROR_SEGMENT_UNAVAILABLE\0")
 }
 
 nonisolated extension Dualcam_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Envelope"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sequence\0\u{2}\u{9}hello\0\u{3}hello_ack\0\u{3}clock_ping\0\u{3}clock_pong\0\u{3}clock_status\0\u{1}prepare\0\u{1}ready\0\u{3}start_at\0\u{1}stop\0\u{3}segment_offer\0\u{3}segment_data\0\u{3}segment_ack\0\u{3}recording_finished\0\u{1}telemetry\0\u{1}error\0\u{1}keepalive\0\u{1}shutdown\0\u{3}segment_request\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sequence\0\u{3}in_reply_to\0\u{2}\u{8}hello\0\u{3}hello_ack\0\u{3}clock_ping\0\u{3}clock_pong\0\u{3}clock_status\0\u{1}prepare\0\u{1}ready\0\u{3}start_at\0\u{1}stop\0\u{3}segment_offer\0\u{3}segment_data\0\u{3}segment_ack\0\u{3}recording_finished\0\u{1}telemetry\0\u{1}error\0\u{1}keepalive\0\u{1}shutdown\0\u{3}segment_request\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -894,6 +919,7 @@ nonisolated extension Dualcam_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf.
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularUInt64Field(value: &self.sequence) }()
+      case 2: try { try decoder.decodeSingularUInt64Field(value: &self.inReplyTo) }()
       case 10: try {
         var v: Dualcam_V1_Hello?
         var hadOneofValue = false
@@ -1141,6 +1167,9 @@ nonisolated extension Dualcam_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf.
     if self.sequence != 0 {
       try visitor.visitSingularUInt64Field(value: self.sequence, fieldNumber: 1)
     }
+    if self.inReplyTo != 0 {
+      try visitor.visitSingularUInt64Field(value: self.inReplyTo, fieldNumber: 2)
+    }
     switch self.body {
     case .hello?: try {
       guard case .hello(let v)? = self.body else { preconditionFailure() }
@@ -1221,6 +1250,7 @@ nonisolated extension Dualcam_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf.
 
   public static func ==(lhs: Dualcam_V1_Envelope, rhs: Dualcam_V1_Envelope) -> Bool {
     if lhs.sequence != rhs.sequence {return false}
+    if lhs.inReplyTo != rhs.inReplyTo {return false}
     if lhs.body != rhs.body {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -1264,7 +1294,7 @@ nonisolated extension Dualcam_V1_ProtocolVersion: SwiftProtobuf.Message, SwiftPr
 
 nonisolated extension Dualcam_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Hello"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}version\0\u{1}software\0\u{3}node_name\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}version\0\u{1}software\0\u{3}node_name\0\u{3}upload_window_bytes\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1275,6 +1305,7 @@ nonisolated extension Dualcam_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf._Me
       case 1: try { try decoder.decodeSingularMessageField(value: &self._version) }()
       case 2: try { try decoder.decodeSingularStringField(value: &self.software) }()
       case 3: try { try decoder.decodeSingularStringField(value: &self.nodeName) }()
+      case 4: try { try decoder.decodeSingularUInt64Field(value: &self.uploadWindowBytes) }()
       default: break
       }
     }
@@ -1294,6 +1325,9 @@ nonisolated extension Dualcam_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf._Me
     if !self.nodeName.isEmpty {
       try visitor.visitSingularStringField(value: self.nodeName, fieldNumber: 3)
     }
+    if self.uploadWindowBytes != 0 {
+      try visitor.visitSingularUInt64Field(value: self.uploadWindowBytes, fieldNumber: 4)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1301,6 +1335,7 @@ nonisolated extension Dualcam_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf._Me
     if lhs._version != rhs._version {return false}
     if lhs.software != rhs.software {return false}
     if lhs.nodeName != rhs.nodeName {return false}
+    if lhs.uploadWindowBytes != rhs.uploadWindowBytes {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -1502,7 +1537,7 @@ nonisolated extension Dualcam_V1_ClockPong: SwiftProtobuf.Message, SwiftProtobuf
 
 nonisolated extension Dualcam_V1_ClockStatus: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ClockStatus"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}state\0\u{3}offset_ns\0\u{3}rate_ppm\0\u{3}error_bound_ns\0\u{1}samples\0\u{3}round_trip_ns\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}state\0\u{3}offset_ns\0\u{3}rate_ppm\0\u{3}error_bound_ns\0\u{1}samples\0\u{3}round_trip_ns\0\u{3}reference_local_ns\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1516,6 +1551,7 @@ nonisolated extension Dualcam_V1_ClockStatus: SwiftProtobuf.Message, SwiftProtob
       case 4: try { try decoder.decodeSingularInt64Field(value: &self.errorBoundNs) }()
       case 5: try { try decoder.decodeSingularUInt32Field(value: &self.samples) }()
       case 6: try { try decoder.decodeSingularInt64Field(value: &self.roundTripNs) }()
+      case 7: try { try decoder.decodeSingularInt64Field(value: &self.referenceLocalNs) }()
       default: break
       }
     }
@@ -1540,6 +1576,9 @@ nonisolated extension Dualcam_V1_ClockStatus: SwiftProtobuf.Message, SwiftProtob
     if self.roundTripNs != 0 {
       try visitor.visitSingularInt64Field(value: self.roundTripNs, fieldNumber: 6)
     }
+    if self.referenceLocalNs != 0 {
+      try visitor.visitSingularInt64Field(value: self.referenceLocalNs, fieldNumber: 7)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1550,6 +1589,7 @@ nonisolated extension Dualcam_V1_ClockStatus: SwiftProtobuf.Message, SwiftProtob
     if lhs.errorBoundNs != rhs.errorBoundNs {return false}
     if lhs.samples != rhs.samples {return false}
     if lhs.roundTripNs != rhs.roundTripNs {return false}
+    if lhs.referenceLocalNs != rhs.referenceLocalNs {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -2125,7 +2165,7 @@ nonisolated extension Dualcam_V1_Telemetry: SwiftProtobuf.Message, SwiftProtobuf
 
 nonisolated extension Dualcam_V1_Error: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Error"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}code\0\u{1}message\0\u{1}fatal\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}code\0\u{1}message\0\u{1}fatal\0\u{3}session_id\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2136,6 +2176,7 @@ nonisolated extension Dualcam_V1_Error: SwiftProtobuf.Message, SwiftProtobuf._Me
       case 1: try { try decoder.decodeSingularEnumField(value: &self.code) }()
       case 2: try { try decoder.decodeSingularStringField(value: &self.message) }()
       case 3: try { try decoder.decodeSingularBoolField(value: &self.fatal) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.sessionID) }()
       default: break
       }
     }
@@ -2151,6 +2192,9 @@ nonisolated extension Dualcam_V1_Error: SwiftProtobuf.Message, SwiftProtobuf._Me
     if self.fatal != false {
       try visitor.visitSingularBoolField(value: self.fatal, fieldNumber: 3)
     }
+    if !self.sessionID.isEmpty {
+      try visitor.visitSingularStringField(value: self.sessionID, fieldNumber: 4)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2158,6 +2202,7 @@ nonisolated extension Dualcam_V1_Error: SwiftProtobuf.Message, SwiftProtobuf._Me
     if lhs.code != rhs.code {return false}
     if lhs.message != rhs.message {return false}
     if lhs.fatal != rhs.fatal {return false}
+    if lhs.sessionID != rhs.sessionID {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -1,0 +1,47 @@
+extension ClockEstimator {
+    public struct Configuration: Sendable, Hashable {
+        public enum Fit: Sendable, Hashable {
+            /// Minimum-delay envelope in each direction (`EnvelopeFit`); the default.
+            case envelope
+            /// Delay-quantile filter plus weighted least squares (`LeastSquaresFit`).
+            case leastSquares
+        }
+
+        public var fit: Fit = .envelope
+        /// Poll interval while unsynced, converging, or checking a suspected step.
+        public var burstIntervalNanoseconds: Int64 = 10_000_000
+        /// Poll interval once locked.
+        public var lockedIntervalNanoseconds: Int64 = 1_000_000_000
+        /// After locking, the interval is the window's span divided by this (see
+        /// `nextPollInterval()`), between the burst and the locked interval.
+        public var pollSpanDivisor: Int64 = 32
+        /// Most exchanges kept in the window.
+        public var windowSamples: Int = 1024
+        /// Oldest exchange kept, measured back from the newest, in local time; bounds how
+        /// long a change in the clocks' rate (temperature) can bend the fit.
+        public var windowSpanNanoseconds: Int64 = 300_000_000_000
+        /// Largest rate difference believed possible (crystals are within ±100 ppm).
+        public var maximumRate: Double = 1e-3
+        /// Envelope: how far below the widest gap a slope still fits the data.
+        public var envelopeToleranceNanoseconds: Double = 5_000
+        /// Least squares: fraction of the window, lowest delays first, that is used.
+        public var delayQuantile: Double = 0.4
+        /// Least squares: the fewest samples used when the window has them.
+        public var minimumSamplesUsed: Int = 3
+        /// Least squares: scatter assumed even for a minimum-delay sample.
+        public var noiseFloorNanoseconds: Double = 20_000
+        /// Least squares: standard errors of the rate the bound allows for.
+        public var rateSigmas: Double = 5
+        /// Exchanges and span needed before the rate is trusted and polling slows.
+        public var lockSamples: Int = 40
+        public var lockSpanNanoseconds: Int64 = 10_000_000_000
+        /// How far an exchange may undercut the fitted minimum delay before it counts
+        /// towards a step: this, plus `stepPrecisionFactor` times the fit's imprecision.
+        public var stepThresholdNanoseconds: Int64 = 250_000
+        public var stepPrecisionFactor: Double = 3
+        /// Consecutive agreeing outliers that confirm a step.
+        public var stepConfirmationSamples: Int = 3
+
+        public init() {}
+    }
+}

@@ -1,0 +1,236 @@
+/// One agent-side connection, without I/O: feed it what arrives (`receive`), what the
+/// application wants to send (`send`) and the passage of time (`tick`); do what the
+/// returned actions say. Rules are those of Protocol/PROTOCOL.md, "Agent states".
+public struct AgentConnectionStateMachine: Sendable {
+    public typealias Action = ConnectionAction<AgentEvent>
+
+    public enum State: Sendable, Hashable {
+        case awaitingHello
+        case established(SessionPhase)
+        case closed
+    }
+
+    public struct Configuration: Sendable {
+        /// Sent automatically in answer to an acceptable Hello; its version is overwritten.
+        public var helloAck: Dualcam_V1_HelloAck
+        public var timeouts: ConnectionTimeouts
+
+        public init(helloAck: Dualcam_V1_HelloAck, timeouts: ConnectionTimeouts = .init()) {
+            self.helloAck = helloAck
+            self.timeouts = timeouts
+        }
+    }
+
+    private let configuration: Configuration
+    private var core: ConnectionCore
+    private var phase: SessionPhase?
+    /// The session that ended last, so a Stop that crossed its RecordingFinished is no fault.
+    private var lastEndedSessionID: String?
+    private var uploads = UploadWindow(capacity: WireProtocol.defaultUploadWindowBytes)
+    private var pings = OutstandingPings()
+
+    /// Starts at the moment the (authenticated) connection is up.
+    public init(configuration: Configuration, now: Int64) {
+        self.configuration = configuration
+        core = ConnectionCore(timeouts: configuration.timeouts, now: now)
+    }
+
+    public var state: State {
+        if core.closed { return .closed }
+        return phase.map(State.established) ?? .awaitingHello
+    }
+
+    /// Bytes of SegmentData that may be sent now without exceeding the window.
+    public var uploadWindowAvailable: UInt64 { uploads.available }
+    public var uploadWindowCapacity: UInt64 { uploads.capacity }
+    /// When `tick` should next be called.
+    public var nextDeadline: Int64? { core.nextDeadline }
+
+    // MARK: Inbound
+
+    public mutating func receive(_ envelope: Dualcam_V1_Envelope, now: Int64) -> [Action] {
+        guard !core.closed else { return [] }
+        do {
+            try core.noteInbound(envelope, now: now)
+        } catch {
+            return core.fail(error, inReplyTo: envelope.sequence, now: now)
+        }
+        // A body this build does not know comes from a newer minor version: ignore it.
+        guard let body = envelope.body else { return [] }
+        if let actions = core.handleCommon(body, peerError: AgentEvent.peerError) { return actions }
+        do throws(ProtocolError) {
+            guard let phase else { return try receiveHello(body, envelope: envelope, now: now) }
+            return try receiveEstablished(body, phase: phase, envelope: envelope, now: now)
+        } catch {
+            return core.fail(error, inReplyTo: envelope.sequence, now: now)
+        }
+    }
+
+    private mutating func receiveHello(
+        _ body: Dualcam_V1_Envelope.OneOf_Body, envelope: Dualcam_V1_Envelope, now: Int64
+    ) throws(ProtocolError) -> [Action] {
+        guard case .hello(let hello) = body else {
+            throw ProtocolError(.badState, "\(body.name) before Hello; the coordinator must send Hello first")
+        }
+        if let mismatch = WireProtocol.checkCompatible(peer: hello.version) {
+            throw ProtocolError(.versionMismatch, mismatch)
+        }
+        core.handshakeDeadline = nil
+        phase = .idle
+        uploads = UploadWindow(capacity: WireProtocol.uploadWindow(announced: hello.uploadWindowBytes))
+        var ack = configuration.helloAck
+        ack.version = WireProtocol.version
+        return [
+            .send(core.envelope(.helloAck(ack), inReplyTo: envelope.sequence, now: now)),
+            .deliver(.connected(hello)),
+        ]
+    }
+
+    private mutating func receiveEstablished(
+        _ body: Dualcam_V1_Envelope.OneOf_Body, phase: SessionPhase, envelope: Dualcam_V1_Envelope, now: Int64
+    ) throws(ProtocolError) -> [Action] {
+        switch body {
+        case .prepare(let prepare):
+            guard phase == .idle else {
+                throw ProtocolError(.badState, "Prepare for \(prepare.sessionID) while \(phase.name) session \(phase.sessionID ?? "")")
+            }
+            try MessageValidation.checkSessionID(prepare.sessionID)
+            self.phase = .preparing(sessionID: prepare.sessionID)
+            return [.deliver(.prepare(prepare))]
+
+        case .startAt(let start):
+            guard case .ready(let id) = phase, id == start.sessionID else {
+                throw ProtocolError(.badState, "StartAt for \(start.sessionID) while \(describe(phase)); StartAt must follow Ready")
+            }
+            try MessageValidation.checkStartAt(start)
+            self.phase = .recording(sessionID: id)
+            return [.deliver(.startAt(start))]
+
+        case .stop(let stop):
+            switch phase {
+            case .preparing(let id), .ready(let id), .recording(let id), .stopping(let id):
+                guard id == stop.sessionID else {
+                    throw ProtocolError(.badState, "Stop for \(stop.sessionID) while \(describe(phase))")
+                }
+                self.phase = .stopping(sessionID: id)
+                return [.deliver(.stop(stop))]
+            case .idle:
+                // It crossed our RecordingFinished: the session is already over.
+                if stop.sessionID == lastEndedSessionID { return [] }
+                throw ProtocolError(.badState, "Stop for \(stop.sessionID) while idle")
+            }
+
+        case .clockPong(let pong):
+            guard let sample = try pings.received(pong, at: now) else { return [] }
+            return [.deliver(.clockSample(sample))]
+
+        case .segmentAck(let ack):
+            var actions: [Action] = [.deliver(.segmentAck(ack))]
+            if try uploads.acknowledge(ack) {
+                actions.append(.deliver(.uploadWindowOpened(availableBytes: uploads.available)))
+            }
+            return actions
+
+        case .segmentRequest(let request):
+            var actions: [Action] = [.deliver(.segmentRequested(request, requestSequence: envelope.sequence))]
+            if try uploads.request(request, sequence: envelope.sequence) {
+                actions.append(.deliver(.uploadWindowOpened(availableBytes: uploads.available)))
+            }
+            return actions
+
+        case .shutdown(let shutdown):
+            return [.deliver(.shutdown(shutdown))]
+
+        case .hello:
+            throw ProtocolError(.badState, "second Hello on one connection")
+
+        case .helloAck, .clockPing, .clockStatus, .ready, .segmentOffer, .segmentData,
+             .recordingFinished, .telemetry:
+            throw ProtocolError(.badMessage, "\(body.name) is sent by agents, not to them")
+
+        case .keepalive, .error:
+            return []  // handled by ConnectionCore.handleCommon
+        }
+    }
+
+    // MARK: Outbound
+
+    /// Validates a message the application wants to send and returns the envelope to
+    /// write. Throws (changing nothing) when the message is not allowed now: that is a
+    /// bug in the caller, not a fault of the peer.
+    ///
+    /// `inReplyTo` is the sequence of the envelope being answered; for a SegmentOffer
+    /// answering a SegmentRequest it is filled in automatically.
+    public mutating func send(
+        _ body: Dualcam_V1_Envelope.OneOf_Body, inReplyTo: UInt64 = 0, now: Int64
+    ) throws(ProtocolError) -> Dualcam_V1_Envelope {
+        guard !core.closed else { throw ProtocolError(.closed, "connection is closed") }
+        guard let phase else {
+            switch body {
+            case .keepalive, .error: return finishSend(body, inReplyTo: inReplyTo, now: now)
+            default: throw ProtocolError(.badState, "cannot send \(body.name) before the handshake")
+            }
+        }
+        var replyTo = inReplyTo
+        switch body {
+        case .clockPing(let ping):
+            try pings.sent(ping)
+        case .clockStatus, .telemetry, .keepalive:
+            break
+        case .ready(let ready):
+            guard case .preparing(let id) = phase, id == ready.sessionID else {
+                throw ProtocolError(.badState, "Ready for \(ready.sessionID) while \(describe(phase))")
+            }
+            self.phase = .ready(sessionID: id)
+        case .recordingFinished(let finished):
+            switch phase {
+            case .recording(let id), .stopping(let id):
+                guard id == finished.sessionID else { fallthrough }
+                self.phase = .idle
+                lastEndedSessionID = id
+            default:
+                throw ProtocolError(.badState, "RecordingFinished for \(finished.sessionID) while \(describe(phase))")
+            }
+        case .error(let error):
+            // An Error naming the session being prepared is the refusal of that Prepare.
+            if case .preparing(let id) = phase, id == error.sessionID {
+                self.phase = .idle
+                lastEndedSessionID = id
+            }
+            if replyTo != 0 { uploads.declineRequest(inReplyTo: replyTo) }
+        case .segmentOffer(let offer):
+            let requested = try uploads.offer(offer)
+            if requested != 0 { replyTo = requested }
+        case .segmentData(let data):
+            try uploads.send(data)
+        case .hello, .helloAck, .clockPong, .prepare, .startAt, .stop, .segmentAck, .segmentRequest, .shutdown:
+            throw ProtocolError(.badMessage, "agents do not send \(body.name)")
+        }
+        return finishSend(body, inReplyTo: replyTo, now: now)
+    }
+
+    private mutating func finishSend(
+        _ body: Dualcam_V1_Envelope.OneOf_Body, inReplyTo: UInt64, now: Int64
+    ) -> Dualcam_V1_Envelope {
+        let envelope = core.envelope(body, inReplyTo: inReplyTo, now: now)
+        if case .error(let e) = body, e.fatal { core.markClosed() }
+        return envelope
+    }
+
+    /// Ends the connection because of a local failure: tells the peer, then closes.
+    public mutating func close(with error: ProtocolError, now: Int64) -> [Action] {
+        core.fail(error, now: now)
+    }
+
+    // MARK: Time
+
+    /// Sends keepalives and enforces the handshake and idle timeouts.
+    public mutating func tick(now: Int64) -> [Action] {
+        core.tick(now: now)
+    }
+
+    private func describe(_ phase: SessionPhase) -> String {
+        guard let id = phase.sessionID else { return "idle" }
+        return "\(phase.name) session \(id)"
+    }
+}

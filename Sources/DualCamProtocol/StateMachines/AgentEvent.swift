@@ -1,0 +1,25 @@
+import DualCamCore
+
+/// What the agent's connection state machine hands to the agent application.
+public enum AgentEvent: Sendable, Equatable {
+    /// Handshake done: the coordinator's Hello was accepted and HelloAck sent.
+    case connected(Dualcam_V1_Hello)
+    /// Open source and encoder for this session, then send Ready (or an Error with the
+    /// session_id if that fails).
+    case prepare(Dualcam_V1_Prepare)
+    case startAt(Dualcam_V1_StartAt)
+    /// Stop recording (or cancel a session not started yet), upload the rest, then send
+    /// RecordingFinished. May repeat for the same session with a new stop instant.
+    case stop(Dualcam_V1_Stop)
+    /// A completed clock-sync exchange, t4 being the time passed to `receive`.
+    case clockSample(ClockSample)
+    case segmentAck(Dualcam_V1_SegmentAck)
+    /// The coordinator wants this segment (again) from `offset`. Answer with a
+    /// SegmentOffer (resume_offset = offset) or an Error ERROR_SEGMENT_UNAVAILABLE sent
+    /// with `inReplyTo: requestSequence`.
+    case segmentRequested(Dualcam_V1_SegmentRequest, requestSequence: UInt64)
+    /// Acknowledgements freed window space; this many bytes may be sent now.
+    case uploadWindowOpened(availableBytes: UInt64)
+    case shutdown(Dualcam_V1_Shutdown)
+    case peerError(Dualcam_V1_Error)
+}

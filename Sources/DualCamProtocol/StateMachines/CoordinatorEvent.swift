@@ -1,0 +1,19 @@
+/// What the coordinator's connection state machine hands to the coordinator application.
+public enum CoordinatorEvent: Sendable, Equatable {
+    /// Handshake done: the agent's HelloAck was accepted.
+    case connected(Dualcam_V1_HelloAck)
+    case clockStatus(Dualcam_V1_ClockStatus)
+    case telemetry(Dualcam_V1_Telemetry)
+    case ready(Dualcam_V1_Ready)
+    /// The agent refused Prepare (an Error naming the session came instead of Ready).
+    case prepareFailed(Dualcam_V1_Error)
+    /// No Ready within the configured time; the session is still `preparing`: send Stop
+    /// to cancel it, or keep waiting.
+    case readyTimedOut(sessionID: String)
+    case recordingFinished(Dualcam_V1_RecordingFinished)
+    /// Data of this offer follows: write it from `resume_offset` on, acknowledge as it is
+    /// written, and durably once fsynced and the SHA-256 matches.
+    case segmentOffered(Dualcam_V1_SegmentOffer)
+    case segmentData(Dualcam_V1_SegmentData)
+    case peerError(Dualcam_V1_Error)
+}

@@ -1,0 +1,199 @@
+import Testing
+@testable import DualCamCore
+
+/// The issue's figures, in deterministic simulation: one-way delays 1 ms ± 0.5 ms (or
+/// 0.5 ms plus an exponential tail of mean 0.5 ms), 5 % of exchanges held up by up to
+/// 50 ms in one direction, the agent's clock 37 ms off and drifting.
+@Suite struct ClockEstimatorTests {
+    struct Scenario: CustomTestStringConvertible, Sendable {
+        var skewPPM: Double
+        var jitter: ClockSimulation.DelayModel.Jitter
+        var testDescription: String { "\(skewPPM) ppm, \(jitter) jitter" }
+    }
+
+    static let scenarios = [
+        Scenario(skewPPM: 80, jitter: .uniform), Scenario(skewPPM: -120, jitter: .uniform),
+        Scenario(skewPPM: 80, jitter: .exponential), Scenario(skewPPM: -120, jitter: .exponential),
+    ]
+
+    @Test(arguments: scenarios)
+    func withinFiftyMicrosecondsThreeSecondsIntoTheBurst(scenario: Scenario) {
+        var covered = 0, checks = 0
+        for seed in 0..<12 as Range<UInt64> {
+            var sim = ClockSimulation(seed: seed &* 7919 &+ 1, skewPPM: scenario.skewPPM, jitter: scenario.jitter)
+            let start = sim.nextPoll
+            var worst: Int64 = 0
+            // From 3 s on, through the end of the burst and the first slower polls.
+            for step in 0..<120 as Range<Int64> {
+                guard let c = sim.check(at: start + 3_000_000_000 + step * 100_000_000) else { continue }
+                worst = max(worst, abs(c.errorNanoseconds))
+                checks += 1
+                if abs(c.errorNanoseconds) <= c.boundNanoseconds { covered += 1 }
+            }
+            #expect(worst <= 50_000, "seed \(seed): \(worst) ns")
+            #expect(sim.estimator.stepsDetected == 0)
+        }
+        #expect(Double(covered) >= 0.99 * Double(checks))
+    }
+
+    @Test(arguments: scenarios)
+    func ninetyNinthPercentileOverAnHourAtOneHertz(scenario: Scenario) {
+        for seed in 0..<2 as Range<UInt64> {
+            var sim = ClockSimulation(seed: seed &+ 1000, skewPPM: scenario.skewPPM, jitter: scenario.jitter)
+            var rng = SplitMix64(seed: seed)
+            let start = sim.nextPoll
+            var errors: [Int64] = []
+            var covered = 0
+            // One check per second, at a random instant within it: the estimate is used
+            // between exchanges, not only right after one.
+            for second in 3..<3600 as Range<Int64> {
+                let t = start + second * 1_000_000_000 + Int64(rng.unit() * 1e9)
+                guard let c = sim.check(at: t) else { continue }
+                errors.append(abs(c.errorNanoseconds))
+                if abs(c.errorNanoseconds) <= c.boundNanoseconds { covered += 1 }
+            }
+            errors.sort()
+            let p99 = errors[errors.count * 99 / 100]
+            #expect(p99 <= 200_000, "seed \(seed): p99 \(p99) ns")
+            #expect(Double(covered) >= 0.99 * Double(errors.count), "seed \(seed): bound covered \(covered)/\(errors.count)")
+            #expect(sim.estimator.stepsDetected == 0)
+            #expect(sim.estimator.estimate?.state == .locked)
+            // Locked polling is 1 Hz: about 3600 exchanges plus the burst.
+            #expect(sim.exchanges < 3600 + 1500)
+        }
+    }
+
+    @Test func boundIsNeverBelowHalfTheBestRoundTrip() {
+        var sim = ClockSimulation(seed: 7)
+        let start = sim.nextPoll
+        var smallestDelay = Int64.max
+        for step in 1...400 as ClosedRange<Int64> {
+            sim.advance(to: start + step * 50_000_000)
+            smallestDelay = sim.estimator.window.map(\.delay).min() ?? smallestDelay
+            if let e = sim.estimator.estimate { #expect(e.errorBoundNanoseconds >= smallestDelay / 2) }
+        }
+    }
+
+    @Test func statesAndPolling() {
+        var sim = ClockSimulation(seed: 3)
+        #expect(sim.estimator.estimate == nil)
+        #expect(sim.estimator.nextPollInterval() == 10_000_000)
+        let start = sim.nextPoll
+        sim.advance(to: start + 5_000_000)
+        #expect(sim.estimator.estimate?.state == .converging)
+        sim.advance(to: start + 9_000_000_000)
+        #expect(sim.estimator.estimate?.state == .converging)
+        #expect(sim.estimator.nextPollInterval() == 10_000_000)
+        sim.advance(to: start + 11_000_000_000)
+        #expect(sim.estimator.estimate?.state == .locked)
+        #expect(sim.estimator.nextPollInterval() > 100_000_000)
+        sim.advance(to: start + 60_000_000_000)
+        #expect(sim.estimator.nextPollInterval() == 1_000_000_000)
+    }
+
+    @Test func rateAndOffsetAreRecovered() {
+        var sim = ClockSimulation(seed: 11, skewPPM: -120)
+        let start = sim.nextPoll
+        sim.advance(to: start + 120_000_000_000)
+        let e = sim.estimator.estimate!
+        // shared = local / (1 − 120e-6) near enough, so the rate is about +120 ppm.
+        #expect(abs(e.rate - 120.0144e-6) < 0.5e-6)
+        let trueOffset = Double(sim.clock.trueTime(fromLocal: e.referenceLocalNanoseconds) - e.referenceLocalNanoseconds)
+        #expect(abs(e.offsetNanoseconds - trueOffset) < 50_000)
+    }
+
+    @Test(arguments: [Int64(1_000_000_000), -3_000_000_000, 5_000_000, -5_000_000])
+    func localClockStepRestartsCleanly(step: Int64) {
+        var sim = ClockSimulation(seed: 5)
+        let start = sim.nextPoll
+        sim.advance(to: start + 30_000_000_000)
+        #expect(sim.estimator.estimate?.state == .locked)
+        let stepAt = start + 30_000_000_000
+        sim.clock.offsetNanoseconds += step
+        // The next wake-up was computed on the old clock; the agent re-reads it.
+        sim.nextPoll = stepAt
+        sim.advance(to: stepAt + 1_000_000_000)
+        #expect(sim.estimator.stepsDetected == 1)
+        for k in 3..<20 as Range<Int64> {
+            let c = sim.check(at: stepAt + k * 500_000_000)!
+            #expect(abs(c.errorNanoseconds) <= 50_000, "\(k * 500) ms after the step: \(c.errorNanoseconds) ns")
+        }
+    }
+
+    @Test(arguments: [Int64(-7_200_000_000_000), 2_000_000])
+    func sharedClockStepRestartsCleanly(step: Int64) {
+        var sim = ClockSimulation(seed: 6, skewPPM: -120)
+        let start = sim.nextPoll
+        sim.advance(to: start + 20_000_000_000)
+        sim.sharedBase += step  // the coordinator restarted, or its clock was stepped
+        sim.advance(to: start + 21_000_000_000)
+        #expect(sim.estimator.stepsDetected == 1)
+        let c = sim.check(at: start + 24_000_000_000)!
+        #expect(abs(c.errorNanoseconds) <= 50_000)
+    }
+
+    @Test func loneOutliersDoNotRestart() {
+        var estimator = ClockEstimator()
+        var local: Int64 = 1_000_000_000
+        for i in 0..<200 {
+            // Shared runs 2 s ahead; one exchange in 20 has a reply timestamp 30 ms off.
+            let glitch: Int64 = i % 20 == 10 ? 30_000_000 : 0
+            let s = ClockSample(t1: local, t2: local + 2_000_500_000, t3: local + 2_000_520_000 + glitch, t4: local + 1_020_000)
+            estimator.add(s)
+            local += 10_000_000
+        }
+        #expect(estimator.stepsDetected == 0)
+        let e = estimator.estimate!
+        #expect(abs(e.shared(fromLocal: local) - (local + 2_000_000_000)) < 20_000)
+    }
+
+    @Test func impossibleSamplesAreRejectedAndBackwardsLocalTimeRestarts() {
+        var estimator = ClockEstimator()
+        #expect(estimator.add(ClockSample(t1: 100, t2: 50, t3: 60, t4: 90)) == nil)
+        #expect(estimator.samplesRejected == 1)
+        estimator.add(ClockSample(t1: 1_000_000, t2: 5_000_000, t3: 5_000_100, t4: 1_002_000))
+        estimator.add(ClockSample(t1: 500_000, t2: 5_600_000, t3: 5_600_100, t4: 502_000))
+        #expect(estimator.stepsDetected == 1)
+        #expect(estimator.estimate?.referenceLocalNanoseconds == 501_000)
+    }
+
+    /// The documented blind spot: an asymmetry `d` shifts the estimate by `d/2`, and the
+    /// bound (never below half the minimum round trip) still covers it.
+    @Test func pathAsymmetryShiftsByHalfAndStaysInsideTheBound() {
+        var sim = ClockSimulation(seed: 9)
+        sim.delays.asymmetryNanoseconds = 400_000
+        let start = sim.nextPoll
+        let c = sim.check(at: start + 60_000_000_000)!
+        #expect(abs(c.errorNanoseconds - 200_000) < 40_000)
+        #expect(abs(c.errorNanoseconds) <= c.boundNanoseconds)
+    }
+
+    @Test func estimateMapsBothWays() {
+        let e = ClockEstimate(offsetNanoseconds: -37_123_456.4, rate: 80e-6, referenceLocalNanoseconds: 1_000_000_000_000,
+                              errorBoundNanoseconds: 900_000, rateUncertainty: 1e-6, state: .locked, samplesUsed: 4)
+        var rng = SplitMix64(seed: 1)
+        for _ in 0..<1000 {
+            let local = 1_000_000_000_000 + Int64(rng.unit() * 7.2e12) - 3_600_000_000_000
+            #expect(abs(e.local(fromShared: e.shared(fromLocal: local)) - local) <= 1)
+        }
+        #expect(e.shared(fromLocal: 1_000_000_000_000) == 999_962_876_544)
+        #expect(e.shared(fromLocal: 1_001_000_000_000) == 1_000_962_956_544)
+        #expect(e.errorBound(atLocal: 1_001_000_000_000) == 901_000)
+    }
+
+    /// The fit the issue names, for comparison; it meets the hour figure with less margin
+    /// and misses the 3 s one on some seeds, which is why it is not the default.
+    @Test func leastSquaresAlternativeStillWorksOverAnHour() {
+        var config = ClockEstimator.Configuration()
+        config.fit = .leastSquares
+        var sim = ClockSimulation(seed: 1)
+        sim.estimator = ClockEstimator(configuration: config)
+        let start = sim.nextPoll
+        var errors: [Int64] = []
+        for second in 30..<1800 as Range<Int64> {
+            errors.append(abs(sim.check(at: start + second * 1_000_000_000 + 500_000_000)!.errorNanoseconds))
+        }
+        errors.sort()
+        #expect(errors[errors.count * 99 / 100] <= 200_000)
+    }
+}

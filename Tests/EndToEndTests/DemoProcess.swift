@@ -1,0 +1,56 @@
+import Foundation
+
+/// Runs the built `dualcam-coordinator demo` as a user would, and collects what it prints.
+struct DemoRun {
+    var exitCode: Int32
+    var stdout: String
+    var stderr: String
+
+    /// The executables sit next to the test bundle in SwiftPM's build folder.
+    static var binDirectory: String {
+        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return (me as NSString).deletingLastPathComponent
+    }
+
+    static func run(_ arguments: [String], timeout: TimeInterval = 240) throws -> DemoRun {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binDirectory + "/dualcam-coordinator")
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Drain both pipes while waiting so that a chatty child never blocks on a full pipe.
+        let outData = ReadAll(out.fileHandleForReading)
+        let errData = ReadAll(err.fileHandleForReading)
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(100_000) }
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        return DemoRun(exitCode: process.terminationStatus, stdout: outData.text(), stderr: errData.text())
+    }
+
+    var mp4Files: [String] { stdout.split(separator: "\n").map(String.init).filter { $0.hasSuffix(".mp4") } }
+}
+
+final class ReadAll: @unchecked Sendable {
+    // Invariant: `data` is written only by the reader thread before `done` is signalled.
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ handle: FileHandle) {
+        Thread.detachNewThread { [self] in
+            data = handle.readDataToEndOfFile()
+            done.signal()
+        }
+    }
+
+    func text() -> String {
+        done.wait()
+        return String(decoding: data, as: UTF8.self)
+    }
+}
