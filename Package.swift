@@ -76,13 +76,13 @@ let package = Package(
         .executableTarget(
             name: "dualcam-agent",
             dependencies: [
-                "DualCamAgent",
+                "DualCamAgent", "DualCamMedia",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
             name: "dualcam-coordinator",
             dependencies: [
-                "DualCamCoordinator",
+                "DualCamCoordinator", "DualCamMedia",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DualCamAgent
 import DualCamCore
+import DualCamMedia
 import DualCamNet
 import DualCamProtocol
 import Foundation
@@ -53,6 +54,7 @@ struct Run: AsyncParsableCommand {
 
     func run() async throws {
         LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
+        MediaLog.setQuiet()
         var logger = Logger(label: "dualcam-agent")
         logger.logLevel = .info
         guard source == "synthetic" else {

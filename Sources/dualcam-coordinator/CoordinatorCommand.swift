@@ -1,6 +1,7 @@
 import ArgumentParser
 import DualCamCoordinator
 import DualCamCore
+import DualCamMedia
 import DualCamNet
 import Foundation
 import Logging
@@ -51,6 +52,7 @@ struct ID: ParsableCommand {
 enum CommandSupport {
     static func logger() -> Logger {
         LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
+        MediaLog.setQuiet()
         var logger = Logger(label: "dualcam-coordinator")
         logger.logLevel = .notice
         return logger

@@ -151,10 +151,14 @@ import Testing
         var estimator = ClockEstimator()
         #expect(estimator.add(ClockSample(t1: 100, t2: 50, t3: 60, t4: 90)) == nil)
         #expect(estimator.samplesRejected == 1)
-        estimator.add(ClockSample(t1: 1_000_000, t2: 5_000_000, t3: 5_000_100, t4: 1_002_000))
+        for k in 1...10 as ClosedRange<Int64> {
+            let local = k * 10_000_000
+            estimator.add(ClockSample(t1: local, t2: local + 5_000_000, t3: local + 5_000_100, t4: local + 2_000))
+        }
         estimator.add(ClockSample(t1: 500_000, t2: 5_600_000, t3: 5_600_100, t4: 502_000))
         #expect(estimator.stepsDetected == 1)
         #expect(estimator.estimate?.referenceLocalNanoseconds == 501_000)
+        #expect(estimator.estimate?.samplesUsed == 1)
     }
 
     /// The documented blind spot: an asymmetry `d` shifts the estimate by `d/2`, and the

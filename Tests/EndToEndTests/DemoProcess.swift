@@ -43,8 +43,16 @@ final class ReadAll: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
 
     init(_ handle: FileHandle) {
+        let fd = handle.fileDescriptor
         Thread.detachNewThread { [self] in
-            data = handle.readDataToEndOfFile()
+            // POSIX reads: Foundation's readDataToEndOfFile traps on EINTR.
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let n = read(fd, &buffer, buffer.count)
+                if n > 0 { data.append(contentsOf: buffer[0..<n]); continue }
+                if n < 0 && errno == EINTR { continue }
+                break
+            }
             done.signal()
         }
     }

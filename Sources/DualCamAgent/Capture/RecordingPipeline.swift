@@ -95,8 +95,11 @@ final class RecordingPipeline: Sendable {
             while let frame = try source.next(stopLocalNanoseconds: { stopLocal() }) {
                 summary.framesDropped += frame.droppedBefore
                 guard let estimate = clock.estimate else { throw SpoolError("clock not synchronised") }
-                let pts = estimate.shared(fromLocal: frame.localCaptureNanoseconds) - t0Shared
-                if pts < 0 { continue }
+                var pts = estimate.shared(fromLocal: frame.localCaptureNanoseconds) - t0Shared
+                // A frame stamped within half a period before T0 is the session's first
+                // frame; its few µs of clock error are not worth a negative timestamp.
+                if pts < -settings.rate.periodNanoseconds / 2 { continue }
+                pts = max(pts, 0)
                 let slot = pts / settings.segmentNanoseconds
                 let forceKey = slot != lastSlot
                 lastSlot = slot

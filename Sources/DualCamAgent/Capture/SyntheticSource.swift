@@ -24,7 +24,9 @@ struct SyntheticSource: FrameSource {
         self.genlock = genlock
         self.clock = clock
         self.image = YUV420Image(width: width, height: height)
-        self.nextSharedFrame = GenlockGrid(rate: rate).frameIndex(atOrAfter: t0Shared)
+        // The frame nearest T0 is the first: a clock estimate a few µs off must not
+        // decide whether a session starts with frame 0 or frame 1.
+        self.nextSharedFrame = GenlockGrid(rate: rate).frameIndex(atOrAfter: t0Shared - rate.periodNanoseconds / 2)
         let t0Local = clock.estimate?.local(fromShared: t0Shared) ?? clock.localNow()
         // A free-running camera starts at an arbitrary phase of its own period.
         self.freeRunStartLocal = t0Local + (t0Local &* 2_654_435_761 & 0x7fff_ffff) % rate.periodNanoseconds
@@ -41,7 +43,9 @@ struct SyntheticSource: FrameSource {
             } else {
                 local = freeRunStartLocal + rate.instant(ofFrame: freeRunFrame)
             }
-            if let stop = stopLocalNanoseconds(), local >= stop { return nil }
+            // Likewise the last frame is the one whose instant is more than half a period
+            // before the stop instant.
+            if let stop = stopLocalNanoseconds(), local >= stop - rate.periodNanoseconds / 2 { return nil }
             let trueInstant = clock.simulatedError.trueTime(fromLocal: local)
             let now = MonotonicTime.now()
             advance()

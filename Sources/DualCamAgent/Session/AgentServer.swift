@@ -30,7 +30,14 @@ public struct AgentServer: Sendable {
         guard let port = server.channel.localAddress?.port else { throw TransportError("listening socket has no port") }
         onListening(port)
         try await server.executeThenClose { connections in
+            var stopping = false
             for try await connection in connections {
+                // Every accepted channel must be finished, also those queued behind a
+                // shutdown: the listener is closed and the queue drained.
+                if stopping {
+                    try? await connection.executeThenClose { _, _ in }
+                    continue
+                }
                 let session = CoordinatorSession(options: options, clock: clock, logger: logger)
                 let outcome: CoordinatorSession.Outcome
                 do {
@@ -41,7 +48,8 @@ public struct AgentServer: Sendable {
                 }
                 if outcome == .shutdown && options.allowRemoteShutdown {
                     logger.info("shutdown requested by the coordinator")
-                    return
+                    stopping = true
+                    server.channel.close(promise: nil)
                 }
             }
         }

@@ -36,18 +36,26 @@ final class ChildAgent: @unchecked Sendable {
         }
     }
 
-    /// Reads "LISTENING port=N id=ID ..." from the agent's stdout.
+    /// Reads "LISTENING port=N id=ID ..." from the agent's stdout, waiting at most 30 s.
     private static func readListeningLine(_ handle: FileHandle, process: Process, logPath: String) throws -> AgentEndpoint {
-        var buffer = Data()
+        var buffer = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 4096)
         let deadline = Date().addingTimeInterval(30)
+        let fd = handle.fileDescriptor
         while Date() < deadline {
-            let chunk = handle.availableData
-            if chunk.isEmpty {
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&pfd, 1, 200)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { continue }
+            let n = read(fd, &chunk, chunk.count)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 {
                 let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
                 throw CoordinatorError("a demo agent exited before listening:\n\(log.suffix(2000))")
             }
-            buffer.append(chunk)
-            guard let text = String(data: buffer, encoding: .utf8), let line = text.split(separator: "\n").first(where: { $0.hasPrefix("LISTENING ") }) else { continue }
+            buffer += chunk[0..<n]
+            let text = String(decoding: buffer, as: UTF8.self)
+            guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("LISTENING ") }) else { continue }
             var fields: [String: String] = [:]
             for part in line.split(separator: " ").dropFirst() {
                 let kv = part.split(separator: "=", maxSplits: 1)

@@ -53,7 +53,8 @@ final class AgentLink: Sendable {
                     }
                     events.yield(.closed(agent: index, nil))
                 } catch {
-                    events.yield(.closed(agent: index, "\(error)"))
+                    events.yield(.closed(agent: index, TLSTransport.explain(error, host: endpoint.host, port: endpoint.port,
+                                                                            identity: identity)))
                 }
             }
         }

@@ -78,8 +78,8 @@ final class LiveComposer: @unchecked Sendable {
         var statistics: PairingStatistics
         var warnings: [String]
 
-        func manifestEntry(layout: String) -> SessionManifest.Composite {
-            .init(file: "", layout: layout, ticks: statistics.ticks, pairs: statistics.pairs, repeats: statistics.repeats,
+        func manifestEntry(file: String, layout: String) -> SessionManifest.Composite {
+            .init(file: file, layout: layout, ticks: statistics.ticks, pairs: statistics.pairs, repeats: statistics.repeats,
                   noSignal: statistics.noSignal,
                   pairingErrorMeanMicroseconds: statistics.meanAbsoluteErrorNanoseconds / 1000,
                   pairingErrorP99Microseconds: Double(statistics.p99AbsoluteErrorNanoseconds) / 1000,

@@ -79,7 +79,8 @@ final class SessionOutputs: @unchecked Sendable {
             cameras: cameras.indices.map { i in
                 .init(file: (remuxes[i].outputPath as NSString).lastPathComponent, deviceID: deviceIDs[i], statistics: cameras[i])
             },
-            composite: composite.manifestEntry(layout: plan.layout.description),
+            composite: composite.manifestEntry(file: (composer.outputPath as NSString).lastPathComponent,
+                                               layout: plan.layout.description),
             warnings: remuxWarnings + composite.warnings)
         let manifestPath = sessionDirectory + "/manifest.json"
         let encoder = JSONEncoder()

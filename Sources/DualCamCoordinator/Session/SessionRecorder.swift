@@ -107,7 +107,9 @@ public final class SessionRecorder {
         let outputs = try SessionOutputs(plan: plan, sessionDirectory: sessionDirectory, sessionID: sessionID,
                                          cameraNames: names, wallStart: wall, logger: logger)
 
-        let t0 = MonotonicTime.now() + plan.startLeadNanoseconds
+        // T0 sits on the shared frame grid, so genlocked cameras stamp frames at exactly
+        // 0, P, 2P... and the composite's ticks meet them with no phase error.
+        let t0 = plan.rate.instant(ofFrame: plan.rate.firstFrame(atOrAfter: MonotonicTime.now() + plan.startLeadNanoseconds))
         let durationNs = Int64(plan.durationSeconds * 1e9)
         var start = Dualcam_V1_StartAt()
         start.sessionID = sessionID

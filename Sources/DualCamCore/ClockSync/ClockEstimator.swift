@@ -44,8 +44,14 @@ public struct ClockEstimator: Sendable {
     /// Samples refused as impossible (a clock ran backwards inside the exchange).
     public private(set) var samplesRejected = 0
 
+    /// Every exchange in the window, oldest first (counts, span, the least-squares fit).
     var window: [ClockObservation] = []
+    /// The exchanges of the window that can still shape the envelope fit.
+    var frontier: EnvelopeFrontier
+    /// Exchanges that contradict the line and agree with one another: a possible step.
     var suspects: [ClockObservation] = []
+    /// Exchanges that fit both the line and the suspects, held until that is settled.
+    var held: [ClockObservation] = []
     var lastSendLocal: Int64?
     /// The fit behind `estimate`, for judging the next exchange.
     var fit: LineFit?
@@ -54,6 +60,7 @@ public struct ClockEstimator: Sendable {
         precondition(configuration.windowSamples >= 2 && configuration.delayQuantile > 0
                      && configuration.delayQuantile <= 1, "invalid clock estimator configuration")
         self.configuration = configuration
+        self.frontier = EnvelopeFrontier(maximumRate: configuration.maximumRate)
     }
 
     /// Adds one exchange and returns the estimate after it (nil while unsynced).
@@ -72,18 +79,30 @@ public struct ClockEstimator: Sendable {
         }
         switch classify(observation) {
         case .consistent:
+            // Whatever looked like a step was a glitch: keep what was held back.
             suspects.removeAll()
+            admit(held)
+            held.removeAll()
         case .ambiguous:
-            break
+            // Fits both the old line and the suspected step: decide later.
+            held.append(observation)
+            if held.count >= configuration.stepHoldLimit {
+                suspects.removeAll()
+                admit(held)
+                held.removeAll()
+                trimWindow()
+                refit()
+            }
+            return estimate
         case .outlier:
             suspects.append(observation)
             keepAgreeingSuspects()
             if suspects.count >= configuration.stepConfirmationSamples {
-                restart(from: suspects)
+                restart(from: (suspects + held.filter { agree($0, observation) }).sorted { $0.t1 < $1.t1 })
             }
             return estimate
         }
-        window.append(observation)
+        admit([observation])
         trimWindow()
         refit()
         return estimate
@@ -106,7 +125,9 @@ public struct ClockEstimator: Sendable {
     /// Forgets everything, as after a reconnect to a different coordinator.
     public mutating func reset() {
         window.removeAll()
+        frontier.removeAll(maximumRate: configuration.maximumRate)
         suspects.removeAll()
+        held.removeAll()
         lastSendLocal = nil
         estimate = nil
         fit = nil
@@ -129,11 +150,15 @@ public struct ClockEstimator: Sendable {
             return Double(configuration.stepThresholdNanoseconds)
                 + configuration.stepPrecisionFactor * (line.spread + line.rateSpread * distance)
         }
-        let forwardShortfall = predicted(o.t1) + line.margin - Double(o.forward)
-        let backwardExcess = Double(o.backward) - (predicted(o.t4) - line.margin)
+        // A short window overstates the minimum delay (its lowest reading is still well
+        // above the path's floor), so until it holds enough exchanges only crossing the
+        // line itself counts.
+        let margin = window.count >= configuration.lockSamples ? line.margin : 0
+        let forwardShortfall = predicted(o.t1) + margin - Double(o.forward)
+        let backwardExcess = Double(o.backward) - (predicted(o.t4) - margin)
         if forwardShortfall > tolerance(o.t1) || backwardExcess > tolerance(o.t4) { return .outlier }
         // A slow exchange agrees with everything; it must not clear a suspected step.
-        if let first = suspects.first, agree(o, first) { return .ambiguous }
+        if let newest = suspects.last, agree(o, newest) { return .ambiguous }
         return .consistent
     }
 
@@ -154,14 +179,26 @@ public struct ClockEstimator: Sendable {
     }
 
     private mutating func restart(from observations: [ClockObservation]) {
-        stepsDetected += 1
-        window = observations
+        // Out-voting a window no bigger than the evidence against it (a held-up first
+        // exchange, say) is a fresh start, not a clock step.
+        if window.count > configuration.stepConfirmationSamples { stepsDetected += 1 }
+        window.removeAll()
+        frontier.removeAll(maximumRate: configuration.maximumRate)
+        admit(observations)
         suspects.removeAll()
+        held.removeAll()
         estimate = nil
         refit()
     }
 
     // MARK: - Fit
+
+    private mutating func admit(_ observations: [ClockObservation]) {
+        for o in observations {
+            window.append(o)
+            frontier.append(o)
+        }
+    }
 
     private mutating func trimWindow() {
         if window.count > configuration.windowSamples {
@@ -172,6 +209,7 @@ public struct ClockEstimator: Sendable {
         if let keepFrom = window.firstIndex(where: { $0.midpoint >= oldest }), keepFrom > 0 {
             window.removeFirst(keepFrom)
         }
+        if let first = window.first { frontier.removeOlder(than: first.midpoint) }
     }
 
     private mutating func refit() {
@@ -187,9 +225,7 @@ public struct ClockEstimator: Sendable {
         let line: LineFit
         switch c.fit {
         case .envelope:
-            let window = self.window
-            line = EnvelopeFit(window, reference: reference, base: base, maximumRate: c.maximumRate)
-                .fit(tolerance: c.envelopeToleranceNanoseconds, delays: { window[$0].delay })
+            line = EnvelopeFit(frontier, reference: reference, base: base).fit(tolerance: c.envelopeToleranceNanoseconds)
         case .leastSquares:
             line = LeastSquaresFit.fit(window, reference: reference, base: base, quantile: c.delayQuantile,
                                        minimumUsed: c.minimumSamplesUsed, noiseFloor: c.noiseFloorNanoseconds,
@@ -198,6 +234,10 @@ public struct ClockEstimator: Sendable {
         let span = newest.midpoint &- oldest.midpoint
         let locked = window.count >= c.lockSamples && span >= c.lockSpanNanoseconds
         fit = line
+        if locked {
+            let r = c.lockedRateRange
+            frontier.rates = max(line.rate - r, -c.maximumRate)...min(line.rate + r, c.maximumRate)
+        }
         estimate = ClockEstimate(
             offsetNanoseconds: Double(base) + line.offset, rate: line.rate, referenceLocalNanoseconds: reference,
             errorBoundNanoseconds: Int64(line.bound.rounded(.up)), rateUncertainty: line.rateUncertainty,

@@ -22,6 +22,9 @@ extension ClockEstimator {
         public var windowSpanNanoseconds: Int64 = 300_000_000_000
         /// Largest rate difference believed possible (crystals are within ±100 ppm).
         public var maximumRate: Double = 1e-3
+        /// Once locked, how far from the fitted rate the envelope fit still looks; a larger
+        /// change of rate (a coordinator slewing its clock) is caught as a step.
+        public var lockedRateRange: Double = 100e-6
         /// Envelope: how far below the widest gap a slope still fits the data.
         public var envelopeToleranceNanoseconds: Double = 5_000
         /// Least squares: fraction of the window, lowest delays first, that is used.
@@ -37,10 +40,12 @@ extension ClockEstimator {
         public var lockSpanNanoseconds: Int64 = 10_000_000_000
         /// How far an exchange may undercut the fitted minimum delay before it counts
         /// towards a step: this, plus `stepPrecisionFactor` times the fit's imprecision.
-        public var stepThresholdNanoseconds: Int64 = 250_000
+        public var stepThresholdNanoseconds: Int64 = 100_000
         public var stepPrecisionFactor: Double = 3
-        /// Consecutive agreeing outliers that confirm a step.
+        /// Agreeing outliers that confirm a step.
         public var stepConfirmationSamples: Int = 3
+        /// Exchanges that fit both sides held back before a suspected step is dropped.
+        public var stepHoldLimit: Int = 16
 
         public init() {}
     }

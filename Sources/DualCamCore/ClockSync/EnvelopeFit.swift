@@ -13,7 +13,9 @@ struct EnvelopeFit {
     struct Point {
         var x: Double
         var y: Double
-        var sample: Int
+        /// The exchange's round trip and send instant (which identifies it).
+        var delay: Int64
+        var id: Int64
     }
 
     /// The hull vertices and the slopes of the edges between them.
@@ -24,38 +26,38 @@ struct EnvelopeFit {
 
     let forward: Hull  // lower hull: F(r) = min(y − r x), edge slopes increasing
     let backward: Hull  // upper hull: B(r) = max(y − r x), edge slopes decreasing
-    let maximumRate: Double
+    /// The slopes (rates) considered.
+    let rates: ClosedRange<Double>
 
-    init(_ observations: [ClockObservation], reference: Int64, base: Int64, maximumRate: Double) {
-        var f: [Point] = [], b: [Point] = []
-        f.reserveCapacity(observations.count)
-        b.reserveCapacity(observations.count)
-        for (i, o) in observations.enumerated() {
-            f.append(Point(x: Double(o.t1 &- reference), y: Double(o.forward &- base), sample: i))
-            b.append(Point(x: Double(o.t4 &- reference), y: Double(o.backward &- base), sample: i))
+    init(_ frontier: EnvelopeFrontier, reference: Int64, base: Int64) {
+        let f = frontier.forward.map { o in
+            Point(x: Double(o.t1 &- reference), y: Double(o.forward &- base), delay: o.delay, id: o.t1)
         }
-        forward = EnvelopeFit.hull(EnvelopeFit.frontier(f, lower: true, maximumRate: maximumRate), lower: true)
-        backward = EnvelopeFit.hull(EnvelopeFit.frontier(b, lower: false, maximumRate: maximumRate), lower: false)
-        self.maximumRate = maximumRate
+        let b = frontier.backward.map { o in
+            Point(x: Double(o.t4 &- reference), y: Double(o.backward &- base), delay: o.delay, id: o.t1)
+        }
+        rates = frontier.rates
+        forward = EnvelopeFit.hull(EnvelopeFit.frontier(f, lower: true, rates: rates), lower: true)
+        backward = EnvelopeFit.hull(EnvelopeFit.frontier(b, lower: false, rates: rates), lower: false)
     }
 
-    /// Drops every point that another point beats for all slopes within ±`maximumRate`
-    /// (lower than it by more than the rate can make up over their distance). What is left
-    /// is a handful of record-low readings, so the hull costs next to nothing however long
-    /// the window is.
-    static func frontier(_ points: [Point], lower: Bool, maximumRate r: Double) -> [Point] {
+    /// Drops every point that another point, older or newer, beats for all slopes in
+    /// `rates`; `EnvelopeFrontier` has already dropped those beaten by newer ones.
+    static func frontier(_ points: [Point], lower: Bool, rates: ClosedRange<Double>) -> [Point] {
+        let centre = (rates.lowerBound + rates.upperBound) / 2
+        let r = (rates.upperBound - rates.lowerBound) / 2
         var sorted = points
         if !zip(points, points.dropFirst()).allSatisfy({ $0.x <= $1.x }) { sorted.sort { $0.x < $1.x } }
         let sign = lower ? 1.0 : -1.0  // mirror the upper case into the lower one
         var keep = [Bool](repeating: true, count: sorted.count)
         var best = Double.infinity
         for i in sorted.indices {
-            let key = sign * sorted[i].y - r * sorted[i].x
+            let key = sign * (sorted[i].y - centre * sorted[i].x) - r * sorted[i].x
             if key >= best { keep[i] = false } else { best = key }
         }
         best = .infinity
         for i in sorted.indices.reversed() {
-            let key = sign * sorted[i].y + r * sorted[i].x
+            let key = sign * (sorted[i].y - centre * sorted[i].x) + r * sorted[i].x
             if key >= best { keep[i] = false } else { best = key }
         }
         return sorted.indices.filter { keep[$0] }.map { sorted[$0] }
@@ -120,9 +122,9 @@ struct EnvelopeFit {
 
     /// Slopes where `gap` can bend, within the allowed rates, ascending.
     func breakpoints() -> [Double] {
-        var all = [-maximumRate, maximumRate]
-        for s in forward.slopes where s.magnitude < maximumRate { all.append(s) }
-        for s in backward.slopes where s.magnitude < maximumRate { all.append(s) }
+        var all = [rates.lowerBound, rates.upperBound]
+        for s in forward.slopes where s > rates.lowerBound && s < rates.upperBound { all.append(s) }
+        for s in backward.slopes where s > rates.lowerBound && s < rates.upperBound { all.append(s) }
         all.sort()
         return all
     }
@@ -146,7 +148,7 @@ struct EnvelopeFit {
     /// Fits the line. `tolerance` is how far below the widest gap a slope may be and still
     /// count as fitting the data; the rate is the middle of those slopes, so that a window
     /// too short to show a rate yields one near zero instead of an extreme.
-    func fit(tolerance: Double, delays: (Int) -> Int64) -> LineFit {
+    func fit(tolerance: Double) -> LineFit {
         let points = breakpoints()
         let gaps = points.map(gap)
         let widest = gaps.max() ?? 0
@@ -165,12 +167,11 @@ struct EnvelopeFit {
         }
         var bound = max(highest - offset, offset - lowest, -widest / 2)
         // Never claim better than half the round trip of the exchanges the line rests on.
-        var used = Set<Int>()
+        var used: [Int64: Int64] = [:]
         for r in [plausible.lowerBound, rate, plausible.upperBound] {
-            used.insert(forwardVertex(r).sample)
-            used.insert(backwardVertex(r).sample)
+            for v in [forwardVertex(r), backwardVertex(r)] { used[v.id] = v.delay }
         }
-        for i in used { bound = max(bound, Double(delays(i)) / 2) }
+        for delay in used.values { bound = max(bound, Double(delay) / 2) }
         let rateUncertainty = max(feasible.upperBound - rate, rate - feasible.lowerBound)
         // How far lines that fit nearly as well stray from this one: a working precision
         // (unlike the bound, blind to asymmetry) for telling a clock step from noise.

@@ -118,6 +118,8 @@ public enum TLSTransport {
         do {
             try await handshake.futureResult.get()
         } catch {
+            // An async channel must be finished through executeThenClose, never dropped.
+            try? await channel.executeThenClose { _, _ in }
             if case .refused(_, let reason)? = verdict.verdict {
                 throw TransportError("refused the agent at \(host):\(port): \(reason)")
             }
@@ -125,6 +127,21 @@ public enum TLSTransport {
                 + "it does not trust this coordinator's device ID \(identity.deviceID): pair them first")
         }
         return channel
+    }
+}
+
+extension TLSTransport {
+    /// Turns what a coordinator sees when an agent rejects it into advice. In TLS 1.3 the
+    /// client's handshake completes before the server has judged the client certificate,
+    /// so an unpaired coordinator learns of its rejection from an alert on the first read.
+    public static func explain(_ error: Error, host: String, port: Int, identity: DeviceIdentity) -> String {
+        let text = "\(error)"
+        let upper = text.uppercased()
+        if upper.contains("ALERT") && (upper.contains("CERTIFICATE") || upper.contains("UNKNOWN_CA") || upper.contains("HANDSHAKE")) {
+            return "the agent at \(host):\(port) refused this coordinator (device ID \(identity.deviceID)): "
+                + "it is not paired with it; pair them first (\(text))"
+        }
+        return "connection to the agent at \(host):\(port) failed: \(text)"
     }
 }
 
