@@ -47,7 +47,9 @@ struct EnvelopeFit {
         let centre = (rates.lowerBound + rates.upperBound) / 2
         let r = (rates.upperBound - rates.lowerBound) / 2
         var sorted = points
-        if !zip(points, points.dropFirst()).allSatisfy({ $0.x <= $1.x }) { sorted.sort { $0.x < $1.x } }
+        var inOrder = true
+        for i in sorted.indices.dropFirst() where sorted[i - 1].x > sorted[i].x { inOrder = false }
+        if !inOrder { sorted.sort { $0.x < $1.x } }
         let sign = lower ? 1.0 : -1.0  // mirror the upper case into the lower one
         var keep = [Bool](repeating: true, count: sorted.count)
         var best = Double.infinity
@@ -56,21 +58,26 @@ struct EnvelopeFit {
             if key >= best { keep[i] = false } else { best = key }
         }
         best = .infinity
-        for i in sorted.indices.reversed() {
+        var i = sorted.count - 1
+        while i >= 0 {
             let key = sign * (sorted[i].y - centre * sorted[i].x) + r * sorted[i].x
             if key >= best { keep[i] = false } else { best = key }
+            i -= 1
         }
-        return sorted.indices.filter { keep[$0] }.map { sorted[$0] }
+        var kept: [Point] = []
+        for i in sorted.indices where keep[i] { kept.append(sorted[i]) }
+        return kept
     }
 
-    /// Monotone chain over points sorted by x; of points sharing an x only the one
-    /// nearest the line can matter.
-    static func hull(_ points: [Point], lower: Bool) -> Hull {
-        let sorted = points.sorted { $0.x != $1.x ? $0.x < $1.x : (lower ? $0.y < $1.y : $0.y > $1.y) }
+    /// Monotone chain over points sorted by x (as `frontier` leaves them); of points
+    /// sharing an x only the one nearest the line can matter.
+    static func hull(_ sorted: [Point], lower: Bool) -> Hull {
         var vertices: [Point] = []
         vertices.reserveCapacity(sorted.count)
         for p in sorted {
-            if let last = vertices.last, last.x == p.x { continue }
+            if let last = vertices.last, last.x == p.x {
+                if lower ? p.y < last.y : p.y > last.y { vertices.removeLast() } else { continue }
+            }
             while vertices.count >= 2 {
                 let o = vertices[vertices.count - 2], a = vertices[vertices.count - 1]
                 let cross = (a.x - o.x) * (p.y - o.y) - (a.y - o.y) * (p.x - o.x)

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Reads the DCTC timecode (shared/TIMECODE.md) from video files, independently of
+DualCam's own code: ffmpeg decodes to raw luma, numpy reads the cells.
+
+  tools/dctc_read.py FILE                 codes of every frame
+  tools/dctc_read.py A.mp4 B.mp4          per-frame difference A - B in ms, with summary
+  tools/dctc_read.py --slot X,Y,W,H --source WxH FILE   read a source scaled into a slot
+"""
+import argparse
+import json
+import subprocess
+import sys
+
+import numpy as np
+
+
+def probe_size(path):
+    out = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
+                          "stream=width,height", "-of", "json", path], capture_output=True, check=True, text=True)
+    s = json.loads(out.stdout)["streams"][0]
+    return s["width"], s["height"]
+
+
+def frames(path):
+    w, h = probe_size(path)
+    proc = subprocess.Popen(["ffmpeg", "-v", "error", "-i", path, "-f", "rawvideo", "-pix_fmt", "gray", "-"],
+                            stdout=subprocess.PIPE)
+    size = w * h
+    while True:
+        buf = proc.stdout.read(size)
+        if len(buf) < size:
+            break
+        yield np.frombuffer(buf, dtype=np.uint8).reshape(h, w)
+    proc.wait()
+
+
+def read_code(y, slot=None, source=None):
+    h, w = y.shape
+    if slot is None:
+        sx, sy, sw, sh = 0, 0, w, h
+        src_w, src_h = w, h
+    else:
+        sx, sy, sw, sh = slot
+        src_w, src_h = source
+    s = max(sw / src_w, sh / src_h)
+    cw, ch = (src_w // 32) * s, (src_h // 16) * s
+    cx, cy = sx + sw / 2, sy + sh / 2
+    x0, y0 = cx - 8 * cw, cy - ch
+    value = 0
+    for b in range(32):
+        row, col = divmod(b, 16)
+        left, top = x0 + col * cw, y0 + row * ch
+        xa, xb = int(round(left + cw * 0.25)), int(round(left + cw * 0.75))
+        ya, yb = int(round(top + ch * 0.25)), int(round(top + ch * 0.75))
+        bit = 1 if y[ya:max(yb, ya + 1), xa:max(xb, xa + 1)].mean() > 125 else 0
+        value = (value << 1) | bit
+    return value
+
+
+def signed_diff(a, b):
+    d = (a - b) & 0xFFFFFFFF
+    return d - (1 << 32) if d >= (1 << 31) else d
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("files", nargs="+")
+    ap.add_argument("--slot", help="X,Y,W,H of the slot in the picture")
+    ap.add_argument("--source", help="WxH of the source drawn into the slot")
+    args = ap.parse_args()
+    slot = tuple(int(v) for v in args.slot.split(",")) if args.slot else None
+    source = tuple(int(v) for v in args.source.split("x")) if args.source else None
+    codes = [[read_code(f, slot, source) for f in frames(p)] for p in args.files]
+    if len(codes) == 1:
+        for i, c in enumerate(codes[0]):
+            print(i, c, f"{c / 10000:.4f}s")
+        return
+    a, b = codes[0], codes[1]
+    diffs = [signed_diff(x, y) / 10 for x, y in zip(a, b)]
+    for i, d in enumerate(diffs):
+        print(i, a[i], b[i], f"{d:+.1f} ms")
+    absd = sorted(abs(d) for d in diffs)
+    print(f"frames {len(a)} vs {len(b)}; |A-B| max {absd[-1]:.1f} ms, median {absd[len(absd)//2]:.1f} ms", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
