@@ -6,7 +6,7 @@ import SwiftProtobuf
 ///
 /// Errors are thrown (and the channel should then be closed): after a bad frame the stream
 /// position can no longer be trusted, so there is no resynchronisation.
-public struct EnvelopeFrameDecoder: NIOSingleStepByteToMessageDecoder {
+public struct EnvelopeFrameDecoder: NIOSingleStepByteToMessageDecoder, Sendable {
     public typealias InboundOut = Dualcam_V1_Envelope
 
     public let maxFrameBytes: Int
@@ -43,7 +43,7 @@ public struct EnvelopeFrameDecoder: NIOSingleStepByteToMessageDecoder {
 }
 
 /// Writes each outbound Envelope as one length-prefixed frame.
-public struct EnvelopeFrameEncoder: MessageToByteEncoder {
+public struct EnvelopeFrameEncoder: MessageToByteEncoder, Sendable {
     public typealias OutboundIn = Dualcam_V1_Envelope
 
     public let maxFrameBytes: Int

@@ -170,8 +170,10 @@ import Testing
         let rssGrowth = Self.maxResidentBytes() - rssBefore
         print("fuzz: \(Self.iterations) inputs (seed \(Self.seed)) in \(elapsed): \(decoded) envelopes decoded, \(rejected) inputs rejected, \(waiting) incomplete; \(machines.rebuilt) agent machines closed and rebuilt; max RSS grew \(rssGrowth / 1024) KiB")
         #expect(decoded > 0 && rejected > 0)
-        // Inputs are at most a few hundred bytes; nothing should ever approach a frame's worth.
-        #expect(rssGrowth < 64 * 1024 * 1024)
+        // Peak RSS is process-wide, so suites running alongside count too (alone this loop
+        // adds ~3 MiB). The failure guarded against is a decoder trusting a length prefix,
+        // which would reserve up to 4 GiB; a frame's worth is never needed here.
+        #expect(rssGrowth < 128 * 1024 * 1024)
     }
 
     @Test func randomChunkingOfAValidStreamDecodesIdentically() throws {

@@ -57,7 +57,7 @@ import Testing
         #expect(events == [.clockSample(ClockSample(t1: 500, t2: 10_000, t3: 10_000, t4: 900))])
     }
 
-    @Test func pongForAnUnknownPingIsIgnoredAndAForgedT1Refused() throws {
+    @Test func pongForAnUnknownPingIsIgnoredAndT1ComesFromTheEcho() throws {
         var pair = MachinePair()
         try pair.connect()
         var pong = Dualcam_V1_ClockPong()
@@ -67,10 +67,15 @@ import Testing
         ping.id = 1
         ping.t1Ns = 123
         _ = try pair.agent.send(.clockPing(ping), now: pair.now)
+        // The transport restamped t1 to 130 on the way out; the echo carries that.
         pong.id = 1
-        pong.t1Ns = 124
-        let actions = pair.agent.receive(Envelopes.envelope(.clockPong(pong), sequence: 101), now: pair.now)
-        #expect(actions.sentError()?.code == .errorBadMessage)
+        pong.t1Ns = 130
+        pong.t2Ns = 500
+        pong.t3Ns = 510
+        let actions = pair.agent.receive(Envelopes.envelope(.clockPong(pong), sequence: 101), now: 200)
+        #expect(actions.delivered() == [AgentEvent.clockSample(ClockSample(t1: 130, t2: 500, t3: 510, t4: 200))])
+        // A second pong for the same ping is a duplicate and ignored.
+        #expect(pair.agent.receive(Envelopes.envelope(.clockPong(pong), sequence: 102), now: 201).isEmpty)
     }
 
     @Test func clockPingIdsMustIncrease() throws {

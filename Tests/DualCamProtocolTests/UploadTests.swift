@@ -229,9 +229,19 @@ import Testing
         // Frames are delivered one at a time in a random order of directions, acks and
         // re-requests come at random moments: the agent must never exceed what the
         // coordinator enforces, whatever crosses what.
+        var bytesDelivered = 0
+        var offersDelivered = 0
+        defer {
+            // Guards against the loop silently doing nothing.
+            #expect(offersDelivered > 100 && bytesDelivered > 10 * Self.chunk)
+        }
         for seed in UInt64(1)...40 {
             var rng = SeededRandom(seed: seed)
             var pair = try Self.connected(window: UInt64(Self.chunk + 5000))
+            defer {
+                for case .segmentData(let d) in pair.coordinatorEvents { bytesDelivered += d.data.count }
+                offersDelivered += pair.coordinatorEvents.count { if case .segmentOffered = $0 { true } else { false } }
+            }
             var index: UInt32 = 0
             var size: UInt64 = 0
             var sent: UInt64 = 0

@@ -23,42 +23,48 @@ struct DemoRun {
         process.standardInput = FileHandle.nullDevice
         try process.run()
         // Drain both pipes while waiting so that a chatty child never blocks on a full pipe.
-        let outData = ReadAll(out.fileHandleForReading)
-        let errData = ReadAll(err.fileHandleForReading)
+        let outData = LineCollector(out.fileHandleForReading)
+        let errData = LineCollector(err.fileHandleForReading)
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline { usleep(100_000) }
         if process.isRunning {
             process.terminate()
             process.waitUntilExit()
         }
-        return DemoRun(exitCode: process.terminationStatus, stdout: outData.text(), stderr: errData.text())
+        return DemoRun(exitCode: process.terminationStatus, stdout: outData.all(), stderr: errData.all())
     }
 
     var mp4Files: [String] { stdout.split(separator: "\n").map(String.init).filter { $0.hasSuffix(".mp4") } }
 }
 
-final class ReadAll: @unchecked Sendable {
-    // Invariant: `data` is written only by the reader thread before `done` is signalled.
-    private var data = Data()
-    private let done = DispatchSemaphore(value: 0)
+/// Collects a pipe's text as it arrives (POSIX reads: Foundation's readDataToEndOfFile
+/// traps on EINTR).
+final class LineCollector: @unchecked Sendable {
+    // Invariant: `buffer` is touched only under `lock`.
+    private let lock = NSLock()
+    private var buffer = ""
+    private let ended = DispatchSemaphore(value: 0)
 
     init(_ handle: FileHandle) {
         let fd = handle.fileDescriptor
         Thread.detachNewThread { [self] in
-            // POSIX reads: Foundation's readDataToEndOfFile traps on EINTR.
-            var buffer = [UInt8](repeating: 0, count: 65536)
+            var chunk = [UInt8](repeating: 0, count: 65536)
             while true {
-                let n = read(fd, &buffer, buffer.count)
-                if n > 0 { data.append(contentsOf: buffer[0..<n]); continue }
+                let n = read(fd, &chunk, chunk.count)
                 if n < 0 && errno == EINTR { continue }
-                break
+                if n <= 0 { break }
+                let text = String(decoding: chunk[0..<n], as: UTF8.self)
+                lock.withLock { buffer += text }
             }
-            done.signal()
+            ended.signal()
         }
     }
 
-    func text() -> String {
-        done.wait()
-        return String(decoding: data, as: UTF8.self)
+    var text: String { lock.withLock { buffer } }
+
+    /// The whole text, once the writer has closed the pipe.
+    func all() -> String {
+        ended.wait()
+        return text
     }
 }

@@ -61,14 +61,7 @@ final class LiveComposer: @unchecked Sendable {
 
     private func composeReady() throws {
         for tick in pairer.drainReady() {
-            let sources: [YUV420Image?] = tick.streams.map { slot in
-                switch slot {
-                case .frame(let image, _): return image
-                case .repeated(let image): return image
-                case .noSignal: return nil
-                }
-            }
-            let picture = compositor.compose(sources)
+            let picture = compositor.compose(tick.frames.map(\.payload))
             try writer.write(picture, ptsNanoseconds: rate.instant(ofFrame: tick.index))
             framesComposed += 1
         }
@@ -80,10 +73,8 @@ final class LiveComposer: @unchecked Sendable {
 
         func manifestEntry(file: String, layout: String) -> SessionManifest.Composite {
             .init(file: file, layout: layout, ticks: statistics.ticks, pairs: statistics.pairs, repeats: statistics.repeats,
-                  noSignal: statistics.noSignal,
-                  pairingErrorMeanMicroseconds: statistics.meanAbsoluteErrorNanoseconds / 1000,
-                  pairingErrorP99Microseconds: Double(statistics.p99AbsoluteErrorNanoseconds) / 1000,
-                  pairingErrorMaxMicroseconds: Double(statistics.maxAbsoluteErrorNanoseconds) / 1000)
+                  noSignal: statistics.noSignal, droppedFrames: statistics.droppedFrames,
+                  frameError: .init(statistics.frameError), pairSpread: .init(statistics.pairSpread))
         }
     }
 

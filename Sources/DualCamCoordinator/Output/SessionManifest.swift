@@ -1,3 +1,4 @@
+import DualCamCore
 import Foundation
 
 /// Per-camera figures written into manifest.json.
@@ -36,9 +37,27 @@ struct SessionManifest: Codable {
         var pairs: Int
         var repeats: Int
         var noSignal: Int
-        var pairingErrorMeanMicroseconds: Double
-        var pairingErrorP99Microseconds: Double
-        var pairingErrorMaxMicroseconds: Double
+        var droppedFrames: Int
+        /// |frame time - tick time| over every fresh frame shown.
+        var frameError: Distribution
+        /// How far apart the cameras' frames were on ticks where all had a fresh one:
+        /// the measured pairing error between cameras.
+        var pairSpread: Distribution
+    }
+    struct Distribution: Codable {
+        var count: Int
+        var meanMicroseconds: Double
+        var p50Microseconds: Double
+        var p99Microseconds: Double
+        var maxMicroseconds: Double
+
+        init(_ d: ErrorDistribution) {
+            count = d.count
+            meanMicroseconds = d.meanNanoseconds / 1000
+            p50Microseconds = Double(d.p50Nanoseconds) / 1000
+            p99Microseconds = Double(d.p99Nanoseconds) / 1000
+            maxMicroseconds = Double(d.maxNanoseconds) / 1000
+        }
     }
     var sessionID: String
     var startWallTime: String

@@ -39,6 +39,7 @@
 public struct ClockEstimator: Sendable {
     public let configuration: Configuration
     public private(set) var estimate: ClockEstimate?
+    public var state: ClockSyncState { estimate?.state ?? .unsynced }
     /// Clock steps (or coordinator restarts) detected so far.
     public private(set) var stepsDetected = 0
     /// Samples refused as impossible (a clock ran backwards inside the exchange).
@@ -110,9 +111,9 @@ public struct ClockEstimator: Sendable {
 
     /// How long to wait before the next exchange, in nanoseconds.
     ///
-    /// A burst until locked; then the interval grows with the span of the window (about an
-    /// eighth of it) up to the locked interval, so the rate, which the burst only roughed
-    /// out, keeps getting fresh exchanges while the span that pins it down grows.
+    /// A burst until locked; then the interval grows with the span of the window (a
+    /// `pollSpanDivisor`th of it) up to the locked interval, so the rate, which the burst
+    /// only roughed out, keeps getting fresh exchanges while the span that pins it down grows.
     public func nextPollInterval() -> Int64 {
         let c = configuration
         guard estimate?.state == .locked, suspects.isEmpty, let first = window.first, let last = window.last else {

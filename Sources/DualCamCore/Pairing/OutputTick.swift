@@ -1,21 +1,38 @@
-/// What one stream contributes to one output tick of the composite.
-public enum TickSource<Payload> {
-    /// A fresh frame, `errorNanoseconds` = its presentation time minus the tick's.
+/// What one stream contributes to one output tick.
+public enum PairedFrame<Payload: Sendable>: Sendable {
+    /// A frame of this tick's own, `errorNanoseconds` = its presentation time minus the tick's.
     case frame(Payload, errorNanoseconds: Int64)
-    /// No frame near this tick: the stream's last frame is shown again.
+    /// The stream's last shown frame again: its frame for this tick is missing.
     case repeated(Payload)
-    /// Nothing to show: the stream never started, ended, or has been silent too long.
+    /// Nothing to show: the stream has not started, or has been missing for too long.
     case noSignal
+
+    public var payload: Payload? {
+        switch self {
+        case .frame(let p, _), .repeated(let p): return p
+        case .noSignal: return nil
+        }
+    }
+
+    public var isFresh: Bool {
+        if case .frame = self { return true }
+        return false
+    }
 }
 
-extension TickSource: Sendable where Payload: Sendable {}
-
-/// One constant-rate output frame of the composite: tick `index` is at presentation time
-/// `rate.instant(ofFrame: index)`.
-public struct OutputTick<Payload> {
+/// One frame of the composite: tick `index` at presentation time `presentationNanoseconds`,
+/// with one entry per stream, in stream order.
+public struct OutputTick<Payload: Sendable>: Sendable {
     public let index: Int64
     public let presentationNanoseconds: Int64
-    public let streams: [TickSource<Payload>]
-}
+    public let frames: [PairedFrame<Payload>]
 
-extension OutputTick: Sendable where Payload: Sendable {}
+    public init(index: Int64, presentationNanoseconds: Int64, frames: [PairedFrame<Payload>]) {
+        self.index = index
+        self.presentationNanoseconds = presentationNanoseconds
+        self.frames = frames
+    }
+
+    /// Every stream had a frame of its own for this tick.
+    public var isPair: Bool { frames.allSatisfy(\.isFresh) }
+}

@@ -1,48 +1,57 @@
-/// Per-session figures of the pairing, for the manifest. Errors are kept in a histogram
-/// of 1 µs buckets (bounded memory however long the session runs).
-public struct PairingStatistics: Sendable, Equatable {
-    public internal(set) var ticks = 0
-    /// Ticks at which every stream had a fresh frame.
-    public internal(set) var pairs = 0
-    /// Stream-ticks that repeated a stream's last frame.
-    public internal(set) var repeats = 0
-    /// Stream-ticks shown as "no signal".
-    public internal(set) var noSignal = 0
-    /// Frames that arrived but were never shown (two in one tick, or too late).
-    public internal(set) var droppedFrames = 0
-    public internal(set) var freshFramesPerStream: [Int]
-    var histogram: [Int]
-    var errorSum: Double = 0
-    var errorCount = 0
-    public internal(set) var maxAbsoluteErrorNanoseconds: Int64 = 0
+/// A summary of absolute errors in nanoseconds.
+public struct ErrorDistribution: Sendable, Hashable {
+    public var count: Int
+    public var meanNanoseconds: Double
+    /// Percentiles to the histogram's resolution (1 µs below 1 ms, 50 µs above), rounded
+    /// up so that they never understate, and never above the maximum.
+    public var p50Nanoseconds: Int64
+    public var p99Nanoseconds: Int64
+    public var maxNanoseconds: Int64
 
-    init(streamCount: Int, maxErrorNanoseconds: Int64) {
-        freshFramesPerStream = Array(repeating: 0, count: streamCount)
-        histogram = Array(repeating: 0, count: Int(maxErrorNanoseconds / 1000) + 2)
+    public static let empty = ErrorDistribution(count: 0, meanNanoseconds: 0, p50Nanoseconds: 0,
+                                                p99Nanoseconds: 0, maxNanoseconds: 0)
+
+    public init(count: Int, meanNanoseconds: Double, p50Nanoseconds: Int64, p99Nanoseconds: Int64, maxNanoseconds: Int64) {
+        self.count = count
+        self.meanNanoseconds = meanNanoseconds
+        self.p50Nanoseconds = p50Nanoseconds
+        self.p99Nanoseconds = p99Nanoseconds
+        self.maxNanoseconds = maxNanoseconds
     }
+}
 
-    mutating func recordError(_ error: Int64) {
-        let magnitude = abs(error)
-        histogram[min(Int(magnitude / 1000), histogram.count - 1)] += 1
-        errorSum += Double(magnitude)
-        errorCount += 1
-        maxAbsoluteErrorNanoseconds = max(maxAbsoluteErrorNanoseconds, magnitude)
+/// One input stream's share of a session.
+public struct StreamPairingStatistics: Sendable, Hashable {
+    public var framesReceived = 0
+    /// Frames shown on a tick of their own.
+    public var framesUsed = 0
+    /// Frames never shown: late, before the start or after the end, or beaten to their
+    /// tick by a nearer frame.
+    public var droppedFrames = 0
+    public var repeats = 0
+    public var noSignal = 0
+
+    public init() {}
+}
+
+/// What a `FramePairer` did over a session, for the manifest.
+public struct PairingStatistics: Sendable, Hashable {
+    public var ticks = 0
+    /// Ticks where every stream had a frame of its own.
+    public var pairs = 0
+    public var repeats = 0
+    public var noSignal = 0
+    public var droppedFrames = 0
+    public var streams: [StreamPairingStatistics]
+    /// |frame time − tick time| over every frame shown on its own tick.
+    public var frameError: ErrorDistribution
+    /// On pair ticks, latest minus earliest presentation time among the streams' frames:
+    /// how far apart in time the halves of the composite were.
+    public var pairSpread: ErrorDistribution
+
+    public init(streamCount: Int) {
+        streams = Array(repeating: StreamPairingStatistics(), count: streamCount)
+        frameError = .empty
+        pairSpread = .empty
     }
-
-    public var meanAbsoluteErrorNanoseconds: Double { errorCount == 0 ? 0 : errorSum / Double(errorCount) }
-
-    /// Upper edge of the bucket holding the given quantile of |error| (1 µs resolution).
-    public func absoluteErrorQuantileNanoseconds(_ q: Double) -> Int64 {
-        guard errorCount > 0 else { return 0 }
-        let target = Int((Double(errorCount) * q).rounded(.up))
-        var seen = 0
-        for (bucket, count) in histogram.enumerated() {
-            seen += count
-            if seen >= max(target, 1) { return min(Int64(bucket + 1) * 1000, maxAbsoluteErrorNanoseconds) }
-        }
-        return maxAbsoluteErrorNanoseconds
-    }
-
-    public var p50AbsoluteErrorNanoseconds: Int64 { absoluteErrorQuantileNanoseconds(0.5) }
-    public var p99AbsoluteErrorNanoseconds: Int64 { absoluteErrorQuantileNanoseconds(0.99) }
 }

@@ -121,7 +121,7 @@ public struct AgentConnectionStateMachine: Sendable {
             }
 
         case .clockPong(let pong):
-            guard let sample = try pings.received(pong, at: now) else { return [] }
+            guard let sample = pings.received(pong, at: now) else { return [] }
             return [.deliver(.clockSample(sample))]
 
         case .segmentAck(let ack):
