@@ -54,7 +54,7 @@ enum CommandSupport {
         LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
         MediaLog.setQuiet()
         var logger = Logger(label: "dualcam-coordinator")
-        logger.logLevel = .notice
+        logger.logLevel = ProcessInfo.processInfo.environment["DUALCAM_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .notice
         return logger
     }
 

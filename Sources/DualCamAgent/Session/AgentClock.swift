@@ -6,10 +6,20 @@ import NIOConcurrencyHelpers
 /// error for tests) and the latest estimate of the shared clock against it.
 public final class AgentClock: Sendable {
     public let simulatedError: SimulatedClockError
-    private let estimator = NIOLockedValueBox(ClockEstimator())
+    private let estimator: NIOLockedValueBox<ClockEstimator>
+
+    /// The agent locks after 3 s of burst exchanges (the core's default, 10 s, suits a
+    /// rig that syncs once before a long session; an agent that is asked to start soon
+    /// after connecting needs its rate sooner, and keeps refining it while recording).
+    static var configuration: ClockEstimator.Configuration {
+        var c = ClockEstimator.Configuration()
+        c.lockSpanNanoseconds = 3_000_000_000
+        return c
+    }
 
     public init(simulatedError: SimulatedClockError) {
         self.simulatedError = simulatedError
+        self.estimator = NIOLockedValueBox(ClockEstimator(configuration: AgentClock.configuration))
     }
 
     /// The agent's local clock: what every part of the agent uses, except DCTC codes.

@@ -60,6 +60,7 @@ public final class SessionRecorder {
                         agents[i].role = ack.role
                     case .clockStatus(let status):
                         agents[i].clock = status
+                        logger.debug("clock \(i): state \(status.state) offset \(Int(status.offsetNs)) ns rate \(status.ratePpm) ppm bound \(status.errorBoundNs) ns rtt \(status.roundTripNs) ns samples \(status.samples)")
                     case .ready:
                         agents[i].ready = true
                     case .error(let error):
@@ -83,7 +84,7 @@ public final class SessionRecorder {
         let threshold = plan.clockThresholdNanoseconds
         progress("syncing clocks (threshold \(threshold / 1000) µs)")
         try await pump(until: MonotonicTime.now() + 30_000_000_000, what: "clock sync below \(threshold / 1000) µs") {
-            $0.allSatisfy { ($0.clock?.state ?? .clockUnsynced) != .clockUnsynced && ($0.clock?.errorBoundNs ?? .max) < threshold }
+            $0.allSatisfy { ($0.clock?.state ?? .clockUnsynced) == .clockLocked && ($0.clock?.errorBoundNs ?? .max) < threshold }
         }
         for a in agents {
             progress(String(format: "  %@: offset %.3f ms, rate %+.1f ppm, bound %d µs", a.name, (a.clock?.offsetNs ?? 0) / 1e6,

@@ -1,12 +1,10 @@
 import DualCamProtocol
-import NIOConcurrencyHelpers
 import NIOCore
 
-/// Sends envelopes on one connection with increasing sequence numbers. Safe to share
-/// between the tasks of a connection (the underlying writer serialises writes).
+/// Sends envelopes on one connection. Safe to share between the tasks of a connection
+/// (the underlying writer serialises writes; the pipeline numbers them in wire order).
 public final class EnvelopeWriter: Sendable {
     private let writer: NIOAsyncChannelOutboundWriter<Dualcam_V1_Envelope>
-    private let sequence = NIOLockedValueBox<UInt64>(0)
 
     public init(_ writer: NIOAsyncChannelOutboundWriter<Dualcam_V1_Envelope>) {
         self.writer = writer
@@ -14,7 +12,6 @@ public final class EnvelopeWriter: Sendable {
 
     public func send(_ body: Dualcam_V1_Envelope.OneOf_Body) async throws {
         var envelope = Dualcam_V1_Envelope()
-        envelope.sequence = sequence.withLockedValue { $0 += 1; return $0 }
         envelope.body = body
         try await writer.write(envelope)
     }

@@ -40,14 +40,14 @@ public enum TLSTransport {
         return try NIOSSLContext(configuration: config)
     }
 
-    static func addProtocolHandlers(to channel: Channel, side: ClockStampHandler.Side,
+    static func addProtocolHandlers(to channel: Channel, side: WireStampHandler.Side,
                                     clock: @escaping @Sendable () -> Int64) throws {
         let ops = channel.pipeline.syncOperations
         try ops.addHandler(IdleStateHandler(readTimeout: idleTimeout))
         try ops.addHandler(IdleCloser())
         try ops.addHandler(ByteToMessageHandler(EnvelopeFrameDecoder()))
         try ops.addHandler(MessageToByteHandler(EnvelopeFrameEncoder()))
-        try ops.addHandler(ClockStampHandler(side: side, clock: clock))
+        try ops.addHandler(WireStampHandler(side: side, clock: clock))
     }
 
     /// Listens for coordinators. `onRefused` hears about every peer whose pin or

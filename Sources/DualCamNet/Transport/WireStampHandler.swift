@@ -7,10 +7,12 @@ public struct ReceivedEnvelope: Sendable {
     public let receivedAtNanoseconds: Int64
 }
 
-/// Takes clock-sync timestamps on the event loop, right after TLS decryption and right
-/// before encryption, so that scheduling of Swift tasks never enters the measured round
-/// trip. On the coordinator it also answers pings in place (t2 at decode, t3 at write).
-final class ClockStampHandler: ChannelDuplexHandler {
+/// Stamps what must be stamped at the wire, on the event loop: clock-sync timestamps
+/// right after TLS decryption and right before encryption (so that scheduling of Swift
+/// tasks never enters the measured round trip), and the sequence number of every
+/// outbound envelope, in the order they are written. On the coordinator it also answers
+/// pings in place (t2 at decode, t3 at write), replying with `in_reply_to`.
+final class WireStampHandler: ChannelDuplexHandler {
     typealias InboundIn = Dualcam_V1_Envelope
     typealias InboundOut = ReceivedEnvelope
     typealias OutboundIn = Dualcam_V1_Envelope
@@ -20,6 +22,7 @@ final class ClockStampHandler: ChannelDuplexHandler {
 
     private let side: Side
     private let clock: @Sendable () -> Int64
+    private var sequence: UInt64 = 0
 
     init(side: Side, clock: @escaping @Sendable () -> Int64) {
         self.side = side
@@ -35,7 +38,9 @@ final class ClockStampHandler: ChannelDuplexHandler {
             pong.t1Ns = ping.t1Ns
             pong.t2Ns = received
             var reply = Dualcam_V1_Envelope()
-            reply.sequence = envelope.sequence
+            sequence += 1
+            reply.sequence = sequence
+            reply.inReplyTo = envelope.sequence
             pong.t3Ns = clock()
             reply.clockPong = pong
             context.writeAndFlush(wrapOutboundOut(reply), promise: nil)
@@ -46,6 +51,8 @@ final class ClockStampHandler: ChannelDuplexHandler {
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         var envelope = unwrapOutboundIn(data)
+        sequence += 1
+        envelope.sequence = sequence
         if side == .agent, case .clockPing(var ping)? = envelope.body {
             ping.t1Ns = clock()
             envelope.clockPing = ping
