@@ -45,18 +45,9 @@ public struct RecordingSettings: Sendable {
     }
 
     public var wire: Dualcam_V1_VideoSettings {
-        var v = Dualcam_V1_VideoSettings()
-        v.width = UInt32(width)
-        v.height = UInt32(height)
-        v.fpsNum = UInt32(rate.numerator)
-        v.fpsDen = UInt32(rate.denominator)
-        v.encoder = encoder
-        v.preset = preset
-        v.crf = UInt32(crf ?? 0)
-        v.bitrate = UInt64(bitrate ?? 0)
-        v.segmentMs = UInt32(segmentNanoseconds / 1_000_000)
-        v.genlock = genlock
-        return v
+        Dualcam_V1_VideoSettings(width: width, height: height, rate: rate, encoder: encoder, preset: preset, crf: crf,
+                                 bitrate: bitrate, segmentMilliseconds: Int(segmentNanoseconds / 1_000_000),
+                                 genlock: genlock)
     }
 
     var encoderSettings: VideoEncoderSettings {

@@ -28,17 +28,8 @@ public struct SessionPlan: Sendable {
     }
 
     var videoSettings: Dualcam_V1_VideoSettings {
-        var v = Dualcam_V1_VideoSettings()
-        v.width = UInt32(width)
-        v.height = UInt32(height)
-        v.fpsNum = UInt32(rate.numerator)
-        v.fpsDen = UInt32(rate.denominator)
-        v.encoder = encoder
-        v.preset = preset
-        v.crf = UInt32(crf)
-        v.segmentMs = UInt32(segmentMilliseconds)
-        v.genlock = genlock
-        return v
+        Dualcam_V1_VideoSettings(width: width, height: height, rate: rate, encoder: encoder, preset: preset, crf: crf,
+                                 bitrate: nil, segmentMilliseconds: segmentMilliseconds, genlock: genlock)
     }
 }
 
