@@ -23,8 +23,9 @@ def probe_size(path):
 
 def frames(path):
     w, h = probe_size(path)
-    proc = subprocess.Popen(["ffmpeg", "-v", "error", "-i", path, "-f", "rawvideo", "-pix_fmt", "gray", "-"],
-                            stdout=subprocess.PIPE)
+    # passthrough: one output frame per decoded frame (no duplicates to fill a constant rate)
+    proc = subprocess.Popen(["ffmpeg", "-v", "error", "-i", path, "-fps_mode", "passthrough", "-f", "rawvideo",
+                             "-pix_fmt", "gray", "-"], stdout=subprocess.PIPE)
     size = w * h
     while True:
         buf = proc.stdout.read(size)
@@ -32,6 +33,12 @@ def frames(path):
             break
         yield np.frombuffer(buf, dtype=np.uint8).reshape(h, w)
     proc.wait()
+
+
+def timestamps(path):
+    out = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "frame=pts_time",
+                          "-of", "csv=p=0", path], capture_output=True, check=True, text=True)
+    return [round(float(t.strip(",")) * 1000, 1) for t in out.stdout.split() if t.strip(",") not in ("", "N/A")]
 
 
 def read_code(y, slot=None, source=None):
@@ -75,12 +82,19 @@ def main():
         for i, c in enumerate(codes[0]):
             print(i, c, f"{c / 10000:.4f}s")
         return
-    a, b = codes[0], codes[1]
-    diffs = [signed_diff(x, y) / 10 for x, y in zip(a, b)]
-    for i, d in enumerate(diffs):
-        print(i, a[i], b[i], f"{d:+.1f} ms")
-    absd = sorted(abs(d) for d in diffs)
-    print(f"frames {len(a)} vs {len(b)}; |A-B| max {absd[-1]:.1f} ms, median {absd[len(absd)//2]:.1f} ms", file=sys.stderr)
+    # Pair frames by presentation time, so that a dropped frame in one file does not
+    # shift every comparison after it.
+    ta, tb = timestamps(args.files[0]), timestamps(args.files[1])
+    by_time_b = {t: c for t, c in zip(tb, codes[1])}
+    rows = [(t, ca, by_time_b[t]) for t, ca in zip(ta, codes[0]) if t in by_time_b]
+    diffs = []
+    for t, ca, cb in rows:
+        d = signed_diff(ca, cb) / 10
+        diffs.append(d)
+        print(f"{t:.1f}ms", ca, cb, f"{d:+.1f} ms")
+    absd = sorted(abs(d) for d in diffs) or [0]
+    print(f"frames {len(codes[0])} vs {len(codes[1])}, {len(rows)} at equal times; "
+          f"|A-B| max {absd[-1]:.1f} ms, median {absd[len(absd)//2]:.1f} ms", file=sys.stderr)
 
 
 if __name__ == "__main__":

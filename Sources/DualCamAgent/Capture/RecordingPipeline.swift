@@ -58,8 +58,9 @@ final class RecordingPipeline: Sendable {
 
     private func run() -> RecordingSummary {
         var summary = RecordingSummary(segments: 0, framesCaptured: 0, framesDropped: 0, error: nil)
-        var source = SyntheticSource(width: settings.width, height: settings.height, rate: settings.rate,
-                                     genlock: settings.genlock, clock: clock, t0Shared: t0Shared)
+        // Half a second of frames between capture and encode.
+        let queue = FrameQueue(capacity: max(Int(settings.rate.numerator / settings.rate.denominator) / 2, 4))
+        startCapture(into: queue)
         var writer: SegmentWriter?
         var writerSlot: Int64 = -1
         var lastSlot: Int64 = -1
@@ -92,7 +93,7 @@ final class RecordingPipeline: Sendable {
                     try writer?.write(packet)
                 }
             }
-            while let frame = try source.next(stopLocalNanoseconds: { stopLocal() }) {
+            while let frame = try queue.pop() {
                 summary.framesDropped += frame.droppedBefore
                 guard let estimate = clock.estimate else { throw SpoolError("clock not synchronised") }
                 var pts = estimate.shared(fromLocal: frame.localCaptureNanoseconds) - t0Shared
@@ -109,6 +110,7 @@ final class RecordingPipeline: Sendable {
             try store(try encoder.flush())
             try finishSegment()
         } catch {
+            queue.end(error: nil)
             summary.error = "\(error)"
             // Keep what was complete: the open segment is closed if it can be.
             if let w = writer, let info = try? w.finish() {
@@ -123,7 +125,26 @@ final class RecordingPipeline: Sendable {
                 }
             }
         }
+        summary.framesDropped += queue.drops
         return summary
+    }
+
+    /// The capture side: paced by the source, never waiting for the encoder.
+    private func startCapture(into queue: FrameQueue) {
+        let thread = Thread { [self] in
+            var source = SyntheticSource(width: settings.width, height: settings.height, rate: settings.rate,
+                                         genlock: settings.genlock, clock: clock, t0Shared: t0Shared)
+            do {
+                while let frame = try source.next(stopLocalNanoseconds: { stopLocal() }) {
+                    if !queue.push(frame) && queue.isEnded { return }
+                }
+                queue.end(error: nil)
+            } catch {
+                queue.end(error: error)
+            }
+        }
+        thread.name = "dualcam-source"
+        thread.start()
     }
 
     private func stopLocal() -> Int64? {

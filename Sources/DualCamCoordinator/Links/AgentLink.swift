@@ -44,18 +44,23 @@ final class AgentLink: Sendable {
         let underlying = connection.channel
         let writer = try await withCheckedThrowingContinuation { (ready: CheckedContinuation<EnvelopeWriter, Error>) in
             Task {
+                var receivedAnything = false
+                var failure: Error?
                 do {
                     try await connection.executeThenClose { inbound, outbound in
                         ready.resume(returning: EnvelopeWriter(outbound))
                         for try await message in inbound {
+                            receivedAnything = true
                             events.yield(.message(agent: index, message))
                         }
                     }
-                    events.yield(.closed(agent: index, nil))
                 } catch {
-                    events.yield(.closed(agent: index, TLSTransport.explain(error, host: endpoint.host, port: endpoint.port,
-                                                                            identity: identity)))
+                    failure = error
                 }
+                let reason = failure == nil && receivedAnything ? nil
+                    : TLSTransport.explain(failure, receivedAnything: receivedAnything, host: endpoint.host,
+                                           port: endpoint.port, identity: identity)
+                events.yield(.closed(agent: index, reason))
             }
         }
         return AgentLink(index: index, endpoint: endpoint, writer: writer, channel: underlying)

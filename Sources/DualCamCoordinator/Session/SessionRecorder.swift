@@ -153,6 +153,8 @@ public final class SessionRecorder {
         }
         let result = try await outputs.finish(t0Shared: t0, durationNanoseconds: durationNs, cameras: stats,
                                               deviceIDs: plan.agents.map { "\($0.deviceID)" })
+        let afterStop = Double(MonotonicTime.now() - (t0 + durationNs)) / 1e9
+        progress(String(format: "files final %.2f s after the stop instant", afterStop))
         var shutdown = Dualcam_V1_Shutdown()
         shutdown.reason = "session complete"
         for link in links { try? await link.writer.send(.shutdown(shutdown)) }

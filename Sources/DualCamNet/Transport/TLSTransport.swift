@@ -133,13 +133,17 @@ public enum TLSTransport {
 extension TLSTransport {
     /// Turns what a coordinator sees when an agent rejects it into advice. In TLS 1.3 the
     /// client's handshake completes before the server has judged the client certificate,
-    /// so an unpaired coordinator learns of its rejection from an alert on the first read.
-    public static func explain(_ error: Error, host: String, port: Int, identity: DeviceIdentity) -> String {
-        let text = "\(error)"
+    /// so an unpaired coordinator learns of its rejection only afterwards: as an alert on
+    /// the first read, or as a connection closed before the agent said anything.
+    public static func explain(_ error: Error?, receivedAnything: Bool, host: String, port: Int,
+                               identity: DeviceIdentity) -> String {
+        let text = error.map { "\($0)" } ?? "connection closed"
         let upper = text.uppercased()
-        if upper.contains("ALERT") && (upper.contains("CERTIFICATE") || upper.contains("UNKNOWN_CA") || upper.contains("HANDSHAKE")) {
-            return "the agent at \(host):\(port) refused this coordinator (device ID \(identity.deviceID)): "
-                + "it is not paired with it; pair them first (\(text))"
+        let alert = upper.contains("ALERT")
+            && (upper.contains("CERTIFICATE") || upper.contains("UNKNOWN_CA") || upper.contains("HANDSHAKE"))
+        if alert || !receivedAnything {
+            return "the agent at \(host):\(port) closed the connection before answering (\(text)): "
+                + "it is not paired with this coordinator (device ID \(identity.deviceID)); pair them first"
         }
         return "connection to the agent at \(host):\(port) failed: \(text)"
     }
