@@ -22,18 +22,32 @@ struct StateOption: ParsableArguments {
 }
 
 struct LayoutOptions: ParsableArguments {
-    @Option(help: "Composite layout: pip, split-vertical, split-horizontal, dominance, equal, grid.") var layout = "pip"
-    @Option(help: "Picture-in-picture position: top-left, top-right, bottom-left, bottom-right, center.") var pipPosition = "bottom-right"
-    @Option(help: "Picture-in-picture size in % of the output width: 15, 25 or 40.") var pipSize = 25
-    @Flag(help: "Picture-in-picture: the second camera large, the first small.") var swap = false
+    @Option(help: ArgumentHelp(
+        "Composite layout: pip, split-vertical (top/bottom), split-horizontal (left/right), dominance, equal, grid.",
+        discussion: "Options may follow a colon, e.g. pip:position=top-left,size=40,border=6,border-color=white,radius=24,shadow,swap,margin=2%."))
+    var layout = "pip"
+    @Option(help: "Picture-in-picture position: top-left, top-right, bottom-left, bottom-right, center.") var pipPosition: String?
+    @Option(help: "Picture-in-picture size in % of the output width: 15, 25 or 40.") var pipSize: Int?
+    @Flag(help: "The second camera large, the first small (pip) / first in the other slot.") var swap = false
+    @Option(help: "Filter for the combined file: none, vivid, dramatic, cool, warm, bw, sepia, cinematic.") var filter = "none"
+    @Option(help: "Filter intensity, 0-100 %.") var filterIntensity = 100
 
     func spec() throws -> LayoutSpec {
         do {
-            var pip = PiPOptions()
-            pip.position = try PiPPosition.parse(pipPosition)
-            pip.size = try PiPSize(percent: pipSize)
-            pip.swapped = swap
-            return LayoutSpec(kind: try LayoutKind.parse(layout), pip: pip)
+            var spec = try LayoutSpec(parsing: layout)
+            if let pipPosition { spec.pip.position = try PiPPosition.parse(pipPosition) }
+            if let pipSize { spec.pip.size = try PiPSize(percent: pipSize) }
+            if swap { spec.pip.swapped = true }
+            return spec
+        } catch {
+            throw ValidationError("\(error)")
+        }
+    }
+
+    func look() throws -> Filter {
+        guard (0...100).contains(filterIntensity) else { throw ValidationError("--filter-intensity must be 0 to 100") }
+        do {
+            return Filter(kind: try FilterKind.parse(filter), intensity: filterIntensity)
         } catch {
             throw ValidationError("\(error)")
         }
@@ -102,6 +116,7 @@ struct Demo: AsyncParsableCommand {
         options.height = h
         options.rate = rate
         options.layout = try layout.spec()
+        options.filter = try layout.look()
         options.genlock = !freeRun
         options.guestClockOffsetMs = guestClockOffsetMs
         options.guestClockSkewPPM = guestClockSkewPpm
@@ -152,6 +167,7 @@ struct Start: AsyncParsableCommand {
         plan.height = h
         plan.rate = rate
         plan.layout = try layout.spec()
+        plan.filter = try layout.look()
         let result = try await SessionRecorder(plan: plan, identity: identity, logger: logger) { line in
             FileHandle.standardError.write(Data((line + "\n").utf8))
         }.run()

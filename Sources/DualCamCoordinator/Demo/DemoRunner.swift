@@ -13,6 +13,7 @@ public struct DemoOptions: Sendable {
     public var height = 720
     public var rate = FrameRate.fps30
     public var layout = LayoutSpec(kind: .pip)
+    public var filter = Filter(kind: .none)
     public var genlock = true
     public var guestClockOffsetMs = 0.0
     public var guestClockSkewPPM = 0.0
@@ -70,6 +71,7 @@ public struct DemoRunner {
         plan.height = options.height
         plan.rate = options.rate
         plan.layout = options.layout
+        plan.filter = options.filter
         plan.genlock = options.genlock
         do {
             return try await SessionRecorder(plan: plan, identity: identity, logger: logger, progress: progress).run()

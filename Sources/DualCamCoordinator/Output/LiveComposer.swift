@@ -14,6 +14,7 @@ final class LiveComposer: @unchecked Sendable {
     private var decoders: [VideoDecoder?]
     private var pairer: FramePairer<YUV420Image>
     private let compositor: Compositor
+    private let filter: Filter
     private let writer: MP4VideoWriter
     private var error: String?
     private var framesComposed = 0
@@ -29,6 +30,7 @@ final class LiveComposer: @unchecked Sendable {
                              repeatLimit: Int(plan.rate.numerator / plan.rate.denominator))
         compositor = Compositor(outputWidth: plan.width, outputHeight: plan.height, scaler: SwsScaler())
         compositor.spec = plan.layout
+        filter = plan.filter
         let framesPerSegment = Int(Int64(plan.segmentMilliseconds) * plan.rate.numerator / (1000 * plan.rate.denominator))
         writer = try MP4VideoWriter(
             outputPath: outputPath,
@@ -61,7 +63,8 @@ final class LiveComposer: @unchecked Sendable {
 
     private func composeReady() throws {
         for tick in pairer.drainReady() {
-            let picture = compositor.compose(tick.frames.map(\.payload))
+            var picture = compositor.compose(tick.frames.map(\.payload))
+            if !filter.isIdentity { filter.apply(to: &picture) }
             try writer.write(picture, ptsNanoseconds: rate.instant(ofFrame: tick.index))
             framesComposed += 1
         }
@@ -71,8 +74,8 @@ final class LiveComposer: @unchecked Sendable {
         var statistics: PairingStatistics
         var warnings: [String]
 
-        func manifestEntry(file: String, layout: String) -> SessionManifest.Composite {
-            .init(file: file, layout: layout, ticks: statistics.ticks, pairs: statistics.pairs, repeats: statistics.repeats,
+        func manifestEntry(file: String, layout: String, filter: String) -> SessionManifest.Composite {
+            .init(file: file, layout: layout, filter: filter, ticks: statistics.ticks, pairs: statistics.pairs, repeats: statistics.repeats,
                   noSignal: statistics.noSignal, droppedFrames: statistics.droppedFrames,
                   frameError: .init(statistics.frameError), pairSpread: .init(statistics.pairSpread))
         }

@@ -33,6 +33,7 @@ struct SessionManifest: Codable {
     struct Composite: Codable {
         var file: String
         var layout: String
+        var filter: String
         var ticks: Int
         var pairs: Int
         var repeats: Int

@@ -80,7 +80,8 @@ final class SessionOutputs: @unchecked Sendable {
                 .init(file: (remuxes[i].outputPath as NSString).lastPathComponent, deviceID: deviceIDs[i], statistics: cameras[i])
             },
             composite: composite.manifestEntry(file: (composer.outputPath as NSString).lastPathComponent,
-                                               layout: plan.layout.description),
+                                               layout: plan.layout.description,
+                                               filter: "\(plan.filter.kind.rawValue) \(plan.filter.intensity)%"),
             warnings: remuxWarnings + composite.warnings)
         let manifestPath = sessionDirectory + "/manifest.json"
         let encoder = JSONEncoder()

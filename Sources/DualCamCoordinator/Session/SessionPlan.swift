@@ -16,6 +16,8 @@ public struct SessionPlan: Sendable {
     public var segmentMilliseconds: Int = 2000
     public var genlock: Bool = true
     public var layout: LayoutSpec = LayoutSpec(kind: .pip)
+    /// Applied to the combined file only; the per-camera files are never re-encoded.
+    public var filter = Filter(kind: .none)
     /// Agents must report an error bound under this before the start is scheduled.
     public var clockThresholdNanoseconds: Int64 = 1_000_000
     /// How far ahead of "now" T0 is scheduled.
