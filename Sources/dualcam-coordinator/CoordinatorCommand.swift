@@ -21,6 +21,22 @@ struct StateOption: ParsableArguments {
     var directory: String { state ?? StatePaths.defaultDirectory(for: "coordinator") }
 }
 
+struct ClockSyncOptions: ParsableArguments {
+    @Option(name: .customLong("clock-threshold-us"),
+            help: "Start only when every agent's clock error bound is under this many microseconds.")
+    var thresholdMicroseconds = 1000
+    @Option(name: .customLong("clock-sync-timeout"), help: "Seconds to wait for that before giving up.")
+    var timeoutSeconds = 30.0
+
+    func validate() throws {
+        guard thresholdMicroseconds > 0 else { throw ValidationError("--clock-threshold-us must be positive") }
+        guard timeoutSeconds > 0 else { throw ValidationError("--clock-sync-timeout must be positive") }
+    }
+
+    var thresholdNanoseconds: Int64 { Int64(thresholdMicroseconds) * 1000 }
+    var timeoutNanoseconds: Int64 { Int64(timeoutSeconds * 1e9) }
+}
+
 struct LayoutOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "Composite layout: pip, split-vertical (top/bottom), split-horizontal (left/right), dominance, equal, grid.",
@@ -101,6 +117,7 @@ struct Demo: AsyncParsableCommand {
     @Flag(help: "Free-running synthetic cameras, as real cameras behave (default: genlocked).") var freeRun = false
     @Option(help: "Simulated clock offset of the guest agent, ms.") var guestClockOffsetMs = 0.0
     @Option(help: "Simulated clock skew of the guest agent, ppm.") var guestClockSkewPpm = 0.0
+    @OptionGroup var clockSync: ClockSyncOptions
     @OptionGroup var state: StateOption
 
     func run() async throws {
@@ -120,6 +137,8 @@ struct Demo: AsyncParsableCommand {
         options.genlock = !freeRun
         options.guestClockOffsetMs = guestClockOffsetMs
         options.guestClockSkewPPM = guestClockSkewPpm
+        options.clockThresholdNanoseconds = clockSync.thresholdNanoseconds
+        options.clockSyncTimeoutNanoseconds = clockSync.timeoutNanoseconds
         let result = try await DemoRunner(options: options, logger: logger).run { line in
             FileHandle.standardError.write(Data((line + "\n").utf8))
         }
@@ -144,6 +163,7 @@ struct Start: AsyncParsableCommand {
     @Option(help: "Picture size WxH.") var size = "1280x720"
     @Option(help: "Frame rate.") var fps = "30"
     @OptionGroup var layout: LayoutOptions
+    @OptionGroup var clockSync: ClockSyncOptions
     @OptionGroup var state: StateOption
 
     func run() async throws {
@@ -168,6 +188,8 @@ struct Start: AsyncParsableCommand {
         plan.rate = rate
         plan.layout = try layout.spec()
         plan.filter = try layout.look()
+        plan.clockThresholdNanoseconds = clockSync.thresholdNanoseconds
+        plan.clockSyncTimeoutNanoseconds = clockSync.timeoutNanoseconds
         let result = try await SessionRecorder(plan: plan, identity: identity, logger: logger) { line in
             FileHandle.standardError.write(Data((line + "\n").utf8))
         }.run()

@@ -11,7 +11,7 @@ extension EndToEnd {
             defer { try? FileManager.default.removeItem(atPath: out) }
             let process = Process()
             process.executableURL = URL(fileURLWithPath: DemoRun.binDirectory + "/dualcam-coordinator")
-            process.arguments = ["demo", "--duration", "60", "--out", out, "--state", out + "/state", "--size", "320x180"]
+            process.arguments = ["demo", "--duration", "60", "--out", out, "--state", out + "/state", "--size", "320x180"] + DemoRun.debugBuildClockGate
             let err = Pipe()
             process.standardError = err
             process.standardOutput = FileHandle.nullDevice

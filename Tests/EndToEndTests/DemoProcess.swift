@@ -12,10 +12,15 @@ struct DemoRun {
         return (me as NSString).deletingLastPathComponent
     }
 
+    /// The tests run the debug build, whose TLS and protobuf code makes a loopback round
+    /// trip 3-4x longer than the release build's (README, "Measured figures"); the start
+    /// gate allows for that. What the tests assert is the sync measured in the files.
+    static let debugBuildClockGate = ["--clock-threshold-us", "2500"]
+
     static func run(_ arguments: [String], timeout: TimeInterval = 240) throws -> DemoRun {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binDirectory + "/dualcam-coordinator")
-        process.arguments = arguments
+        process.arguments = arguments + debugBuildClockGate
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out

@@ -19,6 +19,8 @@ public struct DemoOptions: Sendable {
     public var guestClockSkewPPM = 0.0
     public var agentExecutable: String
     public var coordinatorStateDirectory: String
+    public var clockThresholdNanoseconds: Int64 = 1_000_000
+    public var clockSyncTimeoutNanoseconds: Int64 = 30_000_000_000
 
     public init(outputDirectory: String, agentExecutable: String, coordinatorStateDirectory: String) {
         self.outputDirectory = outputDirectory
@@ -73,6 +75,8 @@ public struct DemoRunner {
         plan.layout = options.layout
         plan.filter = options.filter
         plan.genlock = options.genlock
+        plan.clockThresholdNanoseconds = options.clockThresholdNanoseconds
+        plan.clockSyncTimeoutNanoseconds = options.clockSyncTimeoutNanoseconds
         do {
             return try await SessionRecorder(plan: plan, identity: identity, logger: logger, progress: progress).run()
         } catch {

@@ -20,6 +20,8 @@ public struct SessionPlan: Sendable {
     public var filter = Filter(kind: .none)
     /// Agents must report an error bound under this before the start is scheduled.
     public var clockThresholdNanoseconds: Int64 = 1_000_000
+    /// How long the start waits for every agent's bound to drop under the threshold.
+    public var clockSyncTimeoutNanoseconds: Int64 = 30_000_000_000
     /// How far ahead of "now" T0 is scheduled.
     public var startLeadNanoseconds: Int64 = 1_500_000_000
 

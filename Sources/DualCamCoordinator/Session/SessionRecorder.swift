@@ -83,13 +83,21 @@ public final class SessionRecorder {
 
         let threshold = plan.clockThresholdNanoseconds
         progress("syncing clocks (threshold \(threshold / 1000) µs)")
-        try await pump(until: MonotonicTime.now() + 30_000_000_000, what: "clock sync below \(threshold / 1000) µs") {
-            $0.allSatisfy { ($0.clock?.state ?? .clockUnsynced) == .clockLocked && ($0.clock?.errorBoundNs ?? .max) < threshold }
+        do {
+            try await pump(until: MonotonicTime.now() + plan.clockSyncTimeoutNanoseconds,
+                           what: "clock sync below \(threshold / 1000) µs") {
+                $0.allSatisfy { ($0.clock?.state ?? .clockUnsynced) == .clockLocked && ($0.clock?.errorBoundNs ?? .max) < threshold }
+            }
+        } catch let error as CoordinatorError {
+            // Say which agent held the start back and by how much, so the user can judge
+            // the network (the bound never drops below half the best round trip).
+            let figures = agents.enumerated().map { i, a in
+                "\(a.name.isEmpty ? plan.agents[i].host : a.name): " + (a.clock.map(ClockFigures.describe) ?? "no clock status yet")
+            }
+            throw CoordinatorError(error.description + "\n  " + figures.joined(separator: "\n  ")
+                + "\n  A busy or wireless network raises the round trip; --clock-threshold-us sets the bound the start waits for.")
         }
-        for a in agents {
-            progress(String(format: "  %@: offset %.3f ms, rate %+.1f ppm, bound %d µs", a.name, (a.clock?.offsetNs ?? 0) / 1e6,
-                            a.clock?.ratePpm ?? 0, (a.clock?.errorBoundNs ?? 0) / 1000))
-        }
+        for a in agents { progress("  \(a.name): " + (a.clock.map(ClockFigures.describe) ?? "")) }
 
         let wall = Date()
         let sessionID = SessionNaming.sessionID(for: wall)

@@ -43,11 +43,13 @@ public enum TLSTransport {
     static func addProtocolHandlers(to channel: Channel, side: WireStampHandler.Side,
                                     clock: @escaping @Sendable () -> Int64) throws {
         let ops = channel.pipeline.syncOperations
+        let readInstant = SocketReadInstant()
+        try ops.addHandler(SocketReadStamper(readInstant, clock: clock), position: .first)
         try ops.addHandler(IdleStateHandler(readTimeout: idleTimeout))
         try ops.addHandler(IdleCloser())
         try ops.addHandler(ByteToMessageHandler(EnvelopeFrameDecoder()))
         try ops.addHandler(MessageToByteHandler(EnvelopeFrameEncoder()))
-        try ops.addHandler(WireStampHandler(side: side, clock: clock))
+        try ops.addHandler(WireStampHandler(side: side, clock: clock, readInstant: readInstant))
     }
 
     /// Listens for coordinators. `onRefused` hears about every peer whose pin or

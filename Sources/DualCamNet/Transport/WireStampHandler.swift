@@ -7,9 +7,36 @@ public struct ReceivedEnvelope: Sendable {
     public let receivedAtNanoseconds: Int64
 }
 
-/// Stamps what must be stamped at the wire, on the event loop: clock-sync timestamps
-/// right after TLS decryption and right before encryption (so that scheduling of Swift
-/// tasks never enters the measured round trip), and the sequence number of every
+/// The instant of the newest socket read, taken before TLS decryption and frame decoding,
+/// so that their cost (large in a debug build, and on a busy Pi) stays out of t2 and t4.
+/// Both handlers of one channel run on its event loop, which is the only place this is
+/// touched.
+final class SocketReadInstant {
+    var nanoseconds: Int64 = 0
+}
+
+/// First in the pipeline: notes when ciphertext arrived from the socket.
+final class SocketReadStamper: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    private let instant: SocketReadInstant
+    private let clock: @Sendable () -> Int64
+
+    init(_ instant: SocketReadInstant, clock: @escaping @Sendable () -> Int64) {
+        self.instant = instant
+        self.clock = clock
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        instant.nanoseconds = clock()
+        context.fireChannelRead(data)
+    }
+}
+
+/// Stamps what must be stamped at the wire, on the event loop: a received envelope with
+/// the socket read that completed it (t2, t4) and a ping right before encryption (t1, t3),
+/// so that scheduling of Swift tasks never enters the measured round trip, and the sequence number of every
 /// outbound envelope, in the order they are written. On the coordinator it also answers
 /// pings in place (t2 at decode, t3 at write), replying with `in_reply_to`.
 final class WireStampHandler: ChannelDuplexHandler {
@@ -22,15 +49,17 @@ final class WireStampHandler: ChannelDuplexHandler {
 
     private let side: Side
     private let clock: @Sendable () -> Int64
+    private let readInstant: SocketReadInstant
     private var sequence: UInt64 = 0
 
-    init(side: Side, clock: @escaping @Sendable () -> Int64) {
+    init(side: Side, clock: @escaping @Sendable () -> Int64, readInstant: SocketReadInstant) {
         self.side = side
         self.clock = clock
+        self.readInstant = readInstant
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let received = clock()
+        let received = readInstant.nanoseconds
         let envelope = unwrapInboundIn(data)
         if side == .coordinator, case .clockPing(let ping)? = envelope.body {
             var pong = Dualcam_V1_ClockPong()
