@@ -51,6 +51,8 @@ struct Run: AsyncParsableCommand {
     @Option(help: "Simulated clock skew in ppm (testing).") var simulateClockSkewPpm: Double = 0
     @Flag(help: "Exit when the parent process exits (used by the demo).") var exitWithParent = false
     @Flag(help: "Honour the coordinator's Shutdown message (demo and tests).") var allowRemoteShutdown = false
+    @Flag(inversion: .prefixedNo, help: "Announce this agent over mDNS (_dualcam._tcp) through avahi-daemon.") var mdns = true
+    @Option(help: "Announce on this network interface only (e.g. lo, eth0; default: all).") var mdnsInterface: String?
 
     func run() async throws {
         LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
@@ -60,7 +62,7 @@ struct Run: AsyncParsableCommand {
         guard source == "synthetic" else {
             throw ValidationError("--source \(source) is not available yet; use --source synthetic")
         }
-        guard let wireRole = Roles.parse(role) else { throw ValidationError("--role must be host, guest or camera") }
+        guard let wireRole = Dualcam_V1_Role(name: role) else { throw ValidationError("--role must be host, guest or camera") }
         guard let (width, height) = Sizes.parse(size) else { throw ValidationError("--size must look like 1280x720 (even numbers)") }
         guard let rate = FrameRate(parsing: fps) else { throw ValidationError("--fps must be a rate like 30 or 30000/1001") }
         var trusted = Set<DeviceID>()
@@ -74,11 +76,13 @@ struct Run: AsyncParsableCommand {
         let identity = try DeviceIdentity.loadOrCreate(in: state.directory, commonName: "dualcam-agent")
         let error = SimulatedClockError(offsetNanoseconds: Int64(simulateClockOffsetMs * 1e6), skewPPM: simulateClockSkewPpm,
                                         processStartNanoseconds: MonotonicTime.now())
-        let options = AgentOptions(
+        var options = AgentOptions(
             name: name ?? "\(role)-\(ProcessInfo.processInfo.hostName)", role: wireRole, listenHost: listen, port: port,
             stateDirectory: state.directory, spoolDirectory: spool ?? state.directory + "/spool", trusted: trusted,
             defaults: RecordingSettings(width: width, height: height, rate: rate, genlock: genlock),
             simulatedError: error, allowRemoteShutdown: allowRemoteShutdown)
+        options.announce = mdns
+        options.announceInterface = mdnsInterface
         if trusted.isEmpty {
             logger.warning("no coordinator is trusted yet: pass --trust <coordinator device ID> (see `dualcam-coordinator id`)")
         }
@@ -86,17 +90,6 @@ struct Run: AsyncParsableCommand {
         try await server.run { port in
             // The demo reads this line to learn the port and the ID to pin.
             FileHandle.standardOutput.write(Data("LISTENING port=\(port) id=\(identity.deviceID) role=\(role)\n".utf8))
-        }
-    }
-}
-
-enum Roles {
-    static func parse(_ text: String) -> Dualcam_V1_Role? {
-        switch text.lowercased() {
-        case "host": return .host
-        case "guest": return .guest
-        case "camera": return .camera
-        default: return nil
         }
     }
 }

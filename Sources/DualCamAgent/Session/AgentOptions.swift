@@ -15,6 +15,10 @@ public struct AgentOptions: Sendable {
     public var simulatedError: SimulatedClockError
     /// Exit when the Shutdown message arrives (demo and tests); a service ignores it.
     public var allowRemoteShutdown: Bool
+    /// Announce this agent as `_dualcam._tcp` through Avahi.
+    public var announce = true
+    /// Announce on this interface only (nil: every interface).
+    public var announceInterface: String?
 
     public init(name: String, role: Dualcam_V1_Role, listenHost: String, port: Int, stateDirectory: String,
                 spoolDirectory: String, trusted: Set<DeviceID>, defaults: RecordingSettings,

@@ -28,6 +28,9 @@ public struct AgentServer: Sendable {
             policy: PeerPolicy(trusted: options.trusted), clock: { clock.localNow() },
             onRefused: { reason in logger.warning("refused a coordinator: \(reason)") })
         guard let port = server.channel.localAddress?.port else { throw TransportError("listening socket has no port") }
+        // Kept alive (announced) for as long as the server runs.
+        let publisher = announce(port: port)
+        defer { withExtendedLifetime(publisher) {} }
         onListening(port)
         try await server.executeThenClose { connections in
             var stopping = false
@@ -52,6 +55,24 @@ public struct AgentServer: Sendable {
                     server.channel.close(promise: nil)
                 }
             }
+        }
+    }
+
+    /// Announces the agent; without Avahi it stays reachable by address, so a failure is
+    /// a warning that says how to fix it, not an error.
+    private func announce(port: Int) -> AgentPublisher? {
+        guard options.announce else { return nil }
+        let advertisement = AgentAdvertisement(
+            deviceID: identity.deviceID, name: options.name, role: options.role.name,
+            protocolMajor: WireProtocol.major, protocolMinor: WireProtocol.minor)
+        do {
+            let publisher = try AgentPublisher(advertisement: advertisement, port: port,
+                                               interfaceName: options.announceInterface, logger: logger)
+            logger.info("announced as \"\(publisher.publishedName)\" (\(AgentAdvertisement.serviceType), port \(port))")
+            return publisher
+        } catch {
+            logger.warning("not announced over mDNS: \(error)")
+            return nil
         }
     }
 }

@@ -57,7 +57,9 @@ public struct DemoRunner {
             var args = ["run", "--source", "synthetic", "--role", role, "--name", "demo-\(role)\(i > 1 ? "\(i + 1)" : "")",
                         "--listen", "127.0.0.1", "--port", "0", "--state", scratch + "/agent\(i)",
                         "--trust", "\(identity.deviceID)", "--size", "\(options.width)x\(options.height)",
-                        "--fps", "\(options.rate)", "--exit-with-parent", "--allow-remote-shutdown"]
+                        "--fps", "\(options.rate)", "--exit-with-parent", "--allow-remote-shutdown",
+                        // Announced where they listen, so discovery finds an address that answers.
+                        "--mdns-interface", "lo"]
             if !options.genlock { args.append("--no-genlock") }
             if role == "guest" {
                 args += ["--simulate-clock-offset-ms", "\(options.guestClockOffsetMs)",
@@ -67,7 +69,7 @@ public struct DemoRunner {
                                            logPath: scratch + "/agent\(i).log"))
             progress("started agent \(role) (pid \(children[i].process.processIdentifier), port \(children[i].endpoint.port))")
         }
-        var plan = SessionPlan(agents: children.map(\.endpoint), outputDirectory: options.outputDirectory,
+        var plan = SessionPlan(agents: try await locate(children, progress: progress), outputDirectory: options.outputDirectory,
                                durationSeconds: options.durationSeconds)
         plan.width = options.width
         plan.height = options.height
@@ -85,6 +87,21 @@ public struct DemoRunner {
                 if !log.isEmpty { progress("--- agent \(child.role) log (last lines) ---\n" + log.split(separator: "\n").suffix(15).joined(separator: "\n")) }
             }
             throw error
+        }
+    }
+
+    /// Finds the agents as a rig would, over mDNS, when avahi-daemon is up; otherwise
+    /// takes the loopback addresses they printed, and says so.
+    private func locate(_ children: [ChildAgent], progress: @Sendable (String) -> Void) async throws -> [AgentEndpoint] {
+        do {
+            let found = try await AgentFinder.find(children.map(\.endpoint.deviceID), timeoutSeconds: 10, progress: progress)
+            for (endpoint, child) in zip(found, children) where endpoint.port != child.endpoint.port {
+                throw CoordinatorError("mDNS gave port \(endpoint.port) for the \(child.role) agent, which listens on \(child.endpoint.port)")
+            }
+            return found
+        } catch let error as AvahiError where error.daemonMissing {
+            progress("discovery unavailable (\(error)); using the agents' loopback addresses")
+            return children.map(\.endpoint)
         }
     }
 }

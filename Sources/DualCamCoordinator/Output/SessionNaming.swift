@@ -12,14 +12,6 @@ enum SessionNaming {
 
     static func sessionID(for date: Date) -> String { stamp(for: date) }
 
-    static func roleName(_ role: Dualcam_V1_Role) -> String {
-        switch role {
-        case .host: return "host"
-        case .guest: return "guest"
-        default: return "camera"
-        }
-    }
-
     /// One distinct name per camera: Host, Guest, then Camera3, Camera4... so that a rig
     /// with more cameras (or two guests) never writes two files under one name.
     static func cameraNames(roles: [Dualcam_V1_Role]) -> [String] {

@@ -152,7 +152,7 @@ public final class SessionRecorder {
         })
         progress("finalising")
         let stats = agents.map { a in
-            CameraStatistics(name: a.name, role: SessionNaming.roleName(a.role),
+            CameraStatistics(name: a.name, role: a.role.name,
                              framesCaptured: Int(a.finished?.framesCaptured ?? 0),
                              framesDropped: Int(a.finished?.framesDropped ?? 0),
                              segments: a.segmentsReceived,
