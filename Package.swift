@@ -64,6 +64,8 @@ let package = Package(
             dependencies: [
                 "DualCamCore", "DualCamProtocol", "DualCamNet", "DualCamMedia",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .target(

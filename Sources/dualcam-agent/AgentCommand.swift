@@ -12,7 +12,7 @@ struct AgentCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dualcam-agent",
         abstract: "DualCam capture agent: records one camera and serves a coordinator over mutual TLS.",
-        subcommands: [Run.self, ID.self],
+        subcommands: [Run.self, ID.self, Pair.self, Unpair.self, Paired.self],
         defaultSubcommand: Run.self)
 }
 
@@ -43,7 +43,9 @@ struct Run: AsyncParsableCommand {
     @Option(help: "TCP port (0 picks a free one).") var port = 7420
     @OptionGroup var state: StateOption
     @Option(help: "Spool folder for segments (default: <state>/spool).") var spool: String?
-    @Option(help: "Device ID of a coordinator to trust (repeatable).") var trust: [String] = []
+    @Option(help: "Device ID of a coordinator to trust besides the paired ones (repeatable).") var trust: [String] = []
+    @Option(help: "While no coordinator is paired, open the pairing window at start for this many seconds (0: never).")
+    var firstPairingWindow = 600
     @Option(help: "Default picture size WxH.") var size = "1280x720"
     @Option(help: "Default frame rate (24, 25, 30, 30000/1001, 50, 60).") var fps = "30"
     @Flag(inversion: .prefixedNo, help: "Synthetic source: genlock frames to the shared clock.") var genlock = true
@@ -83,9 +85,7 @@ struct Run: AsyncParsableCommand {
             simulatedError: error, allowRemoteShutdown: allowRemoteShutdown)
         options.announce = mdns
         options.announceInterface = mdnsInterface
-        if trusted.isEmpty {
-            logger.warning("no coordinator is trusted yet: pass --trust <coordinator device ID> (see `dualcam-coordinator id`)")
-        }
+        options.firstPairingWindowSeconds = firstPairingWindow
         let server = AgentServer(options: options, identity: identity, logger: logger)
         try await server.run { port in
             // The demo reads this line to learn the port and the ID to pin.

@@ -11,7 +11,7 @@ struct CoordinatorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dualcam-coordinator",
         abstract: "DualCam coordinator: syncs the agents' clocks, starts them together, collects and composes.",
-        subcommands: [Demo.self, Start.self, ID.self])
+        subcommands: [Demo.self, Start.self, Pair.self, Unpair.self, Paired.self, Discover.self, ID.self])
 }
 
 struct StateOption: ParsableArguments {
@@ -155,9 +155,11 @@ struct Demo: AsyncParsableCommand {
 
 struct Start: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Record a session from running agents (discovery and pairing come with their issue; name agents with --agent).")
+        abstract: "Record a session from running agents: every paired agent found over mDNS, or those named with --agent.")
 
-    @Option(help: "An agent as HOST:PORT,DEVICE-ID (repeatable; the first is the host).") var agent: [String] = []
+    @Option(help: "An agent as HOST:PORT, HOST:PORT,DEVICE-ID or DEVICE-ID (repeatable; in camera order). Default: every paired agent found over mDNS, host first.")
+    var agent: [String] = []
+    @Option(help: "Seconds to look for agents over mDNS.") var discoverSeconds = 5.0
     @Option(help: "Seconds to record.") var duration = 10.0
     @Option(help: "Output folder (one sub-folder per session).") var out = "DualCam"
     @Option(help: "Picture size WxH.") var size = "1280x720"
@@ -168,19 +170,16 @@ struct Start: AsyncParsableCommand {
 
     func run() async throws {
         let logger = CommandSupport.logger()
-        guard !agent.isEmpty else { throw ValidationError("name at least one agent with --agent HOST:PORT,DEVICE-ID") }
-        let endpoints = try agent.map { text -> AgentEndpoint in
-            let parts = text.split(separator: ",", maxSplits: 1)
-            let hostPort = parts.first.map(String.init) ?? ""
-            guard parts.count == 2, let colon = hostPort.lastIndex(of: ":"), let port = Int(hostPort[hostPort.index(after: colon)...]),
-                  let id = DeviceID(parsing: String(parts[1])) else {
-                throw ValidationError("--agent \(text): expected HOST:PORT,DEVICE-ID (the ID `dualcam-agent id` prints)")
-            }
-            return AgentEndpoint(host: String(hostPort[..<colon]), port: port, deviceID: id)
+        let specs = try agent.map { text in
+            do { return try AgentSelection.Spec(parsing: text) } catch { throw ValidationError("\(error)") }
         }
         guard let rate = FrameRate(parsing: fps) else { throw ValidationError("--fps must be a rate like 30 or 30000/1001") }
         let (w, h) = try CommandSupport.parseSize(size)
         let identity = try DeviceIdentity.loadOrCreate(in: state.directory, commonName: "dualcam-coordinator")
+        let progress: @Sendable (String) -> Void = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
+        let endpoints = try await AgentSelection.resolve(
+            specs, paired: PairedDevices(stateDirectory: state.directory), identity: identity,
+            discoverSeconds: discoverSeconds, progress: progress)
         var plan = SessionPlan(agents: endpoints, outputDirectory: URL(fileURLWithPath: out).standardizedFileURL.path,
                                durationSeconds: duration)
         plan.width = w
@@ -190,9 +189,7 @@ struct Start: AsyncParsableCommand {
         plan.filter = try layout.look()
         plan.clockThresholdNanoseconds = clockSync.thresholdNanoseconds
         plan.clockSyncTimeoutNanoseconds = clockSync.timeoutNanoseconds
-        let result = try await SessionRecorder(plan: plan, identity: identity, logger: logger) { line in
-            FileHandle.standardError.write(Data((line + "\n").utf8))
-        }.run()
+        let result = try await SessionRecorder(plan: plan, identity: identity, logger: logger, progress: progress).run()
         CommandSupport.report(result)
     }
 }

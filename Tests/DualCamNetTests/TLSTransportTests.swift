@@ -20,7 +20,7 @@ import Testing
         let serving = Task {
             try await server.executeThenClose { connections in
                 for try await connection in connections {
-                    try? await connection.executeThenClose { inbound, outbound in
+                    try? await connection.channel.executeThenClose { inbound, outbound in
                         for try await received in inbound {
                             if case .hello = received.envelope.body {
                                 var ack = Dualcam_V1_HelloAck()

@@ -19,6 +19,9 @@ public struct AgentOptions: Sendable {
     public var announce = true
     /// Announce on this interface only (nil: every interface).
     public var announceInterface: String?
+    /// While no coordinator is paired, the pairing window opens at start for this long
+    /// (0: never by itself; `dualcam-agent pair` opens it).
+    public var firstPairingWindowSeconds = 600
 
     public init(name: String, role: Dualcam_V1_Role, listenHost: String, port: Int, stateDirectory: String,
                 spoolDirectory: String, trusted: Set<DeviceID>, defaults: RecordingSettings,

@@ -23,39 +23,88 @@ public struct AgentServer: Sendable {
     public func run(onListening: @Sendable (Int) -> Void) async throws {
         let clock = AgentClock(simulatedError: options.simulatedError)
         let logger = self.logger
+        let paired = PairedDevices(stateDirectory: options.stateDirectory)
+        let extra = options.trusted
+        let window = PairingWindow()
+        let policy = PeerPolicy(isTrusted: { extra.contains($0) || paired.trusted().contains($0) },
+                                pairingOpen: { window.isOpen })
         let server = try await TLSTransport.listen(
             host: options.listenHost, port: options.port, identity: identity,
-            policy: PeerPolicy(trusted: options.trusted), clock: { clock.localNow() },
+            policy: policy, clock: { clock.localNow() },
             onRefused: { reason in logger.warning("refused a coordinator: \(reason)") })
         guard let port = server.channel.localAddress?.port else { throw TransportError("listening socket has no port") }
         // Kept alive (announced) for as long as the server runs.
         let publisher = announce(port: port)
         defer { withExtendedLifetime(publisher) {} }
+        let control = Task {
+            do {
+                try await ControlSocket.serve(stateDirectory: options.stateDirectory, window: window, logger: logger)
+            } catch {
+                logger.warning("no control socket, so `dualcam-agent pair` cannot reach this agent: \(error)")
+            }
+        }
+        defer { control.cancel() }
+        openFirstWindowIfUnpaired(window, paired: paired)
         onListening(port)
+        let pairing = PairingConnection(options: options, identity: identity, window: window, paired: paired, logger: logger)
+        let gate = SessionGate()
         try await server.executeThenClose { connections in
-            var stopping = false
-            for try await connection in connections {
-                // Every accepted channel must be finished, also those queued behind a
-                // shutdown: the listener is closed and the queue drained.
-                if stopping {
-                    try? await connection.executeThenClose { _, _ in }
-                    continue
-                }
-                let session = CoordinatorSession(options: options, clock: clock, logger: logger)
-                let outcome: CoordinatorSession.Outcome
-                do {
-                    outcome = try await session.serve(connection)
-                } catch {
-                    logger.error("coordinator connection ended: \(error)")
-                    continue
-                }
-                if outcome == .shutdown && options.allowRemoteShutdown {
-                    logger.info("shutdown requested by the coordinator")
-                    stopping = true
-                    server.channel.close(promise: nil)
+            try await withThrowingDiscardingTaskGroup { group in
+                for try await connection in connections {
+                    // Each connection in its own task, so a slow handshake or a pairing in
+                    // progress never holds up a paired coordinator.
+                    group.addTask {
+                        switch await connection.peer() {
+                        case .pairing(let coordinator)?:
+                            do {
+                                try await pairing.serve(connection.channel, coordinator: coordinator)
+                            } catch {
+                                logger.warning("pairing connection ended: \(error)")
+                            }
+                        case .accepted?:
+                            await gate.acquire()
+                            let shutdown = await serveSession(connection.channel, clock: clock, gate: gate)
+                            await gate.release()
+                            if shutdown { server.channel.close(promise: nil) }
+                        case .refused?, nil:
+                            // Refused peers were logged by the verifier; nothing they sent is read.
+                            try? await connection.channel.executeThenClose { _, _ in }
+                        }
+                    }
                 }
             }
         }
+    }
+
+    /// Runs one paired coordinator's session; true when it ended the agent.
+    private func serveSession(_ channel: EnvelopeChannel, clock: AgentClock, gate: SessionGate) async -> Bool {
+        // Every accepted channel must be finished, also those queued behind a shutdown.
+        if await gate.stopping {
+            try? await channel.executeThenClose { _, _ in }
+            return false
+        }
+        let session = CoordinatorSession(options: options, clock: clock, logger: logger)
+        do {
+            let outcome = try await session.serve(channel)
+            guard outcome == .shutdown && options.allowRemoteShutdown else { return false }
+            logger.info("shutdown requested by the coordinator")
+            await gate.stop()
+            return true
+        } catch {
+            logger.error("coordinator connection ended: \(error)")
+            return false
+        }
+    }
+
+    /// A fresh install pairs without a login on the node: the window opens by itself while
+    /// no coordinator is paired, and the code goes to the log.
+    private func openFirstWindowIfUnpaired(_ window: PairingWindow, paired: PairedDevices) {
+        guard options.firstPairingWindowSeconds > 0, options.trusted.isEmpty, paired.trusted().isEmpty else { return }
+        window.open(seconds: options.firstPairingWindowSeconds)
+        logger.notice("""
+            no coordinator is paired yet: pairing window open for \(options.firstPairingWindowSeconds) s; \
+            run `dualcam-coordinator pair` on the coordinator and compare the code shown here
+            """)
     }
 
     /// Announces the agent; without Avahi it stays reachable by address, so a failure is

@@ -23,4 +23,15 @@ public final class EnvelopeWriter: Sendable {
         error.fatal = fatal
         try await send(.error(error))
     }
+
+    /// Sends a Keepalive every two seconds until the returned task is cancelled: for
+    /// stretches where a person, not the protocol, decides when the next message comes.
+    public func keepalives() -> Task<Void, Error> {
+        Task {
+            while !Task.isCancelled {
+                try await Task.sleep(nanoseconds: 2_000_000_000)
+                try await send(.keepalive(Dualcam_V1_Keepalive()))
+            }
+        }
+    }
 }

@@ -59,7 +59,7 @@ public enum TLSTransport {
         group: EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         clock: @escaping @Sendable () -> Int64,
         onRefused: @escaping @Sendable (String) -> Void
-    ) async throws -> NIOAsyncChannel<EnvelopeChannel, Never> {
+    ) async throws -> NIOAsyncChannel<AcceptedConnection, Never> {
         let sslContext = try context(identity: identity)
         return try await ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -77,9 +77,12 @@ public enum TLSTransport {
                             promise.succeed(.certificateVerified)
                         }
                     }
+                    let handshake = channel.eventLoop.makePromise(of: Void.self)
                     try channel.pipeline.syncOperations.addHandler(handler)
+                    try channel.pipeline.syncOperations.addHandler(HandshakeWaiter(promise: handshake))
                     try addProtocolHandlers(to: channel, side: .agent, clock: clock)
-                    return try EnvelopeChannel(wrappingChannelSynchronously: channel)
+                    return AcceptedConnection(channel: try EnvelopeChannel(wrappingChannelSynchronously: channel),
+                                              verdict: verdict, handshake: handshake.futureResult)
                 }
             }
     }
@@ -91,8 +94,19 @@ public enum TLSTransport {
         clock: @escaping @Sendable () -> Int64,
         timeout: TimeAmount = .seconds(10)
     ) async throws -> EnvelopeChannel {
+        try await connect(host: host, port: port, identity: identity, policy: PeerPolicy(trusted: [expectedPeer]),
+                          group: group, clock: clock, timeout: timeout).channel
+    }
+
+    /// Connects to an agent that `policy` accepts (any paired agent, for `--agent
+    /// HOST:PORT`) and returns the channel with the agent's device ID.
+    public static func connect(
+        host: String, port: Int, identity: DeviceIdentity, policy: PeerPolicy,
+        group: EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        clock: @escaping @Sendable () -> Int64,
+        timeout: TimeAmount = .seconds(10)
+    ) async throws -> (channel: EnvelopeChannel, peer: DeviceID) {
         let sslContext = try clientContext(identity: identity)
-        let policy = PeerPolicy(trusted: [expectedPeer])
         let verdict = VerdictBox()
         let handshake = group.next().makePromise(of: Void.self)
         let channel: EnvelopeChannel
@@ -105,7 +119,7 @@ public enum TLSTransport {
                         let handler = try NIOSSLClientHandler(context: sslContext, serverHostname: nil) { chain, promise in
                             let result = policy.check(chain: chain)
                             verdict.set(result)
-                            if case .refused = result { promise.succeed(.failed) } else { promise.succeed(.certificateVerified) }
+                            if case .accepted = result { promise.succeed(.certificateVerified) } else { promise.succeed(.failed) }
                         }
                         try channel.pipeline.syncOperations.addHandler(handler)
                         try channel.pipeline.syncOperations.addHandler(HandshakeWaiter(promise: handshake))
@@ -128,7 +142,11 @@ public enum TLSTransport {
             throw TransportError("the agent at \(host):\(port) refused the TLS handshake (\(error)); "
                 + "it does not trust this coordinator's device ID \(identity.deviceID): pair them first")
         }
-        return channel
+        guard case .accepted(let peer)? = verdict.verdict else {
+            try? await channel.executeThenClose { _, _ in }
+            throw TransportError("the handshake with \(host):\(port) ended without a verdict on the agent's certificate")
+        }
+        return (channel, peer)
     }
 }
 

@@ -148,6 +148,9 @@ public struct AgentConnectionStateMachine: Sendable {
              .recordingFinished, .telemetry:
             throw ProtocolError(.badMessage, "\(body.name) is sent by agents, not to them")
 
+        case .pairRequest, .pairCommit, .pairNonce, .pairReveal, .pairConfirm, .pairResult:
+            throw ProtocolError(.badState, "\(body.name) on a paired connection; pairing has its own connection (§13)")
+
         case .keepalive, .error:
             return []  // handled by ConnectionCore.handleCommon
         }
@@ -205,6 +208,8 @@ public struct AgentConnectionStateMachine: Sendable {
             try uploads.send(data)
         case .hello, .helloAck, .clockPong, .prepare, .startAt, .stop, .segmentAck, .segmentRequest, .shutdown:
             throw ProtocolError(.badMessage, "agents do not send \(body.name)")
+        case .pairRequest, .pairCommit, .pairNonce, .pairReveal, .pairConfirm, .pairResult:
+            throw ProtocolError(.badState, "\(body.name) belongs on a pairing connection (§13)")
         }
         return finishSend(body, inReplyTo: replyTo, now: now)
     }

@@ -20,6 +20,20 @@ extension Dualcam_V1_Envelope.OneOf_Body {
         case .keepalive: "Keepalive"
         case .shutdown: "Shutdown"
         case .segmentRequest: "SegmentRequest"
+        case .pairRequest: "PairRequest"
+        case .pairCommit: "PairCommit"
+        case .pairNonce: "PairNonce"
+        case .pairReveal: "PairReveal"
+        case .pairConfirm: "PairConfirm"
+        case .pairResult: "PairResult"
+        }
+    }
+
+    /// Pairing messages travel only on a connection let in for pairing (§13).
+    public var isPairing: Bool {
+        switch self {
+        case .pairRequest, .pairCommit, .pairNonce, .pairReveal, .pairConfirm, .pairResult: true
+        default: false
         }
     }
 }

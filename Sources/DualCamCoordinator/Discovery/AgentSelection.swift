@@ -1,0 +1,99 @@
+import DualCamNet
+import DualCamProtocol
+import Foundation
+
+/// Turns what the user typed for `--agent` (or nothing) into endpoints to record from.
+public enum AgentSelection {
+    /// One `--agent` value: `HOST:PORT,DEVICE-ID`, `HOST:PORT` (any paired agent there) or
+    /// `DEVICE-ID` (found over mDNS).
+    public enum Spec: Sendable, Equatable {
+        case address(host: String, port: Int, id: DeviceID?)
+        case id(DeviceID)
+
+        public init(parsing text: String) throws {
+            let parts = text.split(separator: ",", maxSplits: 1).map(String.init)
+            if parts.count == 1, let id = DeviceID(parsing: parts[0]) {
+                self = .id(id)
+                return
+            }
+            let hostPort = parts.first ?? ""
+            guard let colon = hostPort.lastIndex(of: ":"), let port = Int(hostPort[hostPort.index(after: colon)...]),
+                  (1...65535).contains(port), colon != hostPort.startIndex else {
+                throw CoordinatorError("--agent \(text): expected HOST:PORT, HOST:PORT,DEVICE-ID or DEVICE-ID")
+            }
+            var id: DeviceID?
+            if parts.count == 2 {
+                guard let parsed = DeviceID(parsing: parts[1]) else {
+                    throw CoordinatorError("--agent \(text): \(parts[1]) is not a device ID (a check character does not "
+                        + "match; copy it again from `dualcam-agent id`)")
+                }
+                id = parsed
+            }
+            var host = String(hostPort[..<colon])
+            if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+            self = .address(host: host, port: port, id: id)
+        }
+    }
+
+    public static func resolve(_ specs: [Spec], paired: PairedDevices, identity: DeviceIdentity,
+                               discoverSeconds: Double, progress: @escaping @Sendable (String) -> Void) async throws
+        -> [AgentEndpoint] {
+        let trusted = paired.trusted()
+        if specs.isEmpty { return try await allPaired(paired, seconds: discoverSeconds, progress: progress) }
+        var endpoints: [AgentEndpoint] = []
+        for spec in specs {
+            switch spec {
+            case .address(let host, let port, let id?):
+                endpoints.append(AgentEndpoint(host: host, port: port, deviceID: id))
+            case .address(let host, let port, nil):
+                guard !trusted.isEmpty else {
+                    throw CoordinatorError("no agent is paired yet: run `dualcam-coordinator pair --agent \(host):\(port)` first")
+                }
+                let id = try await identify(host: host, port: port, identity: identity, trusted: trusted)
+                endpoints.append(AgentEndpoint(host: host, port: port, deviceID: id))
+            case .id(let id):
+                endpoints += try await AgentFinder.find([id], timeoutSeconds: discoverSeconds, progress: progress)
+            }
+        }
+        return endpoints
+    }
+
+    /// Every paired agent that answers over mDNS, host first, then guest, then others.
+    static func allPaired(_ paired: PairedDevices, seconds: Double,
+                          progress: @escaping @Sendable (String) -> Void) async throws -> [AgentEndpoint] {
+        let trusted = paired.trusted()
+        guard !trusted.isEmpty else {
+            throw CoordinatorError("no agent is paired with this coordinator: run `dualcam-coordinator pair`, "
+                + "or name agents with --agent HOST:PORT,DEVICE-ID")
+        }
+        let seen = try await AgentBrowser.snapshot(seconds: seconds)
+            .filter { trusted.contains($0.advertisement.deviceID) && !$0.addresses.isEmpty }
+        guard !seen.isEmpty else {
+            throw CoordinatorError("none of the \(trusted.count) paired agents answered over mDNS within \(Int(seconds)) s; "
+                + "check they run and are on this network, or name them with --agent HOST:PORT")
+        }
+        let order = ["host": 0, "guest": 1]
+        let sorted = seen.sorted {
+            (order[$0.advertisement.role] ?? 2, $0.advertisement.name) < (order[$1.advertisement.role] ?? 2, $1.advertisement.name)
+        }
+        for agent in sorted {
+            progress("found \(agent.advertisement.name) (\(agent.advertisement.role)) through mDNS at \(agent.addresses[0]) port \(agent.port)")
+        }
+        return sorted.map { AgentEndpoint(host: $0.addresses[0], port: $0.port, deviceID: $0.advertisement.deviceID) }
+    }
+
+    /// Learns which paired agent listens at an address: a handshake that accepts any of
+    /// them, closed before any message.
+    static func identify(host: String, port: Int, identity: DeviceIdentity, trusted: Set<DeviceID>) async throws -> DeviceID {
+        do {
+            let (channel, id) = try await TLSTransport.connect(
+                host: host, port: port, identity: identity, policy: PeerPolicy(trusted: trusted),
+                clock: { MonotonicTime.now() })
+            try? await channel.executeThenClose { _, _ in }
+            return id
+        } catch {
+            throw CoordinatorError("\(error) (the agent at \(host):\(port) is not one this coordinator paired with: "
+                + "`dualcam-coordinator paired` lists them; `dualcam-coordinator pair --agent \(host):\(port)` pairs it)")
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import ArgumentParser
+import DualCamAgent
+import DualCamNet
+import Foundation
+import Synchronization
+
+struct Pair: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Open the running agent's pairing window and show the code a coordinator must confirm.")
+    @OptionGroup var state: StateOption
+    @Option(help: "Seconds the window stays open.") var seconds = 120
+
+    func run() async throws {
+        guard (1...3600).contains(seconds) else { throw ValidationError("--seconds must be 1 to 3600") }
+        let outcome = PairOutcome()
+        try await ControlSocket.requestPairing(stateDirectory: state.directory, seconds: seconds) { line in
+            let (word, rest) = PairOutcome.split(line)
+            switch word {
+            case "opened":
+                say("Pairing window open for \(rest) s. On the coordinator run: dualcam-coordinator pair")
+            case "code":
+                let fields = rest.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+                say("Coordinator \"\(fields[safe: 1] ?? "")\" (\(fields[safe: 2] ?? "")) asks to pair.")
+                say("Code: \(fields[safe: 0] ?? "")   - the coordinator must show the same code.")
+            case "paired":
+                let fields = rest.split(separator: "\t").map(String.init)
+                say("Paired with coordinator \"\(fields[safe: 0] ?? "")\" (\(fields[safe: 1] ?? "")).")
+                outcome.set(paired: true)
+            case "declined":
+                say("The coordinator reported different codes: not paired.")
+            case "closed":
+                if !outcome.paired { say("Pairing window closed: \(rest)") }
+            default:
+                say(line)
+            }
+        }
+        if !outcome.paired { throw ExitCode(1) }
+    }
+}
+
+struct Unpair: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Revoke a paired coordinator (by device ID, its first group, or name).")
+    @OptionGroup var state: StateOption
+    @Argument(help: "Device ID, first ID group or name of the coordinator.") var coordinator: String?
+    @Flag(help: "Revoke every paired coordinator.") var all = false
+
+    func run() throws {
+        try PairingCLI.unpair(PairedDevices(stateDirectory: state.directory), selector: coordinator, all: all, kind: "coordinator")
+    }
+}
+
+struct Paired: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List the coordinators this agent trusts.")
+    @OptionGroup var state: StateOption
+
+    func run() throws {
+        try PairingCLI.list(PairedDevices(stateDirectory: state.directory), kind: "coordinator")
+    }
+}
+
+/// What the pairing window's events amounted to.
+final class PairOutcome: Sendable {
+    private let box = Mutex(false)
+    var paired: Bool { box.withLock { $0 } }
+    func set(paired: Bool) { box.withLock { $0 = paired } }
+
+    static func split(_ line: String) -> (String, String) {
+        guard let space = line.firstIndex(of: " ") else { return (line, "") }
+        return (String(line[..<space]), String(line[line.index(after: space)...]))
+    }
+}
+
+extension Array {
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}
+
+/// Written straight through: the lines of `pair` must show while it waits.
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}

@@ -1,0 +1,121 @@
+import ArgumentParser
+import DualCamCoordinator
+import DualCamNet
+import Foundation
+
+struct Pair: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Pair with an agent whose pairing window is open (`dualcam-agent pair` on the agent).",
+        discussion: """
+            Lists the unpaired agents found over mDNS, or takes --agent. The agent then shows a six-digit \
+            code derived from both devices' IDs; type it here. A code that does not match pairs nothing.
+            """)
+    @OptionGroup var state: StateOption
+    @Option(help: "The agent as HOST:PORT or HOST:PORT,DEVICE-ID (default: choose among those found over mDNS).")
+    var agent: String?
+    @Option(help: "Name the agent will list this coordinator under.") var name = ProcessInfo.processInfo.hostName
+    @Option(help: "Seconds to browse for agents.") var browseSeconds = 3.0
+
+    func run() async throws {
+        let identity = try DeviceIdentity.loadOrCreate(in: state.directory, commonName: "dualcam-coordinator")
+        let paired = PairedDevices(stateDirectory: state.directory)
+        let (host, port, id) = try await target(paired: paired)
+        let pairer = AgentPairer(identity: identity, coordinatorName: name, paired: paired)
+        let entry = try await pairer.pair(host: host, port: port, expected: id) { code, agentName in
+            // Typed rather than confirmed with y: a glance at two numbers is easy to get wrong.
+            FileHandle.standardOutput.write(Data("Type the six-digit code \(agentName) shows: ".utf8))
+            let typed = readLine() ?? ""
+            guard PairingCode.normalized(typed) == code else {
+                print("That does not match the code this coordinator derived (\(code)): not pairing. "
+                    + "A mistyped code, or someone interfering on the network; run pair again.")
+                return false
+            }
+            return true
+        }
+        print("Paired with \(entry.name) [\(entry.role)] (\(entry.deviceID)).")
+    }
+
+    private func target(paired: PairedDevices) async throws -> (String, Int, DeviceID?) {
+        if let agent {
+            switch try AgentSelection.Spec(parsing: agent) {
+            case .address(let host, let port, let id): return (host, port, id)
+            case .id: throw ValidationError("--agent for pairing needs an address: HOST:PORT[,DEVICE-ID]")
+            }
+        }
+        let trusted = paired.trusted()
+        let candidates = try await AgentBrowser.snapshot(seconds: browseSeconds)
+            .filter { !trusted.contains($0.advertisement.deviceID) && !$0.addresses.isEmpty }
+        guard !candidates.isEmpty else {
+            throw ValidationError("no unpaired agent answered over mDNS within \(browseSeconds) s; open its pairing "
+                + "window (`dualcam-agent pair`) and check it is on this network, or name it with --agent HOST:PORT")
+        }
+        var choice = 0
+        if candidates.count > 1 {
+            for (n, agent) in candidates.enumerated() {
+                print("\(n + 1). \(agent.advertisement.name) [\(agent.advertisement.role)] \(agent.addresses[0]):\(agent.port)  \(agent.advertisement.deviceID)")
+            }
+            print("Pair with which agent? [1-\(candidates.count)] ", terminator: "")
+            guard let line = readLine(), let n = Int(line.trimmingCharacters(in: .whitespaces)),
+                  (1...candidates.count).contains(n) else {
+                throw ValidationError("no agent chosen")
+            }
+            choice = n - 1
+        }
+        let agent = candidates[choice]
+        print("Pairing with \(agent.advertisement.name) at \(agent.addresses[0]):\(agent.port)...")
+        return (agent.addresses[0], agent.port, agent.advertisement.deviceID)
+    }
+}
+
+struct Unpair: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Revoke a paired agent (by device ID, its first group, or name).")
+    @OptionGroup var state: StateOption
+    @Argument(help: "Device ID, first ID group or name of the agent.") var agent: String?
+    @Flag(help: "Revoke every paired agent.") var all = false
+
+    func run() throws {
+        try PairingCLI.unpair(PairedDevices(stateDirectory: state.directory), selector: agent, all: all, kind: "agent")
+    }
+}
+
+struct Paired: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List the agents this coordinator trusts.")
+    @OptionGroup var state: StateOption
+
+    func run() throws {
+        try PairingCLI.list(PairedDevices(stateDirectory: state.directory), kind: "agent")
+    }
+}
+
+struct Discover: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List the agents announcing themselves over mDNS.")
+    @OptionGroup var state: StateOption
+    @Option(help: "Seconds to browse.") var seconds = 3.0
+    @Flag(help: "Keep following agents as they appear and leave (Ctrl-C ends).") var follow = false
+
+    func run() async throws {
+        let trusted = PairedDevices(stateDirectory: state.directory).trusted()
+        func line(_ agent: DiscoveredAgent) -> String {
+            let a = agent.advertisement
+            let paired = trusted.contains(a.deviceID) ? "paired" : "unpaired"
+            return "\(a.name) [\(a.role)] \(agent.addresses.first ?? agent.hostName):\(agent.port) \(paired) "
+                + "protocol \(a.protocolMajor).\(a.protocolMinor) \(a.deviceID)"
+        }
+        if !follow {
+            let agents = try await AgentBrowser.snapshot(seconds: seconds)
+            if agents.isEmpty { print("No agent answered within \(seconds) s.") }
+            for agent in agents { print(line(agent)) }
+            return
+        }
+        let (browser, events) = try AgentBrowser.browse()
+        defer { browser.finish() }
+        for await event in events {
+            switch event {
+            case .updated(let agent): print("+ " + line(agent))
+            case .removed(let name): print("- \(name)")
+            case .failed(let error): throw error
+            }
+            FileHandle.standardOutput.synchronizeFile()
+        }
+    }
+}
