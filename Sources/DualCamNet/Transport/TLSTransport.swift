@@ -15,8 +15,9 @@ public struct TransportError: Error, CustomStringConvertible {
 /// mode: every connection is TLS, both sides present certificates, both pin the other's
 /// device ID.
 public enum TLSTransport {
-    /// A peer that stays silent this long is dropped (keepalives come every 2 s).
-    public static let idleTimeout = TimeAmount.seconds(15)
+    /// A peer from which no complete frame arrived for this long is dropped (PROTOCOL.md
+    /// §9), from the moment of connection, so also one stuck in the TLS handshake.
+    public static let idleTimeout = TimeAmount.seconds(10)
 
     static func context(identity: DeviceIdentity) throws -> NIOSSLContext {
         var config = TLSConfiguration.makeServerConfiguration(
@@ -41,13 +42,13 @@ public enum TLSTransport {
     }
 
     static func addProtocolHandlers(to channel: Channel, side: WireStampHandler.Side,
-                                    clock: @escaping @Sendable () -> Int64) throws {
+                                    clock: @escaping @Sendable () -> Int64,
+                                    idleTimeout: TimeAmount = TLSTransport.idleTimeout) throws {
         let ops = channel.pipeline.syncOperations
         let readInstant = SocketReadInstant()
         try ops.addHandler(SocketReadStamper(readInstant, clock: clock), position: .first)
-        try ops.addHandler(IdleStateHandler(readTimeout: idleTimeout))
-        try ops.addHandler(IdleCloser())
         try ops.addHandler(ByteToMessageHandler(EnvelopeFrameDecoder()))
+        try ops.addHandler(FrameIdleGuard(timeout: idleTimeout))
         try ops.addHandler(MessageToByteHandler(EnvelopeFrameEncoder()))
         try ops.addHandler(WireStampHandler(side: side, clock: clock, readInstant: readInstant))
     }
@@ -166,17 +167,5 @@ extension TLSTransport {
                 + "it is not paired with this coordinator (device ID \(identity.deviceID)); pair them first"
         }
         return "connection to the agent at \(host):\(port) failed: \(text)"
-    }
-}
-
-/// Closes a connection whose peer has said nothing for the idle timeout.
-final class IdleCloser: ChannelInboundHandler {
-    typealias InboundIn = NIOAny
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read {
-            context.close(promise: nil)
-            return
-        }
-        context.fireUserInboundEventTriggered(event)
     }
 }
