@@ -97,6 +97,14 @@ let package = Package(
             dependencies: ["DualCamProtocol", .product(name: "NIOEmbedded", package: "swift-nio")]),
         .testTarget(name: "DualCamNetTests", dependencies: ["DualCamNet"]),
         .testTarget(name: "DualCamMediaTests", dependencies: ["DualCamMedia", "DualCamCore"]),
+        // Agent and coordinator code in one process over real TLS on loopback.
+        .testTarget(
+            name: "DualCamSystemTests",
+            dependencies: [
+                "DualCamAgent", "DualCamCoordinator", "DualCamNet", "DualCamProtocol",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["DualCamMedia", "DualCamCore"]),

@@ -21,18 +21,23 @@ public enum ControlSocket {
                     try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
                 }
             }
-        try await server.executeThenClose { clients in
-            try await withThrowingDiscardingTaskGroup { group in
-                for try await client in clients {
-                    group.addTask {
-                        do {
-                            try await handle(client, window: window)
-                        } catch {
-                            logger.warning("control client: \(error)")
+        let listener = server.channel
+        try await withTaskCancellationHandler {
+            try await server.executeThenClose { clients in
+                try await withThrowingDiscardingTaskGroup { group in
+                    for try await client in clients {
+                        group.addTask {
+                            do {
+                                try await handle(client, window: window)
+                            } catch {
+                                logger.warning("control client: \(error)")
+                            }
                         }
                     }
                 }
             }
+        } onCancel: {
+            listener.close(promise: nil)
         }
     }
 

@@ -48,6 +48,19 @@ public struct AgentServer: Sendable {
         onListening(port)
         let pairing = PairingConnection(options: options, identity: identity, window: window, paired: paired, logger: logger)
         let gate = SessionGate()
+        // Cancelling the task that runs the agent closes the listener; the sessions under
+        // way end with their connections.
+        let listener = server.channel
+        try await withTaskCancellationHandler {
+            try await serve(server, pairing: pairing, clock: clock, gate: gate)
+        } onCancel: {
+            listener.close(promise: nil)
+        }
+    }
+
+    private func serve(_ server: NIOAsyncChannel<AcceptedConnection, Never>, pairing: PairingConnection,
+                       clock: AgentClock, gate: SessionGate) async throws {
+        let logger = self.logger
         try await server.executeThenClose { connections in
             try await withThrowingDiscardingTaskGroup { group in
                 for try await connection in connections {
