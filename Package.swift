@@ -95,7 +95,9 @@ let package = Package(
         .testTarget(
             name: "DualCamProtocolTests",
             dependencies: ["DualCamProtocol", .product(name: "NIOEmbedded", package: "swift-nio")]),
-        .testTarget(name: "DualCamNetTests", dependencies: ["DualCamNet"]),
+        .testTarget(
+            name: "DualCamNetTests",
+            dependencies: ["DualCamNet", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "DualCamMediaTests", dependencies: ["DualCamMedia", "DualCamCore"]),
         // Agent and coordinator code in one process over real TLS on loopback.
         .testTarget(

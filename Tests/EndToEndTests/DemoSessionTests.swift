@@ -18,6 +18,9 @@ extension EndToEnd {
             let run = try DemoRun.run(["demo", "--duration", "\(Self.seconds)", "--out", out, "--state", out + "/coordinator-state",
                                        "--size", "\(Self.width)x\(Self.height)", "--fps", "\(Self.fps)"])
             try #require(run.exitCode == 0, "demo failed: \(run.stderr.suffix(3000))")
+            // avahi-daemon runs under the suite (deploy/test.sh), so the demo must have
+            // found both agents through it rather than by their loopback ports.
+            #expect(run.stderr.components(separatedBy: "through mDNS").count - 1 == 2, "\(run.stderr)")
             let files = run.mp4Files
             try #require(files.count == 3, "expected three files, got: \(run.stdout)")
             let host = try #require(files.first { ($0 as NSString).lastPathComponent.hasPrefix("DualCam_Host_") })

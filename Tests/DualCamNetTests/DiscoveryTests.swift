@@ -1,0 +1,94 @@
+import DualCamNet
+import Foundation
+import Logging
+import Testing
+
+/// Publishing and browsing through the real avahi-daemon, which the suite starts itself
+/// (deploy/ensure-avahi.sh: dbus and avahi-daemon, as on the CI machine, run as root).
+@Suite(.serialized) struct DiscoveryTests {
+    static let daemonReady: Bool = {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../deploy/ensure-avahi.sh").standardizedFileURL.path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [script]
+        do {
+            try process.run()
+            process.waitUntilExit()
+        } catch {
+            return false
+        }
+        return process.terminationStatus == 0
+    }()
+
+    func advertisement(_ name: String, seed: UInt8) -> AgentAdvertisement {
+        AgentAdvertisement(deviceID: DeviceID(bytes: Array(repeating: seed, count: 32)), name: name, role: "guest",
+                           protocolMajor: 1, protocolMinor: 0)
+    }
+
+    @Test func txtRecordsRoundTrip() throws {
+        let ad = advertisement("pi guest = one", seed: 7)
+        let parsed = try #require(AgentAdvertisement(txtRecords: ad.txtRecords))
+        #expect(parsed == ad)
+        #expect(AgentAdvertisement(txtRecords: ["id=nonsense", "proto=1.0"]) == nil)
+    }
+
+    /// Waits for the first event that `match` accepts.
+    func waitFor(_ events: AsyncStream<DiscoveryEvent>, seconds: Double,
+                 _ match: @escaping @Sendable (DiscoveryEvent) -> Bool) async -> DiscoveryEvent? {
+        let found = Task {
+            for await event in events where match(event) { return Optional(event) }
+            return nil
+        }
+        let timeout = Task {
+            try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+            found.cancel()
+        }
+        defer { timeout.cancel() }
+        return await found.value
+    }
+
+    @Test func aPublishedAgentIsBrowsedResolvedAndSeenLeaving() async throws {
+        try #require(Self.daemonReady, "avahi-daemon could not be started (run the suite as root, or start it)")
+        let name = "dualcam-test-\(UInt32.random(in: 0...UInt32.max))"
+        let ad = advertisement(name, seed: 42)
+        let (browser, events) = try AgentBrowser.browse()
+        defer { browser.finish() }
+        var publisher: AgentPublisher? = try AgentPublisher(advertisement: ad, port: 45123, interfaceName: "lo",
+                                                            logger: Logger(label: "test"))
+        let seen = await waitFor(events, seconds: 10) { event in
+            if case .updated(let agent) = event { agent.advertisement.name == name } else { false }
+        }
+        guard case .updated(let agent)? = seen else {
+            Issue.record("the published agent was not browsed within 10 s")
+            return
+        }
+        #expect(agent.advertisement == ad)
+        #expect(agent.port == 45123)
+        #expect(agent.addresses.first == "127.0.0.1", "\(agent.addresses)")
+        withExtendedLifetime(publisher) {}
+        publisher = nil
+        let gone = await waitFor(events, seconds: 10) { event in
+            if case .removed(let instance) = event { instance == agent.instanceName } else { false }
+        }
+        #expect(gone != nil, "the agent's leaving was not reported")
+    }
+
+    @Test func aNameAlreadyTakenIsRenamed() async throws {
+        try #require(Self.daemonReady, "avahi-daemon could not be started (run the suite as root, or start it)")
+        let name = "dualcam-twin-\(UInt32.random(in: 0...UInt32.max))"
+        let first = try AgentPublisher(advertisement: advertisement(name, seed: 1), port: 45124, interfaceName: "lo",
+                                       logger: Logger(label: "test"))
+        let second = try AgentPublisher(advertisement: advertisement(name, seed: 2), port: 45125, interfaceName: "lo",
+                                        logger: Logger(label: "test"))
+        var names: [String] = []
+        for _ in 0..<100 {
+            names = [first.publishedName, second.publishedName]
+            if names[0] != names[1] { break }
+            try await Task.sleep(nanoseconds: 50_000_000)
+        }
+        #expect(names[0] != names[1], "both kept \(names[0])")
+        let agents = try await AgentBrowser.snapshot(seconds: 2).filter { $0.advertisement.name == name }
+        #expect(Set(agents.map(\.advertisement.deviceID)).count == 2, "\(agents)")
+    }
+}
