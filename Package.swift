@@ -89,7 +89,10 @@ let package = Package(
             ]),
         .executableTarget(
             name: "dualcam-bench",
-            dependencies: ["DualCamCore", "DualCamMedia"]),
+            dependencies: [
+                "DualCamCore", "DualCamMedia", "DualCamNet", "DualCamProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]),
 
         .testTarget(name: "DualCamCoreTests", dependencies: ["DualCamCore"]),
         .testTarget(

@@ -67,9 +67,11 @@ final class LineCollector: @unchecked Sendable {
 
     var text: String { lock.withLock { buffer } }
 
-    /// The whole text, once the writer has closed the pipe.
+    /// The whole text, once the writer has closed the pipe. May be called again (in an
+    /// assertion's message, say): the semaphore is handed on for the next caller.
     func all() -> String {
         ended.wait()
+        ended.signal()
         return text
     }
 }

@@ -78,7 +78,10 @@ public final class SessionRecorder {
         hello.version = WireProtocol.version
         hello.software = "dualcam-coordinator 0.1.0"
         hello.nodeName = ProcessInfo.processInfo.hostName
-        for link in links { try await link.writer.send(.hello(hello)) }
+        // An agent that refuses this coordinator closes right after the TLS handshake, so
+        // the Hello may fail to go out; the link's close event then carries the reason
+        // (not paired, with advice), which is what the user must see, not the write error.
+        for link in links { try? await link.writer.send(.hello(hello)) }
         try await pump(until: MonotonicTime.now() + 10_000_000_000, what: "hello") { $0.allSatisfy { $0.role != .unspecified } }
 
         let threshold = plan.clockThresholdNanoseconds
