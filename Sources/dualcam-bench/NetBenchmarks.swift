@@ -42,9 +42,17 @@ func runNetBenchmarks() async throws {
                     var data = Dualcam_V1_Envelope()
                     data.segmentData.sessionID = "bench"
                     data.segmentData.data = Data(repeating: 0x5A, count: chunk)
+                    // The upload window of PROTOCOL.md §8.3: at most 8 MiB unacknowledged,
+                    // as the agent's uploader keeps it; without it the writer would queue
+                    // whatever the loop produces.
+                    let window = 8 << 20
                     let start = Date()
                     var sent = 0
+                    var acknowledged = 0
                     while Date().timeIntervalSince(start) < ingestSeconds {
+                        while sent - acknowledged + chunk > window, let reply = try await iterator.next() {
+                            if case .segmentAck(let ack)? = reply.envelope.body { acknowledged = Int(ack.receivedBytes) }
+                        }
                         data.segmentData.offset = UInt64(sent)
                         try await outbound.write(data)
                         sent += chunk
@@ -53,7 +61,10 @@ func runNetBenchmarks() async throws {
                     last.segmentData.last = true
                     last.segmentData.sessionID = "bench"
                     try await outbound.write(last)
-                    _ = try await iterator.next()  // the coordinator's count arrives once all is read
+                    // The coordinator answers once it has read everything.
+                    while let reply = try await iterator.next() {
+                        if case .keepalive(let k)? = reply.envelope.body, k.sentNs == -1 { break }
+                    }
                     return (rtts, sent, Date().timeIntervalSince(start))
                 }
             }
@@ -64,22 +75,33 @@ func runNetBenchmarks() async throws {
     // The coordinator's end answers pings in its pipeline and counts payload bytes.
     let channel = try await TLSTransport.connect(host: "127.0.0.1", port: port, identity: coordinator,
                                                  expectedPeer: agent.deviceID, clock: { MonotonicTime.now() })
-    let received = try await channel.executeThenClose { inbound, outbound in
+    let (received, receiving) = try await channel.executeThenClose { inbound, outbound in
         var hello = Dualcam_V1_Envelope()
         hello.hello = Dualcam_V1_Hello()
         try await outbound.write(hello)
+        // As in a session, the coordinator keeps talking while it only receives, or the
+        // agent would drop it as idle.
+        let keepalive = EnvelopeWriter(outbound).keepalives()
+        defer { keepalive.cancel() }
         var bytes = 0
+        var first: Date?
         for try await envelope in inbound {
             guard case .segmentData(let data)? = envelope.envelope.body else { continue }
+            if first == nil { first = Date() }
             bytes += data.data.count
             if data.last { break }
+            var ack = Dualcam_V1_Envelope()
+            ack.segmentAck.sessionID = "bench"
+            ack.segmentAck.receivedBytes = UInt64(bytes)
+            try await outbound.write(ack)
         }
+        let seconds = Date().timeIntervalSince(first ?? Date())
         var done = Dualcam_V1_Envelope()
-        done.keepalive = Dualcam_V1_Keepalive()
+        done.keepalive.sentNs = -1
         try await outbound.write(done)
-        return bytes
+        return (bytes, seconds)
     }
-    let (rtts, sent, seconds) = try await agentSide.value
+    let (rtts, sent, _) = try await agentSide.value
     server.channel.close(promise: nil)
 
     let sorted = rtts.sorted()
@@ -88,9 +110,9 @@ func runNetBenchmarks() async throws {
                  "clock-sync round trip (\(pings) exchanges)" as NSString, µs(0) as NSString, µs(0.5) as NSString,
                  µs(0.9) as NSString, µs(0.99) as NSString,
                  (Double(sorted[sorted.count / 2]) <= 200_000 ? "ok" : "MISSED") as NSString))
-    let mbps = Double(received) * 8 / seconds / 1e6
+    let mbps = Double(received) * 8 / receiving / 1e6
     print(String(format: "  %-58@ %.0f Mbit/s (%d MiB in %.1f s)   target: ≥ 800 Mbit/s  %@",
-                 "segment ingest, 256 KiB SegmentData" as NSString, mbps, received >> 20, seconds,
+                 "segment ingest, 256 KiB SegmentData" as NSString, mbps, received >> 20, receiving,
                  (mbps >= 800 ? "ok" : "MISSED") as NSString))
     if received != sent { print("  warning: sent \(sent) bytes, received \(received)") }
     printOpenSSLCeiling()
@@ -99,21 +121,24 @@ func runNetBenchmarks() async throws {
 /// The peer figure for ingest: what OpenSSL's AES-128-GCM (TLS 1.3's first cipher) does on
 /// one core of this machine, the upper bound for any TLS transport here.
 func printOpenSSLCeiling() {
+    // Through a file rather than a pipe: the measurement must not depend on how the
+    // child's output is drained.
+    let output = NSTemporaryDirectory() + "dualcam-bench-openssl-\(getpid()).txt"
+    defer { try? FileManager.default.removeItem(atPath: output) }
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["openssl", "speed", "-seconds", "2", "-bytes", "16384", "-evp", "aes-128-gcm"]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = FileHandle.nullDevice
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", "openssl speed -seconds 2 -bytes 16384 -evp aes-128-gcm > '\(output)' 2>/dev/null"]
+    process.standardInput = FileHandle.nullDevice
     guard (try? process.run()) != nil else {
-        print("  (openssl CLI not found: no cipher ceiling to compare with)")
+        print("  (cannot run /bin/sh: no cipher ceiling to compare with)")
         return
     }
-    let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
-    guard let line = text.split(separator: "\n").last(where: { $0.hasPrefix("AES-128-GCM") || $0.hasPrefix("aes-128-gcm") }),
-          let value = line.split(separator: " ").last, let kBps = Double(value.dropLast(value.hasSuffix("k") ? 1 : 0)) else {
-        print("  (could not read `openssl speed` output)")
+    let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+    guard process.terminationStatus == 0,
+          let line = text.split(separator: "\n").last(where: { $0.uppercased().hasPrefix("AES-128-GCM") }),
+          let value = line.split(separator: " ").last, let kBps = Double(value.hasSuffix("k") ? value.dropLast() : value) else {
+        print("  (no `openssl speed` figure: is the openssl CLI installed?)")
         return
     }
     print(String(format: "  %-58@ %.0f Mbit/s (openssl speed -evp aes-128-gcm, 16 KiB records, one core)",

@@ -31,8 +31,13 @@ final class CoordinatorSession: Sendable {
     func serve(_ connection: EnvelopeChannel) async throws -> Outcome {
         try await connection.executeThenClose { inbound, outbound in
             let out = EnvelopeWriter(outbound)
+            let credit = UploadCredit()
             return try await withThrowingTaskGroup(of: Void.self, returning: Outcome.self) { group in
-                defer { group.cancelAll() }
+                // An uploader waiting for window room must wake before the group waits for it.
+                defer {
+                    credit.close()
+                    group.cancelAll()
+                }
                 for try await received in inbound {
                     let envelope = received.envelope
                     switch envelope.body {
@@ -43,6 +48,7 @@ final class CoordinatorSession: Sendable {
                             return .closed
                         }
                         logger.info("coordinator \(hello.nodeName) connected (\(hello.software))")
+                        credit.setWindow(announced: hello.uploadWindowBytes)
                         try await out.send(.helloAck(helloAck()))
                         group.addTask { try await self.pingLoop(out) }
                     case .clockPong(let pong):
@@ -81,7 +87,7 @@ final class CoordinatorSession: Sendable {
                         pipeline.start()
                         logger.info("recording \(start.sessionID) from shared t0=\(start.t0SharedNs)")
                         group.addTask {
-                            let uploader = SegmentUploader(out: out)
+                            let uploader = SegmentUploader(out: out, credit: credit)
                             for await segment in segments.stream { try await uploader.upload(segment) }
                             let summary = summaryBox.withLockedValue { $0 } ?? RecordingSummary(segments: 0, framesCaptured: 0, framesDropped: 0)
                             if let error = summary.error {
@@ -98,8 +104,8 @@ final class CoordinatorSession: Sendable {
                         }
                     case .stop(let stop):
                         state.withLockedValue { $0.pipeline }?.stop(atShared: stop.stopSharedNs)
-                    case .segmentAck:
-                        break
+                    case .segmentAck(let ack):
+                        credit.acknowledge(ack)
                     case .shutdown:
                         return .shutdown
                     case .keepalive, .none:

@@ -8,6 +8,7 @@ import Foundation
 final class SegmentReceiver {
     let directory: String
     private var current: (offer: Dualcam_V1_SegmentOffer, handle: FileHandle, hasher: SHA256, received: UInt64, path: String)?
+    private var acknowledgedBytes: UInt64 = 0
     private(set) var received: [Int: String] = [:]
 
     init(directory: String) throws {
@@ -24,6 +25,16 @@ final class SegmentReceiver {
             throw CoordinatorError("cannot write \(part)")
         }
         current = (offer, handle, SHA256(), 0, part)
+        acknowledgedBytes = 0
+    }
+
+    /// A progress ack is due once `every` bytes were written since the last one
+    /// (PROTOCOL.md §8.2: a quarter of the upload window); returns the segment and the
+    /// bytes written so far, and counts them as acknowledged.
+    func progressDue(every: UInt64) -> (index: UInt32, receivedBytes: UInt64)? {
+        guard let c = current, c.received - acknowledgedBytes >= every else { return nil }
+        acknowledgedBytes = c.received
+        return (c.offer.index, c.received)
     }
 
     /// Appends a chunk; returns the finished segment's path when the last chunk is in

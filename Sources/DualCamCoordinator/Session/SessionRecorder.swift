@@ -146,6 +146,13 @@ public final class SessionRecorder {
                     ack.receivedBytes = done.offer.size
                     try await links[i].writer.send(.segmentAck(ack))
                     try outputs.add(segment: done.path, index: done.index, camera: i)
+                } else if let due = agents[i].receiver?.progressDue(every: WireProtocol.defaultUploadWindowBytes / 4) {
+                    // Written, not yet durable: opens the agent's upload window (§8.3).
+                    var ack = Dualcam_V1_SegmentAck()
+                    ack.sessionID = sessionID
+                    ack.index = due.index
+                    ack.receivedBytes = due.receivedBytes
+                    try await links[i].writer.send(.segmentAck(ack))
                 }
             case .recordingFinished(let finished):
                 agents[i].finished = finished
