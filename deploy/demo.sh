@@ -10,5 +10,8 @@ echo "== building (release; the first build takes several minutes)"
 swift build -c release --product dualcam-agent
 swift build -c release --product dualcam-coordinator
 bin=$(swift build -c release --show-bin-path)
+# The demo finds its agents over mDNS when avahi-daemon runs; without it (not root, no
+# service manager) it says so and uses their loopback ports.
+bash deploy/ensure-avahi.sh || echo "(no avahi-daemon: the demo will reach its agents by address)"
 echo "== recording"
 exec "$bin/dualcam-coordinator" demo --out "${DUALCAM_DEMO_OUT:-$PWD/DualCam-demo}" "$@"
