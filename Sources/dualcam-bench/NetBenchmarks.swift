@@ -127,7 +127,7 @@ func printOpenSSLCeiling() {
     defer { try? FileManager.default.removeItem(atPath: output) }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", "openssl speed -seconds 2 -bytes 16384 -evp aes-128-gcm > '\(output)' 2>/dev/null"]
+    process.arguments = ["-c", "timeout -s KILL 20 openssl speed -seconds 2 -bytes 16384 -evp aes-128-gcm > '\(output)' 2>/dev/null"]
     process.standardInput = FileHandle.nullDevice
     guard (try? process.run()) != nil else {
         print("  (cannot run /bin/sh: no cipher ceiling to compare with)")
