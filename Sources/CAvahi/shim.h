@@ -21,4 +21,10 @@ static inline int dc_avahi_add_service_on(AvahiEntryGroup *group, AvahiIfIndex i
                                                 name, type, NULL, NULL, port, txt);
 }
 
+static inline int dc_avahi_update_txt_on(AvahiEntryGroup *group, AvahiIfIndex interface, const char *name,
+                                         const char *type, AvahiStringList *txt) {
+    return avahi_entry_group_update_service_txt_strlst(group, interface, AVAHI_PROTO_UNSPEC, (AvahiPublishFlags)0,
+                                                       name, type, NULL, txt);
+}
+
 #endif

@@ -43,8 +43,11 @@ struct Pair: AsyncParsableCommand {
             }
         }
         let trusted = paired.trusted()
-        let candidates = try await AgentBrowser.snapshot(seconds: browseSeconds)
+        let unpaired = try await AgentBrowser.snapshot(seconds: browseSeconds)
             .filter { !trusted.contains($0.advertisement.deviceID) && !$0.addresses.isEmpty }
+        // Agents that say their window is open come first; an older agent says nothing.
+        let open = unpaired.filter(\.advertisement.pairingOpen)
+        let candidates = open.isEmpty ? unpaired : open
         guard !candidates.isEmpty else {
             throw ValidationError("no unpaired agent answered over mDNS within \(browseSeconds) s; open its pairing "
                 + "window (`dualcam-agent pair`) and check it is on this network, or name it with --agent HOST:PORT")
@@ -97,7 +100,7 @@ struct Discover: AsyncParsableCommand {
         let trusted = PairedDevices(stateDirectory: state.directory).trusted()
         func line(_ agent: DiscoveredAgent) -> String {
             let a = agent.advertisement
-            let paired = trusted.contains(a.deviceID) ? "paired" : "unpaired"
+            let paired = trusted.contains(a.deviceID) ? "paired" : (a.pairingOpen ? "unpaired, pairing window open" : "unpaired")
             return "\(a.name) [\(a.role)] \(agent.addresses.first ?? agent.hostName):\(agent.port) \(paired) "
                 + "protocol \(a.protocolMajor).\(a.protocolMinor) \(a.deviceID)"
         }

@@ -30,6 +30,10 @@ import Testing
         let ad = advertisement("pi guest = one", seed: 7)
         let parsed = try #require(AgentAdvertisement(txtRecords: ad.txtRecords))
         #expect(parsed == ad)
+        var open = ad
+        open.pairingOpen = true
+        #expect(open.txtRecords.contains("pairing=open"))
+        #expect(AgentAdvertisement(txtRecords: open.txtRecords) == open)
         #expect(AgentAdvertisement(txtRecords: ["id=nonsense", "proto=1.0"]) == nil)
     }
 
@@ -66,7 +70,13 @@ import Testing
         #expect(agent.advertisement == ad)
         #expect(agent.port == 45123)
         #expect(agent.addresses.first == "127.0.0.1", "\(agent.addresses)")
-        withExtendedLifetime(publisher) {}
+        #expect(!agent.advertisement.pairingOpen)
+        // Opening the pairing window changes the TXT record in place; browsers see it.
+        publisher?.update(pairingOpen: true)
+        let reopened = await waitFor(events, seconds: 10) { event in
+            if case .updated(let agent) = event { agent.advertisement.name == name && agent.advertisement.pairingOpen } else { false }
+        }
+        #expect(reopened != nil, "the TXT update was not seen")
         publisher = nil
         let gone = await waitFor(events, seconds: 10) { event in
             if case .removed(let instance) = event { instance == agent.instanceName } else { false }

@@ -44,6 +44,19 @@ public struct AgentServer: Sendable {
             }
         }
         defer { control.cancel() }
+        // The TXT record says when the window is open, so `dualcam-coordinator pair` can
+        // offer just the agents that can pair now.
+        let windowEvents = window.events()
+        let advertiser = Task {
+            for await event in windowEvents {
+                switch event {
+                case .opened: publisher?.update(pairingOpen: true)
+                case .closed: publisher?.update(pairingOpen: false)
+                default: break
+                }
+            }
+        }
+        defer { advertiser.cancel() }
         openFirstWindowIfUnpaired(window, paired: paired)
         onListening(port)
         let pairing = PairingConnection(options: options, identity: identity, window: window, paired: paired, logger: logger)

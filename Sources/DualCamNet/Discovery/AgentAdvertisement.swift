@@ -1,5 +1,6 @@
 /// What an agent announces about itself over DNS-SD (`_dualcam._tcp`), as TXT records:
-/// `id=` its device ID, `name=`, `role=` and `proto=MAJOR.MINOR`. The TXT record is a hint
+/// `id=` its device ID, `name=`, `role=`, `proto=MAJOR.MINOR`, and `pairing=open` while its
+/// pairing window is open. The TXT record is a hint
 /// for finding agents, never a credential: the connection still pins the device ID the
 /// user paired with, so a forged record can at worst point at a peer that is refused.
 public struct AgentAdvertisement: Sendable, Hashable {
@@ -10,6 +11,8 @@ public struct AgentAdvertisement: Sendable, Hashable {
     public var role: String
     public var protocolMajor: UInt32
     public var protocolMinor: UInt32
+    /// The agent's pairing window is open (only then can an unpaired coordinator pair).
+    public var pairingOpen = false
 
     public init(deviceID: DeviceID, name: String, role: String, protocolMajor: UInt32, protocolMinor: UInt32) {
         self.deviceID = deviceID
@@ -24,7 +27,7 @@ public struct AgentAdvertisement: Sendable, Hashable {
         var shortName = name
         while shortName.utf8.count > 200 { shortName.removeLast() }
         return ["id=\(deviceID)", "name=\(shortName)", "role=\(role)",
-         "proto=\(protocolMajor).\(protocolMinor)"]
+         "proto=\(protocolMajor).\(protocolMinor)"] + (pairingOpen ? ["pairing=open"] : [])
     }
 
     /// Reads TXT strings; nil when the device ID is missing or malformed (not a DualCam
@@ -40,6 +43,7 @@ public struct AgentAdvertisement: Sendable, Hashable {
         let version = (fields["proto"] ?? "").split(separator: ".").compactMap { UInt32($0) }
         self.init(deviceID: id, name: fields["name"] ?? "", role: fields["role"] ?? "",
                   protocolMajor: version.first ?? 0, protocolMinor: version.count > 1 ? version[1] : 0)
+        pairingOpen = fields["pairing"] == "open"
     }
 }
 

@@ -129,9 +129,13 @@ public final class AgentBrowser: @unchecked Sendable {
         guard let name else { return }
         let instance = String(cString: name)
         let key = InstanceKey(name: instance, interface: interface, proto: proto)
-        // One answer is all a resolver is for; a later change is browsed anew.
-        if let resolver = resolvers.removeValue(forKey: key) { avahi_service_resolver_free(resolver) }
-        guard event == AVAHI_RESOLVER_FOUND, let address else { return }
+        // A resolver kept alive reports every later change of the record (the TXT flag of
+        // an opened pairing window, a new address); it goes when the instance does. One
+        // that failed is dropped, and the next browse event for the instance makes another.
+        guard event == AVAHI_RESOLVER_FOUND, let address else {
+            if let resolver = resolvers.removeValue(forKey: key) { avahi_service_resolver_free(resolver) }
+            return
+        }
         var records: [String] = []
         var item = txt
         while let entry = item {

@@ -10,7 +10,7 @@ public final class AgentPublisher: @unchecked Sendable {
     private var connection: AvahiConnection?
     private var group: OpaquePointer?
     private var instanceName: String
-    private let advertisement: AgentAdvertisement
+    private var advertisement: AgentAdvertisement
     private let port: UInt16
     private let interface: Int32
     private let logger: Logger
@@ -43,6 +43,20 @@ public final class AgentPublisher: @unchecked Sendable {
         try connection.start(context: context)
     }
 
+    /// Changes what the TXT record says (e.g. the pairing window opened) without
+    /// withdrawing the service.
+    public func update(pairingOpen: Bool) {
+        connection?.withLock {
+            guard advertisement.pairingOpen != pairingOpen else { return }
+            advertisement.pairingOpen = pairingOpen
+            guard let group else { return }
+            let txt = makeTXT()
+            defer { avahi_string_list_free(txt) }
+            let result = dc_avahi_update_txt_on(group, interface, instanceName, AgentAdvertisement.serviceType, txt)
+            if result < 0 { logger.warning("\(AvahiError(result, "updating the TXT record of \(instanceName)"))") }
+        }
+    }
+
     /// The instance name in use (it changes if another node had taken it).
     public var publishedName: String { connection?.withLock { instanceName } ?? instanceName }
 
@@ -56,8 +70,7 @@ public final class AgentPublisher: @unchecked Sendable {
             }, Unmanaged.passUnretained(self).toOpaque())
             guard group != nil else { throw AvahiError(connection.lastError, context) }
         }
-        var txt: UnsafeMutablePointer<AvahiStringList>?
-        for record in advertisement.txtRecords.reversed() { txt = avahi_string_list_add(txt, record) }
+        let txt = makeTXT()
         defer { avahi_string_list_free(txt) }
         var result = dc_avahi_add_service_on(group, interface, instanceName, AgentAdvertisement.serviceType, port, txt)
         if result == Int32(AVAHI_ERR_COLLISION) {
@@ -67,6 +80,13 @@ public final class AgentPublisher: @unchecked Sendable {
         guard result >= 0 else { throw AvahiError(result, "\(context) as \"\(instanceName)\"") }
         let committed = avahi_entry_group_commit(group)
         guard committed >= 0 else { throw AvahiError(committed, "\(context): commit") }
+    }
+
+    /// The TXT strings as avahi's list; the caller frees it.
+    private func makeTXT() -> UnsafeMutablePointer<AvahiStringList>? {
+        var txt: UnsafeMutablePointer<AvahiStringList>?
+        for record in advertisement.txtRecords.reversed() { txt = avahi_string_list_add(txt, record) }
+        return txt
     }
 
     private func renameAfterCollision() {
