@@ -39,7 +39,7 @@ struct Run: AsyncParsableCommand {
     @Option(help: "Frame source: synthetic (v4l2 and stdin come with the capture issue).") var source = "synthetic"
     @Option(help: "Role of this camera: host, guest or camera.") var role = "host"
     @Option(help: "Name shown to the coordinator.") var name: String?
-    @Option(help: "Address to listen on.") var listen = "0.0.0.0"
+    @Option(help: "Address to listen on; the default \"::\" takes IPv4 and IPv6 (IPv4 only where the host has no IPv6).") var listen = "::"
     @Option(help: "TCP port (0 picks a free one).") var port = 7420
     @OptionGroup var state: StateOption
     @Option(help: "Spool folder for segments (default: <state>/spool).") var spool: String?

@@ -95,7 +95,9 @@ import Testing
         var garbage = ByteBuffer()
         var random = SystemRandomNumberGenerator()
         for _ in 0..<65536 { garbage.writeInteger(UInt8.random(in: 0...255, using: &random)) }
-        try await channel.writeAndFlush(garbage)
+        // The agent may close before all 64 KiB are written: the write then fails, which
+        // is the outcome wanted; the check below sees the channel closed.
+        try? await channel.writeAndFlush(garbage)
         let closedAfter = await secondsUntilClosed(channel, limit: 5)
         #expect(closedAfter != nil, "garbage kept the connection open")
         try await assertStillServes(port: port)

@@ -28,10 +28,21 @@ public struct AgentServer: Sendable {
         let window = PairingWindow()
         let policy = PeerPolicy(isTrusted: { extra.contains($0) || paired.trusted().contains($0) },
                                 pairingOpen: { window.isOpen })
-        let server = try await TLSTransport.listen(
-            host: options.listenHost, port: options.port, identity: identity,
-            policy: policy, clock: { clock.localNow() },
-            onRefused: { reason in logger.warning("refused a coordinator: \(reason)") })
+        let listen = { (host: String) in
+            try await TLSTransport.listen(
+                host: host, port: options.port, identity: identity,
+                policy: policy, clock: { clock.localNow() },
+                onRefused: { reason in logger.warning("refused a coordinator: \(reason)") })
+        }
+        let server: NIOAsyncChannel<AcceptedConnection, Never>
+        do {
+            server = try await listen(options.listenHost)
+        } catch where options.listenHost == "::" {
+            // mDNS may hand the coordinator either family, so the default takes both; a
+            // host with IPv6 disabled still gets a working agent on IPv4.
+            logger.notice("cannot listen on IPv6 (\(error)); listening on IPv4 only")
+            server = try await listen("0.0.0.0")
+        }
         guard let port = server.channel.localAddress?.port else { throw TransportError("listening socket has no port") }
         // Kept alive (announced) for as long as the server runs.
         let publisher = announce(port: port)

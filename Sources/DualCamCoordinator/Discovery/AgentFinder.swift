@@ -42,7 +42,7 @@ public enum AgentFinder {
         }
         return wanted.map { id in
             let agent = found[id]!
-            return AgentEndpoint(host: agent.addresses[0], port: agent.port, deviceID: id)
+            return AgentEndpoint(hosts: agent.addresses, port: agent.port, deviceID: id)
         }
     }
 }

@@ -79,7 +79,7 @@ public enum AgentSelection {
         for agent in sorted {
             progress("found \(agent.advertisement.name) (\(agent.advertisement.role)) through mDNS at \(agent.addresses[0]) port \(agent.port)")
         }
-        return sorted.map { AgentEndpoint(host: $0.addresses[0], port: $0.port, deviceID: $0.advertisement.deviceID) }
+        return sorted.map { AgentEndpoint(hosts: $0.addresses, port: $0.port, deviceID: $0.advertisement.deviceID) }
     }
 
     /// Learns which paired agent listens at an address: a handshake that accepts any of

@@ -2,16 +2,26 @@ import DualCamNet
 import DualCamProtocol
 import NIOCore
 
-/// Where to reach an agent and which device ID to pin.
+/// Where to reach an agent and which device ID to pin. mDNS may resolve an agent to
+/// several addresses (IPv4, IPv6, one per interface), not all of which need answer: they
+/// are tried in order.
 public struct AgentEndpoint: Sendable, Hashable {
-    public var host: String
+    public var hosts: [String]
     public var port: Int
     public var deviceID: DeviceID
 
-    public init(host: String, port: Int, deviceID: DeviceID) {
-        self.host = host
+    /// The address tried first, and the one named in messages.
+    public var host: String { hosts[0] }
+
+    public init(hosts: [String], port: Int, deviceID: DeviceID) {
+        precondition(!hosts.isEmpty, "an endpoint needs at least one address")
+        self.hosts = hosts
         self.port = port
         self.deviceID = deviceID
+    }
+
+    public init(host: String, port: Int, deviceID: DeviceID) {
+        self.init(hosts: [host], port: port, deviceID: deviceID)
     }
 }
 
@@ -38,9 +48,7 @@ final class AgentLink: Sendable {
 
     static func open(index: Int, endpoint: AgentEndpoint, identity: DeviceIdentity,
                      events: AsyncStream<LinkEvent>.Continuation) async throws -> AgentLink {
-        let connection = try await TLSTransport.connect(
-            host: endpoint.host, port: endpoint.port, identity: identity, expectedPeer: endpoint.deviceID,
-            clock: { MonotonicTime.now() })
+        let (connection, reached) = try await connectAny(endpoint, identity: identity)
         let underlying = connection.channel
         let writer = try await withCheckedThrowingContinuation { (ready: CheckedContinuation<EnvelopeWriter, Error>) in
             Task {
@@ -58,12 +66,31 @@ final class AgentLink: Sendable {
                     failure = error
                 }
                 let reason = failure == nil && receivedAnything ? nil
-                    : TLSTransport.explain(failure, receivedAnything: receivedAnything, host: endpoint.host,
+                    : TLSTransport.explain(failure, receivedAnything: receivedAnything, host: reached,
                                            port: endpoint.port, identity: identity)
                 events.yield(.closed(agent: index, reason))
             }
         }
         return AgentLink(index: index, endpoint: endpoint, writer: writer, channel: underlying)
+    }
+
+    /// Tries the endpoint's addresses in order until one answers. A peer that answered
+    /// and then failed (a refused pin, a bad certificate) ends the attempt there: another
+    /// address would reach the same agent.
+    private static func connectAny(_ endpoint: AgentEndpoint,
+                                   identity: DeviceIdentity) async throws -> (EnvelopeChannel, String) {
+        var unreachable: [String] = []
+        for host in endpoint.hosts {
+            do {
+                let channel = try await TLSTransport.connect(
+                    host: host, port: endpoint.port, identity: identity, expectedPeer: endpoint.deviceID,
+                    clock: { MonotonicTime.now() })
+                return (channel, host)
+            } catch let error as TransportError where error.unreachable {
+                unreachable.append(error.description)
+            }
+        }
+        throw TransportError(unreachable.joined(separator: "; "), unreachable: true)
     }
 
     func close() {

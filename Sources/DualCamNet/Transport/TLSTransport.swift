@@ -8,7 +8,13 @@ public typealias EnvelopeChannel = NIOAsyncChannel<ReceivedEnvelope, Dualcam_V1_
 
 public struct TransportError: Error, CustomStringConvertible {
     public let description: String
-    public init(_ description: String) { self.description = description }
+    /// True when no TCP connection came up at all, so another address of the same peer
+    /// is worth trying; false once a peer answered.
+    public let unreachable: Bool
+    public init(_ description: String, unreachable: Bool = false) {
+        self.description = description
+        self.unreachable = unreachable
+    }
 }
 
 /// Mutually authenticated TLS 1.3 between coordinator and agents. There is no plaintext
@@ -130,7 +136,7 @@ public enum TLSTransport {
                 }
         } catch {
             handshake.fail(error)
-            throw TransportError("cannot connect to \(host):\(port): \(error)")
+            throw TransportError("cannot connect to \(host):\(port): \(error)", unreachable: true)
         }
         do {
             try await handshake.futureResult.get()
