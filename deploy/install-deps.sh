@@ -7,8 +7,8 @@ set -euo pipefail
 
 # Build: FFmpeg dev libraries, V4L2, Avahi client, pkg-config.
 # Run: avahi-daemon + dbus for discovery, libx264 comes with libavcodec.
-# Test: the ffmpeg CLI (ffprobe and the benchmark peer), qemu + a stock kernel for vivid,
-#       iproute2 for network namespaces.
+# Test: the ffmpeg CLI (ffprobe and the benchmark peer), iproute2 for network namespaces;
+#       qemu + a stock kernel for vivid (below).
 PACKAGES=(
   pkg-config
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libswresample-dev libavdevice-dev
@@ -17,8 +17,11 @@ PACKAGES=(
   ffmpeg
   iproute2 procps
 )
-if [ "${DUALCAM_WITH_VM:-0}" = 1 ]; then
-  PACKAGES+=(qemu-system-x86 linux-image-amd64 busybox-static cpio kmod)
+# The V4L2 tests run the capture code in a QEMU guest with the vivid driver
+# (tools/vivid-vm/run.sh). xz-utils unpacks the kernel once so the guest boots ~5 s faster.
+# That guest is x86-64 only: the programs it runs are the host's own binaries.
+if [ "$(dpkg --print-architecture)" = amd64 ]; then
+  PACKAGES+=(qemu-system-x86 linux-image-amd64 busybox-static cpio kmod xz-utils)
 fi
 
 if [ "$(id -u)" -eq 0 ]; then SUDO=(); else

@@ -9,6 +9,10 @@
 #include <linux/videodev2.h>
 #include <libv4l2.h>
 
+#include <fcntl.h>
+
+// v4l2_open is variadic (it takes open()'s mode), so Swift needs a fixed signature.
+static inline int dc_v4l2_open(const char *path, int flags) { return v4l2_open(path, flags); }
 static inline int dc_v4l2_ioctl(int fd, unsigned long request, void *arg) { return v4l2_ioctl(fd, request, arg); }
 static inline unsigned long dc_vidioc_querycap(void) { return VIDIOC_QUERYCAP; }
 static inline unsigned long dc_vidioc_enum_fmt(void) { return VIDIOC_ENUM_FMT; }

@@ -12,7 +12,7 @@ struct AgentCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dualcam-agent",
         abstract: "DualCam capture agent: records one camera and serves a coordinator over mutual TLS.",
-        subcommands: [Run.self, ID.self, Pair.self, Unpair.self, Paired.self],
+        subcommands: [Run.self, Record.self, Cameras.self, ID.self, Pair.self, Unpair.self, Paired.self],
         defaultSubcommand: Run.self)
 }
 
@@ -36,7 +36,7 @@ struct ID: ParsableCommand {
 struct Run: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Serve a coordinator: capture, encode, spool and upload segments.")
 
-    @Option(help: "Frame source: synthetic (v4l2 and stdin come with the capture issue).") var source = "synthetic"
+    @OptionGroup var capture: CaptureOptions
     @Option(help: "Role of this camera: host, guest or camera.") var role = "host"
     @Option(help: "Name shown to the coordinator.") var name: String?
     @Option(help: "Address to listen on; the default \"::\" takes IPv4 and IPv6 (IPv4 only where the host has no IPv6).") var listen = "::"
@@ -46,11 +46,6 @@ struct Run: AsyncParsableCommand {
     @Option(help: "Device ID of a coordinator to trust besides the paired ones (repeatable).") var trust: [String] = []
     @Option(help: "While no coordinator is paired, open the pairing window at start for this many seconds (0: never).")
     var firstPairingWindow = 600
-    @Option(help: "Default picture size WxH.") var size = "1280x720"
-    @Option(help: "Default frame rate (24, 25, 30, 30000/1001, 50, 60).") var fps = "30"
-    @Flag(inversion: .prefixedNo, help: "Synthetic source: genlock frames to the shared clock.") var genlock = true
-    @Option(help: "Simulated clock offset in ms (testing).") var simulateClockOffsetMs: Double = 0
-    @Option(help: "Simulated clock skew in ppm (testing).") var simulateClockSkewPpm: Double = 0
     @Flag(help: "Exit when the parent process exits (used by the demo).") var exitWithParent = false
     @Flag(help: "Honour the coordinator's Shutdown message (demo and tests).") var allowRemoteShutdown = false
     @Flag(inversion: .prefixedNo, help: "Announce this agent over mDNS (_dualcam._tcp) through avahi-daemon.") var mdns = true
@@ -61,12 +56,7 @@ struct Run: AsyncParsableCommand {
         MediaLog.setQuiet()
         var logger = Logger(label: "dualcam-agent")
         logger.logLevel = .info
-        guard source == "synthetic" else {
-            throw ValidationError("--source \(source) is not available yet; use --source synthetic")
-        }
         guard let wireRole = Dualcam_V1_Role(name: role) else { throw ValidationError("--role must be host, guest or camera") }
-        guard let (width, height) = Sizes.parse(size) else { throw ValidationError("--size must look like 1280x720 (even numbers)") }
-        guard let rate = FrameRate(parsing: fps) else { throw ValidationError("--fps must be a rate like 30 or 30000/1001") }
         var trusted = Set<DeviceID>()
         for text in trust {
             guard let id = DeviceID(parsing: text) else {
@@ -76,13 +66,11 @@ struct Run: AsyncParsableCommand {
         }
         if exitWithParent { ParentWatch.exitWhenOrphaned() }
         let identity = try DeviceIdentity.loadOrCreate(in: state.directory, commonName: "dualcam-agent")
-        let error = SimulatedClockError(offsetNanoseconds: Int64(simulateClockOffsetMs * 1e6), skewPPM: simulateClockSkewPpm,
-                                        processStartNanoseconds: MonotonicTime.now())
         var options = AgentOptions(
             name: name ?? "\(role)-\(ProcessInfo.processInfo.hostName)", role: wireRole, listenHost: listen, port: port,
             stateDirectory: state.directory, spoolDirectory: spool ?? state.directory + "/spool", trusted: trusted,
-            defaults: RecordingSettings(width: width, height: height, rate: rate, genlock: genlock),
-            simulatedError: error, allowRemoteShutdown: allowRemoteShutdown)
+            defaults: try capture.settings(),
+            simulatedError: capture.simulatedError(), allowRemoteShutdown: allowRemoteShutdown)
         options.announce = mdns
         options.announceInterface = mdnsInterface
         options.firstPairingWindowSeconds = firstPairingWindow
@@ -91,13 +79,5 @@ struct Run: AsyncParsableCommand {
             // The demo reads this line to learn the port and the ID to pin.
             FileHandle.standardOutput.write(Data("LISTENING port=\(port) id=\(identity.deviceID) role=\(role)\n".utf8))
         }
-    }
-}
-
-enum Sizes {
-    static func parse(_ text: String) -> (Int, Int)? {
-        let parts = text.lowercased().split(separator: "x")
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0, w % 2 == 0, h % 2 == 0 else { return nil }
-        return (w, h)
     }
 }

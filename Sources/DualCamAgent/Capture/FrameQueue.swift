@@ -18,10 +18,13 @@ final class FrameQueue: @unchecked Sendable {
 
     /// Returns false (and counts a drop) when the queue is full; false as well once the
     /// encode side has given up (`isEnded`).
+    /// With `wait`, a full queue blocks the caller instead (a pipe: its producer is held
+    /// back rather than losing frames).
     @discardableResult
-    func push(_ frame: CapturedFrame) -> Bool {
+    func push(_ frame: CapturedFrame, wait: Bool = false) -> Bool {
         condition.lock()
         defer { condition.unlock() }
+        while wait && !ended && items.count >= capacity { condition.wait() }
         guard !ended else { return false }
         guard items.count < capacity else {
             backlogDrops += 1
@@ -45,7 +48,10 @@ final class FrameQueue: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while items.isEmpty && !ended { condition.wait() }
-        if !items.isEmpty { return items.removeFirst() }
+        if !items.isEmpty {
+            condition.broadcast()
+            return items.removeFirst()
+        }
         if let endError { throw endError }
         return nil
     }
@@ -54,6 +60,12 @@ final class FrameQueue: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         return ended
+    }
+
+    var depth: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return items.count
     }
 
     var drops: Int {

@@ -1,8 +1,16 @@
 import DualCamCore
 
-/// One picture from a source, stamped with its capture instant on the agent's local clock.
+/// What a source delivers: a picture to encode, or bytes already compressed by the camera
+/// (MJPEG to decode and re-encode; H.264 to pass through untouched).
+enum FramePayload {
+    case picture(YUV420Image)
+    case mjpeg([UInt8])
+    case h264([UInt8])
+}
+
+/// One frame from a source, stamped with its capture instant on the agent's local clock.
 struct CapturedFrame {
-    var image: YUV420Image
+    var payload: FramePayload
     var localCaptureNanoseconds: Int64
     /// Frames the source knows it lost just before this one (sequence gaps, late wake-ups).
     var droppedBefore: Int
@@ -13,4 +21,11 @@ struct CapturedFrame {
 protocol FrameSource {
     mutating func next(stopLocalNanoseconds: () -> Int64?) throws -> CapturedFrame?
     var description: String { get }
+    /// Picture size of compressed payloads (what the camera or pipe delivers).
+    var codedSize: (width: Int, height: Int) { get }
+    /// True when payloads are H.264 access units, passed through without re-encoding.
+    var deliversH264: Bool { get }
+    /// False for a pipe: it is not paced by a camera, so it is held back when the
+    /// encoder falls behind instead of losing frames.
+    var isPaced: Bool { get }
 }

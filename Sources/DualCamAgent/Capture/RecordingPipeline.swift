@@ -10,9 +10,10 @@ public struct RecordingSummary: Sendable {
     public var framesCaptured: Int
     public var framesDropped: Int
     public var error: String?
+    public var sourceDescription: String = ""
 }
 
-/// Capture → encode → segment, on a thread of its own: encoding is blocking, CPU-bound C
+/// Capture → encode → segment, on threads of their own: encoding is blocking, CPU-bound C
 /// work that must not occupy Swift's cooperative pool, and a camera is paced by its own
 /// clock, not by tasks. Every finished (fsynced) segment is handed to `onSegment`.
 final class RecordingPipeline: Sendable {
@@ -24,6 +25,7 @@ final class RecordingPipeline: Sendable {
     private let t0Shared: Int64
     private let onSegment: @Sendable (SpooledSegment) -> Void
     private let onFinish: @Sendable (RecordingSummary) -> Void
+    let stats = PipelineStats()
 
     init(sessionID: String, settings: RecordingSettings, clock: AgentClock, spool: SegmentSpool,
          t0Shared: Int64, stopShared: Int64?,
@@ -44,7 +46,7 @@ final class RecordingPipeline: Sendable {
             let summary = run()
             onFinish(summary)
         }
-        thread.name = "dualcam-capture"
+        thread.name = "dualcam-encode"
         thread.start()
     }
 
@@ -60,39 +62,16 @@ final class RecordingPipeline: Sendable {
         var summary = RecordingSummary(segments: 0, framesCaptured: 0, framesDropped: 0, error: nil)
         // Half a second of frames between capture and encode.
         let queue = FrameQueue(capacity: max(Int(settings.rate.numerator / settings.rate.denominator) / 2, 4))
-        startCapture(into: queue)
-        var writer: SegmentWriter?
-        var writerSlot: Int64 = -1
-        var lastSlot: Int64 = -1
+        var segments = SegmentSink(sessionID: sessionID, spool: spool, segmentNanoseconds: settings.segmentNanoseconds,
+                                   stats: stats, onSegment: onSegment)
         do {
             try spool.prepare(session: sessionID)
-            let encoder = try VideoEncoder(settings: settings.encoderSettings)
-            func finishSegment() throws {
-                guard let w = writer else { return }
-                let info = try w.finish()
-                let segment = SpooledSegment(
-                    sessionID: sessionID, index: summary.segments,
-                    path: spool.segmentPath(session: sessionID, index: summary.segments),
-                    byteCount: info.byteCount, frameCount: info.frameCount,
-                    firstPtsNanoseconds: info.firstPtsNanoseconds, durationNanoseconds: info.durationNanoseconds)
-                try spool.record(segment)
-                summary.segments += 1
-                writer = nil
-                onSegment(segment)
-            }
-            func store(_ packets: [EncodedPacket]) throws {
-                for packet in packets {
-                    let slot = max(packet.ptsNanoseconds, 0) / settings.segmentNanoseconds
-                    if packet.isKeyframe && (writer == nil || slot != writerSlot) {
-                        try finishSegment()
-                        writer = try SegmentWriter(path: spool.segmentPath(session: sessionID, index: summary.segments),
-                                                   parameters: encoder.parameters)
-                        writerSlot = slot
-                    }
-                    // Before the first keyframe there is nothing decodable to store.
-                    try writer?.write(packet)
-                }
-            }
+            let source = try SourceFactory.make(settings: settings, clock: clock, t0Shared: t0Shared)
+            summary.sourceDescription = source.description
+            let maker = try PacketMaker(settings: settings, codedSize: source.codedSize,
+                                        passesThrough: source.deliversH264)
+            startCapture(source, into: queue)
+            var lastSlot: Int64 = -1
             while let frame = try queue.pop() {
                 summary.framesDropped += frame.droppedBefore
                 guard let estimate = clock.estimate else { throw SpoolError("clock not synchronised") }
@@ -104,39 +83,48 @@ final class RecordingPipeline: Sendable {
                 let slot = pts / settings.segmentNanoseconds
                 let forceKey = slot != lastSlot
                 lastSlot = slot
-                try store(try encoder.encode(frame.image, ptsNanoseconds: pts, forceKeyframe: forceKey))
+                let packets = try maker.make(frame.payload, ptsNanoseconds: pts, forceKeyframe: forceKey)
+                if let parameters = maker.parameters { try segments.store(packets, parameters: parameters) }
                 summary.framesCaptured += 1
+                let latency = clock.localNow() - frame.localCaptureNanoseconds
+                stats.update {
+                    $0.encoded += packets.count
+                    $0.encodeLatencyNanoseconds = latency
+                    $0.queueDepth = queue.depth
+                }
             }
-            try store(try encoder.flush())
-            try finishSegment()
+            if let parameters = maker.parameters { try segments.store(try maker.flush(), parameters: parameters) }
+            try segments.finish()
+            summary.framesDropped += maker.droppedBeforeKeyframe
         } catch {
             queue.end(error: nil)
             summary.error = "\(error)"
-            // Keep what was complete: the open segment is closed if it can be.
-            if let w = writer, let info = try? w.finish() {
-                let segment = SpooledSegment(
-                    sessionID: sessionID, index: summary.segments,
-                    path: spool.segmentPath(session: sessionID, index: summary.segments),
-                    byteCount: info.byteCount, frameCount: info.frameCount,
-                    firstPtsNanoseconds: info.firstPtsNanoseconds, durationNanoseconds: info.durationNanoseconds)
-                if (try? spool.record(segment)) != nil {
-                    summary.segments += 1
-                    onSegment(segment)
-                }
-            }
+            // Keep what was complete: the open segment is closed if it can be, or removed.
+            segments.salvage()
         }
+        summary.segments = segments.count
         summary.framesDropped += queue.drops
         return summary
     }
 
     /// The capture side: paced by the source, never waiting for the encoder.
-    private func startCapture(into queue: FrameQueue) {
+    private func startCapture(_ source: any FrameSource, into queue: FrameQueue) {
+        // The source is used by this thread alone from here on.
+        let handoff = SourceHandoff(source)
+        let stats = self.stats
         let thread = Thread { [self] in
-            var source = SyntheticSource(width: settings.width, height: settings.height, rate: settings.rate,
-                                         genlock: settings.genlock, clock: clock, t0Shared: t0Shared)
+            var source = handoff.source
+            let wait = !source.isPaced
             do {
                 while let frame = try source.next(stopLocalNanoseconds: { stopLocal() }) {
-                    if !queue.push(frame) && queue.isEnded { return }
+                    stats.update {
+                        $0.captured += 1
+                        $0.sourceDrops += frame.droppedBefore
+                    }
+                    if !queue.push(frame, wait: wait) {
+                        if queue.isEnded { return }
+                        stats.update { $0.backlogDrops += 1 }
+                    }
                 }
                 queue.end(error: nil)
             } catch {
@@ -150,5 +138,30 @@ final class RecordingPipeline: Sendable {
     private func stopLocal() -> Int64? {
         guard let stop = stopShared.withLockedValue({ $0 }), let estimate = clock.estimate else { return nil }
         return estimate.local(fromShared: stop)
+    }
+}
+
+/// Moves a source (not Sendable: a camera handle, a parser) to the capture thread.
+private final class SourceHandoff: @unchecked Sendable {
+    // Invariant: written once at init, read once by the capture thread that owns it after.
+    let source: any FrameSource
+    init(_ source: any FrameSource) { self.source = source }
+}
+
+/// Builds the configured source.
+enum SourceFactory {
+    static func make(settings: RecordingSettings, clock: AgentClock, t0Shared: Int64) throws -> any FrameSource {
+        switch settings.source {
+        case .synthetic:
+            return SyntheticSource(width: settings.width, height: settings.height, rate: settings.rate,
+                                   genlock: settings.genlock, clock: clock, t0Shared: t0Shared)
+        case .v4l2(let device, let pixelFormat):
+            return try V4L2Source(device: device, pixelFormat: pixelFormat, width: settings.width, height: settings.height,
+                                  rate: settings.rate, clock: clock)
+        case .stdin(let format):
+            let input = PipeInput.shared(format: format, width: settings.width, height: settings.height, rate: settings.rate, clock: clock,
+                                         latencyNanoseconds: settings.inputLatencyNanoseconds)
+            return StdinSource(input: input, rate: settings.rate, clock: clock)
+        }
     }
 }

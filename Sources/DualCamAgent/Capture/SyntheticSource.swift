@@ -32,6 +32,10 @@ struct SyntheticSource: FrameSource {
         self.freeRunStartLocal = t0Local + (t0Local &* 2_654_435_761 & 0x7fff_ffff) % rate.periodNanoseconds
     }
 
+    var codedSize: (width: Int, height: Int) { (width, height) }
+    var deliversH264: Bool { false }
+    var isPaced: Bool { true }
+
     var description: String { "synthetic DCTC \(width)x\(height)@\(rate) \(genlock ? "genlocked" : "free-running")" }
 
     mutating func next(stopLocalNanoseconds: () -> Int64?) throws -> CapturedFrame? {
@@ -59,7 +63,7 @@ struct SyntheticSource: FrameSource {
             SyntheticPicture.render(frameIndex: frameCounter, into: &image)
             DCTC.draw(DCTC.code(trueNanoseconds: trueInstant), into: &image)
             frameCounter += 1
-            return CapturedFrame(image: image, localCaptureNanoseconds: local, droppedBefore: dropped)
+            return CapturedFrame(payload: .picture(image), localCaptureNanoseconds: local, droppedBefore: dropped)
         }
     }
 

@@ -20,6 +20,7 @@ public final class AgentClock: Sendable {
     public init(simulatedError: SimulatedClockError) {
         self.simulatedError = simulatedError
         self.estimator = NIOLockedValueBox(ClockEstimator(configuration: AgentClock.configuration))
+        self.standalone = nil
     }
 
     /// The agent's local clock: what every part of the agent uses, except DCTC codes.
@@ -29,7 +30,18 @@ public final class AgentClock: Sendable {
         estimator.withLockedValue { $0.add(sample) }
     }
 
-    public var estimate: ClockEstimate? { estimator.withLockedValue { $0.estimate } }
+    public var estimate: ClockEstimate? { standalone ?? estimator.withLockedValue { $0.estimate } }
+
+    /// A lone node (`dualcam-agent record`) has no coordinator: its own clock is the
+    /// session's clock.
+    private let standalone: ClockEstimate?
+
+    public init(standaloneWith simulatedError: SimulatedClockError) {
+        self.simulatedError = simulatedError
+        self.estimator = NIOLockedValueBox(ClockEstimator(configuration: AgentClock.configuration))
+        self.standalone = ClockEstimate(offsetNanoseconds: 0, rate: 0, referenceLocalNanoseconds: 0,
+                                        errorBoundNanoseconds: 0, state: .locked, samplesUsed: 0)
+    }
 
     public func nextPollInterval() -> Int64 { estimator.withLockedValue { $0.nextPollInterval() } }
 }

@@ -14,6 +14,11 @@ public struct RecordingSettings: Sendable {
     public var bitrate: Int?
     public var segmentNanoseconds: Int64
     public var genlock: Bool
+    /// Agent-side only: the coordinator's Prepare never changes where frames come from.
+    public var source: SourceConfig = .synthetic
+    /// Piped input: how long the producer holds a frame before writing it (capture to
+    /// pipe), subtracted from the arrival instant.
+    public var inputLatencyNanoseconds: Int64 = 0
 
     public init(width: Int = 1280, height: Int = 720, rate: FrameRate = .fps30, encoder: String = "libx264",
                 preset: String = "veryfast", crf: Int? = 23, bitrate: Int? = nil,

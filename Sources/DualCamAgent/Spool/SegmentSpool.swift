@@ -9,6 +9,8 @@ public struct SpooledSegment: Sendable, Codable, Equatable {
     public var frameCount: Int
     public var firstPtsNanoseconds: Int64
     public var durationNanoseconds: Int64
+    /// Hex SHA-256 of the file, taken once it was complete (absent in older manifests).
+    public var sha256: String?
 }
 
 /// The agent's spool folder: one sub-folder per session holding its segments and a

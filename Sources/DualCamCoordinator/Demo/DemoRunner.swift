@@ -60,7 +60,7 @@ public struct DemoRunner {
                         "--fps", "\(options.rate)", "--exit-with-parent", "--allow-remote-shutdown",
                         // Announced where they listen, so discovery finds an address that answers.
                         "--mdns-interface", "lo"]
-            if !options.genlock { args.append("--no-genlock") }
+            if !options.genlock { args.append("--free-run") }
             if role == "guest" {
                 args += ["--simulate-clock-offset-ms", "\(options.guestClockOffsetMs)",
                          "--simulate-clock-skew-ppm", "\(options.guestClockSkewPPM)"]

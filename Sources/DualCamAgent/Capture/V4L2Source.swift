@@ -1,0 +1,56 @@
+import DualCamCore
+import DualCamMedia
+
+/// A V4L2 camera. Capture instants are the driver's buffer timestamps (CLOCK_MONOTONIC,
+/// stamped by the kernel at the end of exposure or transfer), mapped onto the agent's
+/// local clock; losses are the gaps in the driver's sequence numbers.
+struct V4L2Source: FrameSource {
+    /// A camera that delivers nothing for this long is treated as gone.
+    static let stallMilliseconds: Int32 = 5_000
+    private let capture: V4L2Capture
+    private let clock: AgentClock
+    private let rate: FrameRate
+
+    init(device: String, pixelFormat: String?, width: Int, height: Int, rate: FrameRate, clock: AgentClock) throws {
+        var fourcc: FourCC?
+        if let pixelFormat {
+            guard let code = FourCC(pixelFormat.uppercased()) else {
+                throw V4L2Error(code: 0, call: "--pixel-format", device: device, detail: "\(pixelFormat) is not a four-character code like YUYV or MJPG")
+            }
+            fourcc = code
+        }
+        capture = try V4L2Capture(path: device, width: width, height: height, rate: rate, fourcc: fourcc)
+        self.clock = clock
+        self.rate = rate
+        try capture.start()
+    }
+
+    var description: String { "v4l2 \(capture.path): \(capture.format)" }
+    var codedSize: (width: Int, height: Int) { (capture.format.width, capture.format.height) }
+    var deliversH264: Bool { capture.format.fourcc == .h264 }
+    var isPaced: Bool { true }
+
+    mutating func next(stopLocalNanoseconds: () -> Int64?) throws -> CapturedFrame? {
+        while true {
+            if let stop = stopLocalNanoseconds(), clock.localNow() >= stop + rate.periodNanoseconds {
+                return nil
+            }
+            guard let picture = try capture.next(timeoutMilliseconds: Self.stallMilliseconds) else {
+                if let stop = stopLocalNanoseconds(), clock.localNow() >= stop { return nil }
+                throw V4L2Error(code: 0, call: "capture", device: capture.path,
+                                detail: "no frame for \(Self.stallMilliseconds / 1000) s; the camera stalled or was unplugged (segments so far are kept)")
+            }
+            let local = clock.simulatedError.local(fromTrue: picture.monotonicNanoseconds)
+            if let stop = stopLocalNanoseconds(), local >= stop - rate.periodNanoseconds / 2 { return nil }
+            let payload: FramePayload
+            switch picture.payload {
+            case .picture(let image): payload = .picture(image)
+            case .compressed(let bytes) where bytes.isEmpty:
+                // The driver flagged the buffer as corrupt: a lost frame.
+                continue
+            case .compressed(let bytes): payload = capture.format.fourcc == .h264 ? .h264(bytes) : .mjpeg(bytes)
+            }
+            return CapturedFrame(payload: payload, localCaptureNanoseconds: local, droppedBefore: picture.droppedBefore)
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import DualCamCore
+import DualCamMedia
+
+/// Turns captured frames into encoded packets: raw pictures through the encoder, MJPEG
+/// decoded and re-encoded, H.264 passed through untouched (so its encoder settings do not
+/// apply and segments can only be cut where the camera put keyframes).
+final class PacketMaker {
+    private let settings: RecordingSettings
+    private let codedSize: (width: Int, height: Int)
+    private var encoder: VideoEncoder?
+    private var decoder: VideoDecoder?
+    private var scaler: SwsScaler?
+    private var passThrough: CodecParameters?
+    /// Pass-through frames before the first keyframe cannot be decoded; they are dropped.
+    private(set) var droppedBeforeKeyframe = 0
+
+    /// The encoder is opened here, not at the first frame: x264 takes tens of ms to
+    /// start, which the first frames' queue should not have to absorb.
+    init(settings: RecordingSettings, codedSize: (width: Int, height: Int), passesThrough: Bool) throws {
+        self.settings = settings
+        self.codedSize = codedSize
+        if !passesThrough { encoder = try VideoEncoder(settings: settings.encoderSettings) }
+    }
+
+    /// What the segments' muxer needs; nil until the first packet is known.
+    var parameters: CodecParameters? { passThrough ?? encoder?.parameters }
+
+    func make(_ payload: FramePayload, ptsNanoseconds pts: Int64, forceKeyframe: Bool) throws -> [EncodedPacket] {
+        switch payload {
+        case .picture(let image):
+            return try encode(image, pts: pts, forceKeyframe: forceKeyframe)
+        case .mjpeg(let bytes):
+            if decoder == nil {
+                decoder = try VideoDecoder(parameters: CodecParameters(codecName: "mjpeg", width: codedSize.width,
+                                                                       height: codedSize.height, pixelFormat: nil))
+            }
+            let packet = EncodedPacket(data: bytes, ptsNanoseconds: pts, dtsNanoseconds: pts,
+                                       durationNanoseconds: settings.rate.periodNanoseconds, isKeyframe: true)
+            var out: [EncodedPacket] = []
+            for decoded in try decoder!.decode(packet) {
+                out += try encode(decoded.image, pts: decoded.ptsNanoseconds, forceKeyframe: forceKeyframe)
+            }
+            return out
+        case .h264(let accessUnit):
+            let key = H264Bitstream.isKeyframe(accessUnit)
+            if passThrough == nil {
+                guard key else {
+                    droppedBeforeKeyframe += 1
+                    return []
+                }
+                passThrough = CodecParameters(codecName: "h264", width: codedSize.width, height: codedSize.height,
+                                              extradata: H264Bitstream.parameterSets(accessUnit), frameRate: settings.rate)
+            }
+            return [EncodedPacket(data: accessUnit, ptsNanoseconds: pts, dtsNanoseconds: pts,
+                                  durationNanoseconds: settings.rate.periodNanoseconds, isKeyframe: key)]
+        }
+    }
+
+    func flush() throws -> [EncodedPacket] {
+        try encoder?.flush() ?? []
+    }
+
+    private func encode(_ image: YUV420Image, pts: Int64, forceKeyframe: Bool) throws -> [EncodedPacket] {
+        var picture = image
+        if image.width != settings.width || image.height != settings.height {
+            // A camera that settled on another size (or an MJPEG one) is scaled to the
+            // session's size so all agents' segments match what the coordinator planned.
+            if scaler == nil { scaler = SwsScaler() }
+            picture = scaler!.scale(image, crop: PixelRect(x: 0, y: 0, width: image.width, height: image.height),
+                                    toWidth: settings.width, height: settings.height)
+        }
+        if encoder == nil { encoder = try VideoEncoder(settings: settings.encoderSettings) }
+        return try encoder!.encode(picture, ptsNanoseconds: pts, forceKeyframe: forceKeyframe)
+    }
+}

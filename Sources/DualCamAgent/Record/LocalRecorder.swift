@@ -1,0 +1,90 @@
+import DualCamCore
+import DualCamMedia
+import DualCamNet
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+
+/// `dualcam-agent record`: the same capture → encode → segment pipeline as a coordinated
+/// recording, on the node's own clock, ending at a duration, at the end of piped input
+/// or on a signal; the segments are then joined into one MP4 by remuxing.
+public struct LocalRecorder: Sendable {
+    public let settings: RecordingSettings
+    public let outputDirectory: String
+    public let durationSeconds: Double?
+    public let logger: Logger
+    public let telemetrySeconds: Double
+
+    public init(settings: RecordingSettings, outputDirectory: String, durationSeconds: Double?,
+                telemetrySeconds: Double, logger: Logger) {
+        self.settings = settings
+        self.outputDirectory = outputDirectory
+        self.durationSeconds = durationSeconds
+        self.telemetrySeconds = telemetrySeconds
+        self.logger = logger
+    }
+
+    public struct Result: Sendable {
+        public var summary: RecordingSummary
+        public var movie: String?
+        public var segmentDirectory: String
+    }
+
+    /// Records until the duration passes, the input ends or `stopRequested` fires.
+    public func record(simulatedError: SimulatedClockError,
+                       stopRequested: AsyncStream<Void>) async throws -> Result {
+        try SpacePlan.check(settings: settings, seconds: durationSeconds, at: outputDirectory, logger: logger)
+        let clock = AgentClock(standaloneWith: simulatedError)
+        let sessionID = "local-" + SessionStamp.now()
+        let spool = SegmentSpool(root: outputDirectory + "/segments")
+        // The synthetic pattern starts a quarter second ahead, so its first frame is not
+        // stamped before the start; piped and camera frames count from now.
+        let t0 = clock.localNow() + (settings.source == .synthetic ? 250_000_000 : 0)
+        let stop = durationSeconds.map { t0 + Int64($0 * 1e9) }
+        let finished = AsyncStream.makeStream(of: RecordingSummary.self)
+        let pipeline = RecordingPipeline(
+            sessionID: sessionID, settings: settings, clock: clock, spool: spool, t0Shared: t0, stopShared: stop,
+            onSegment: { _ in }, onFinish: { finished.continuation.yield($0); finished.continuation.finish() })
+        pipeline.start()
+        let reporter = TelemetryReporter(stats: pipeline.stats, clock: clock, spoolPath: spool.root, rate: settings.rate)
+        let telemetry = Task {
+            while !Task.isCancelled {
+                try await Task.sleep(nanoseconds: UInt64(telemetrySeconds * 1e9))
+                logger.info("\(reporter.sample().line)")
+            }
+        }
+        let stopper = Task {
+            for await _ in stopRequested {
+                logger.notice("stopping: finishing the current segment")
+                pipeline.stop(atShared: clock.localNow())
+                break
+            }
+        }
+        var summary = RecordingSummary(segments: 0, framesCaptured: 0, framesDropped: 0)
+        for await s in finished.stream { summary = s }
+        telemetry.cancel()
+        stopper.cancel()
+        let segments = spool.segments(session: sessionID).sorted { $0.index < $1.index }
+        var movie: String?
+        if !segments.isEmpty {
+            let path = outputDirectory + "/\(sessionID).mp4"
+            let parameters = try MediaDemuxer(path: segments[0].path).videoParameters
+            let remuxer = try MP4Remuxer(outputPath: path, parameters: parameters,
+                                         creationTimeUnixSeconds: Int64(Date().timeIntervalSince1970))
+            for segment in segments { try remuxer.append(segmentAt: segment.path) }
+            try remuxer.finish()
+            movie = path
+        }
+        return Result(summary: summary, movie: movie, segmentDirectory: spool.sessionDirectory(sessionID))
+    }
+}
+
+enum SessionStamp {
+    static func now() -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        return formatter.string(from: Date())
+    }
+}

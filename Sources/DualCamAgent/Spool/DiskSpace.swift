@@ -1,0 +1,50 @@
+import Foundation
+
+/// Free space where the spool lives, and what a recording will need of it.
+public enum DiskSpace {
+    /// Below this the agent warns at start and in its telemetry.
+    public static let warnBytes: Int64 = 500 * 1_000_000
+
+    /// Bytes available to this user on the file system holding `path`.
+    public static func freeBytes(at path: String) -> Int64? {
+        var stats = statvfs()
+        var probe = path
+        // The spool may not exist yet: measure its nearest existing parent.
+        while statvfs(probe, &stats) != 0 {
+            guard probe != "/", !probe.isEmpty else { return nil }
+            probe = (probe as NSString).deletingLastPathComponent
+            if probe.isEmpty { probe = "/" }
+        }
+        return Int64(stats.f_bavail) * Int64(stats.f_frsize)
+    }
+
+    /// Bytes a recording of `seconds` at `bitsPerSecond` needs, with a margin for the
+    /// encoder overshooting its rate and the container's overhead (25 %), plus the
+    /// reserve at which the agent stops.
+    public static func needed(bitsPerSecond: Int, seconds: Double) -> Int64 {
+        Int64(Double(bitsPerSecond) / 8 * seconds * 1.25) + DiskGuard.minimumReserveBytes
+    }
+
+    public static func megabytes(_ bytes: Int64) -> String { "\(bytes / 1_000_000) MB" }
+}
+
+/// Stops a recording before the disk fills: checked at each segment boundary against a
+/// reserve of a few segments, so the last complete segment always fits.
+struct DiskGuard {
+    static let minimumReserveBytes: Int64 = 64 * 1_000_000
+    let path: String
+    var lastSegmentBytes = 0
+
+    init(path: String) { self.path = path }
+
+    var reserveBytes: Int64 { max(Self.minimumReserveBytes, Int64(lastSegmentBytes) * 3) }
+
+    func check() throws {
+        guard let free = DiskSpace.freeBytes(at: path) else { return }
+        if free < reserveBytes {
+            throw SpoolError("the disk holding \(path) is nearly full (\(DiskSpace.megabytes(free)) free, "
+                + "\(DiskSpace.megabytes(reserveBytes)) kept in reserve): recording stopped; every completed segment is kept. "
+                + "Free space or point --spool at a larger disk")
+        }
+    }
+}

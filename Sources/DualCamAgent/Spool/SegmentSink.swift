@@ -1,0 +1,77 @@
+import Crypto
+import DualCamMedia
+import Foundation
+
+/// Cuts encoded packets into segments in the spool: a new segment at the first keyframe
+/// of each segment slot, each finished one fsynced, hashed and listed in the manifest
+/// before anyone is told of it.
+struct SegmentSink {
+    let sessionID: String
+    let spool: SegmentSpool
+    let segmentNanoseconds: Int64
+    let stats: PipelineStats
+    let onSegment: @Sendable (SpooledSegment) -> Void
+    private(set) var count = 0
+    private var writer: SegmentWriter?
+    private var writerSlot: Int64 = -1
+    private var space: DiskGuard
+
+    init(sessionID: String, spool: SegmentSpool, segmentNanoseconds: Int64, stats: PipelineStats,
+         onSegment: @escaping @Sendable (SpooledSegment) -> Void) {
+        self.sessionID = sessionID
+        self.spool = spool
+        self.segmentNanoseconds = segmentNanoseconds
+        self.stats = stats
+        self.onSegment = onSegment
+        self.space = DiskGuard(path: spool.root)
+    }
+
+    mutating func store(_ packets: [EncodedPacket], parameters: CodecParameters) throws {
+        for packet in packets {
+            let slot = max(packet.ptsNanoseconds, 0) / segmentNanoseconds
+            if packet.isKeyframe && (writer == nil || slot != writerSlot) {
+                try finishSegment()
+                // Checked before a segment opens, so a disk about to fill ends the
+                // recording at a segment boundary, with nothing half written.
+                try space.check()
+                writer = try SegmentWriter(path: spool.segmentPath(session: sessionID, index: count), parameters: parameters)
+                writerSlot = slot
+            }
+            // Before the first keyframe there is nothing decodable to store.
+            try writer?.write(packet)
+        }
+    }
+
+    mutating func finish() throws { try finishSegment() }
+
+    /// After a failure: the open segment is finished if it still can be, else removed, so
+    /// the spool holds only whole segments.
+    mutating func salvage() {
+        guard writer != nil else { return }
+        if (try? finishSegment()) == nil {
+            try? FileManager.default.removeItem(atPath: spool.segmentPath(session: sessionID, index: count))
+            writer = nil
+        }
+    }
+
+    private mutating func finishSegment() throws {
+        guard let w = writer else { return }
+        writer = nil
+        let info = try w.finish()
+        let path = spool.segmentPath(session: sessionID, index: count)
+        let digest = SHA256.hash(data: try Data(contentsOf: URL(fileURLWithPath: path)))
+        let segment = SpooledSegment(
+            sessionID: sessionID, index: count, path: path,
+            byteCount: info.byteCount, frameCount: info.frameCount,
+            firstPtsNanoseconds: info.firstPtsNanoseconds, durationNanoseconds: info.durationNanoseconds,
+            sha256: digest.map { String(format: "%02x", $0) }.joined())
+        try spool.record(segment)
+        count += 1
+        space.lastSegmentBytes = info.byteCount
+        stats.update {
+            $0.segments += 1
+            $0.bytesWritten += info.byteCount
+        }
+        onSegment(segment)
+    }
+}

@@ -1,0 +1,23 @@
+import NIOConcurrencyHelpers
+
+/// Counters the capture and encode threads update and the telemetry reporter reads.
+final class PipelineStats: Sendable {
+    struct Counters: Sendable {
+        var captured = 0
+        var encoded = 0
+        /// Lost before the agent saw them: driver sequence gaps, late synthetic frames.
+        var sourceDrops = 0
+        /// Dropped because the encoder fell behind (queue full).
+        var backlogDrops = 0
+        var queueDepth = 0
+        /// Capture instant to packet out, the last frame's.
+        var encodeLatencyNanoseconds: Int64 = 0
+        var segments = 0
+        var bytesWritten = 0
+    }
+
+    private let box = NIOLockedValueBox(Counters())
+
+    func update(_ change: (inout Counters) -> Void) { box.withLockedValue(change) }
+    var snapshot: Counters { box.withLockedValue { $0 } }
+}

@@ -1,0 +1,90 @@
+import ArgumentParser
+import DualCamAgent
+import DualCamCore
+import DualCamNet
+
+/// Where frames come from and how they are encoded: shared by `run` and `record`.
+struct CaptureOptions: ParsableArguments {
+    @Option(help: "Frame source: synthetic, v4l2 or stdin.") var source = "synthetic"
+    @Option(help: "V4L2 camera node (with --source v4l2).") var device = "/dev/video0"
+    @Option(help: "V4L2 pixel format to force, e.g. YUYV, MJPG, H264 (default: negotiated; see `dualcam-agent cameras`).")
+    var pixelFormat: String?
+    @Option(help: "Piped input format (with --source stdin): yuv420p or h264.") var format = "yuv420p"
+    @Option(help: "Piped input: ms between capture and the frame reaching the pipe, subtracted from arrival times.")
+    var inputLatencyMs: Double = 0
+    @Option(help: "Picture size WxH.") var size = "1280x720"
+    @Option(help: "Frame rate (24, 25, 30, 30000/1001, 50, 60).") var fps = "30"
+    @Option(help: "Encoder: libx264 (default), h264_v4l2m2m (Pi 4 hardware; falls back to libx264), libx265.")
+    var encoder = "libx264"
+    @Option(help: "Encoder preset (x264/x265: ultrafast ... veryslow).") var preset = "veryfast"
+    @Option(help: "Constant quality, 0-51 (lower is better; default 23). Exclusive with --bitrate.") var crf: Int?
+    @Option(help: "Target bitrate in bit/s, e.g. 6000000 or 6M. Exclusive with --crf.") var bitrate: String?
+    @Option(help: "Segment length in seconds.") var segmentSeconds: Double = 2
+    @Flag(name: .customLong("genlock"), help: "Synthetic source: frames on the shared clock's grid (default).")
+    var genlockFlag = false
+    @Flag(name: .customLong("free-run"), help: "Synthetic source: frames follow the local clock from an arbitrary phase, as a camera's do.")
+    var freeRun = false
+    @Option(help: "Synthetic source: simulated clock offset in ms (testing).") var simulateClockOffsetMs: Double = 0
+    @Option(help: "Synthetic source: simulated clock skew in ppm (testing).") var simulateClockSkewPpm: Double = 0
+
+    func validate() throws {
+        if crf != nil && bitrate != nil { throw ValidationError("--crf and --bitrate exclude each other; pick one") }
+        if let crf, !(0...51).contains(crf) { throw ValidationError("--crf must be 0 to 51") }
+        if genlockFlag && freeRun { throw ValidationError("--genlock and --free-run exclude each other") }
+        if !(0.5...60).contains(segmentSeconds) { throw ValidationError("--segment-seconds must be 0.5 to 60") }
+        _ = try sourceConfig()
+        _ = try settings()
+    }
+
+    func sourceConfig() throws -> SourceConfig {
+        switch source {
+        case "synthetic": return .synthetic
+        case "v4l2": return .v4l2(device: device, pixelFormat: pixelFormat)
+        case "stdin":
+            guard let f = SourceConfig.StdinFormat(rawValue: format) else {
+                throw ValidationError("--format must be yuv420p or h264 (what rpicam-vid --codec yuv420 or --codec h264 writes)")
+            }
+            return .stdin(f)
+        default:
+            throw ValidationError("--source must be synthetic, v4l2 or stdin")
+        }
+    }
+
+    func settings() throws -> RecordingSettings {
+        guard let (width, height) = Sizes.parse(size) else { throw ValidationError("--size must look like 1280x720 (even numbers)") }
+        guard let rate = FrameRate(parsing: fps) else { throw ValidationError("--fps must be a rate like 30 or 30000/1001") }
+        var bits: Int?
+        if let bitrate {
+            guard let parsed = Self.parseBitrate(bitrate), parsed >= 100_000 else {
+                throw ValidationError("--bitrate must be bits per second of at least 100k, e.g. 6000000 or 6M")
+            }
+            bits = parsed
+        }
+        var settings = RecordingSettings(width: width, height: height, rate: rate, encoder: encoder, preset: preset,
+                                         crf: bits == nil ? (crf ?? 23) : nil, bitrate: bits,
+                                         segmentNanoseconds: Int64(segmentSeconds * 1e9), genlock: !freeRun)
+        settings.source = try sourceConfig()
+        settings.inputLatencyNanoseconds = Int64(inputLatencyMs * 1e6)
+        return settings
+    }
+
+    func simulatedError() -> SimulatedClockError {
+        SimulatedClockError(offsetNanoseconds: Int64(simulateClockOffsetMs * 1e6), skewPPM: simulateClockSkewPpm,
+                            processStartNanoseconds: MonotonicTime.now())
+    }
+
+    static func parseBitrate(_ text: String) -> Int? {
+        let lower = text.lowercased()
+        let multipliers: [Character: Double] = ["k": 1e3, "m": 1e6]
+        if let last = lower.last, let m = multipliers[last], let v = Double(lower.dropLast()) { return Int(v * m) }
+        return Int(lower)
+    }
+}
+
+enum Sizes {
+    static func parse(_ text: String) -> (Int, Int)? {
+        let parts = text.lowercased().split(separator: "x")
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0, w % 2 == 0, h % 2 == 0 else { return nil }
+        return (w, h)
+    }
+}

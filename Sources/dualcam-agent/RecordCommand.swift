@@ -1,0 +1,45 @@
+import ArgumentParser
+import DualCamAgent
+import DualCamMedia
+import Foundation
+import Logging
+
+struct Record: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Record locally with no coordinator, through the same pipeline as `run`.",
+        discussion: "Ends at --duration, at the end of piped input, or on Ctrl-C / SIGTERM (the current segment is finished). "
+            + "Segments go to OUT/segments/<session>/; the joined recording to OUT/<session>.mp4 (remuxed, not re-encoded).")
+
+    @OptionGroup var capture: CaptureOptions
+    @Option(help: "Seconds to record (default: until the input ends or a signal).") var duration: Double?
+    @Option(help: "Output folder.") var out = "."
+    @Option(help: "Seconds between telemetry lines.") var telemetrySeconds: Double = 1
+
+    func validate() throws {
+        if let duration, duration <= 0 { throw ValidationError("--duration must be positive") }
+        if duration == nil && capture.source != "stdin" {
+            // A synthetic or camera recording with no end would only stop on a signal.
+            FileHandle.standardError.write(Data("no --duration: recording until Ctrl-C or SIGTERM\n".utf8))
+        }
+    }
+
+    func run() async throws {
+        LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
+        MediaLog.setQuiet()
+        var logger = Logger(label: "dualcam-agent")
+        logger.logLevel = .info
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let recorder = LocalRecorder(settings: try capture.settings(), outputDirectory: out, durationSeconds: duration,
+                                     telemetrySeconds: telemetrySeconds, logger: logger)
+        let signals = SignalStream.make([SIGINT, SIGTERM])
+        let result = try await recorder.record(simulatedError: capture.simulatedError(), stopRequested: signals)
+        let s = result.summary
+        logger.info("source: \(s.sourceDescription)")
+        print("recorded \(s.framesCaptured) frames in \(s.segments) segments, \(s.framesDropped) dropped")
+        print("segments: \(result.segmentDirectory)")
+        if let movie = result.movie { print("file: \(movie)") }
+        if let error = s.error {
+            throw ValidationError("recording stopped early: \(error)")
+        }
+    }
+}
