@@ -46,6 +46,9 @@ struct Run: AsyncParsableCommand {
     @Option(help: "Device ID of a coordinator to trust besides the paired ones (repeatable).") var trust: [String] = []
     @Option(help: "While no coordinator is paired, open the pairing window at start for this many seconds (0: never).")
     var firstPairingWindow = 600
+    @Flag(help: "Delete a segment from the spool once the coordinator has it durably (default: keep all).")
+    var pruneAcknowledged = false
+    @Option(help: "Seconds between telemetry lines in the log.") var telemetryLogSeconds = 10
     @Flag(help: "Exit when the parent process exits (used by the demo).") var exitWithParent = false
     @Flag(help: "Honour the coordinator's Shutdown message (demo and tests).") var allowRemoteShutdown = false
     @Flag(inversion: .prefixedNo, help: "Announce this agent over mDNS (_dualcam._tcp) through avahi-daemon.") var mdns = true
@@ -74,7 +77,18 @@ struct Run: AsyncParsableCommand {
         options.announce = mdns
         options.announceInterface = mdnsInterface
         options.firstPairingWindowSeconds = firstPairingWindow
+        options.pruneAcknowledged = pruneAcknowledged
+        options.telemetryLogSeconds = max(telemetryLogSeconds, 1)
         let server = AgentServer(options: options, identity: identity, logger: logger)
+        let signals = SignalStream.make([SIGTERM, SIGINT])
+        Task {
+            for await _ in signals {
+                logger.notice("stopping: finishing the current segment of any recording")
+                let left = await AgentServer.finishRecordings(timeoutSeconds: 10)
+                if left > 0 { logger.error("\(left) recording(s) did not finish within 10 s; completed segments are in the spool") }
+                Foundation.exit(left > 0 ? 1 : 0)
+            }
+        }
         try await server.run { port in
             // The demo reads this line to learn the port and the ID to pin.
             FileHandle.standardOutput.write(Data("LISTENING port=\(port) id=\(identity.deviceID) role=\(role)\n".utf8))

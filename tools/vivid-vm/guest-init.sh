@@ -24,6 +24,8 @@ mount -t devtmpfs dev /dev
 exec </dev/null >/dev/console 2>&1
 mount -t proc proc /proc
 mount -t sysfs sys /sys
+# POSIX shared memory (shm_open, sem_open) lives here; devtmpfs does not provide it.
+mkdir -p /dev/shm && mount -t tmpfs shm /dev/shm
 # The rootfs is already RAM-backed and writable; a tmpfs on /tmp only adds the usual
 # semantics, and must not hide a program or --file that came from the host's /tmp.
 [ -z "$(ls -A /tmp)" ] && mount -t tmpfs tmp /tmp

@@ -71,7 +71,7 @@ PROG=$1; shift
 ARGS=("$@")
 
 [[ $PROG == /* ]] || die "the program must be an absolute path: $PROG"
-[ -f "$PROG" ] && [ -x "$PROG" ] || die "not an executable file: $PROG"
+if [ ! -f "$PROG" ] || [ ! -x "$PROG" ]; then die "not an executable file: $PROG"; fi
 for f in "${FILES[@]+"${FILES[@]}"}"; do
   [[ $f == /* ]] || die "--file needs an absolute path: $f"
   [ -e "$f" ] || die "--file does not exist: $f"
@@ -96,7 +96,7 @@ fi
 
 # The newest installed kernel that ships vivid; Debian's stock kernel does.
 KVER=""
-for k in $(ls /boot/vmlinuz-* 2>/dev/null | sed 's|^/boot/vmlinuz-||' | sort -V -r); do
+for k in $(printf '%s\n' /boot/vmlinuz-* | sed -n 's|^/boot/vmlinuz-||p' | grep -v '^\*$' | sort -V -r); do
   if [ -d "/lib/modules/$k/kernel/drivers/media/test-drivers/vivid" ] && [ -f "/lib/modules/$k/modules.dep" ]; then
     KVER=$k; break
   fi
@@ -128,7 +128,8 @@ store() {
 # entries of each kind stay.
 prune() {
   local pattern=$1 keep=${DUALCAM_VIVID_CACHE_KEEP:-4}
-  # shellcheck disable=SC2012  # names are ours: no spaces or newlines
+  # Names are ours (no spaces or newlines), and the pattern must glob.
+  # shellcheck disable=SC2012,SC2086
   ls -1t "$CACHE"/$pattern 2>/dev/null | tail -n +$((keep + 1)) | xargs -r rm -f
   find "$CACHE" -maxdepth 1 -name '.tmp.*' -mmin +60 -delete 2>/dev/null || true
 }
@@ -245,7 +246,8 @@ add_path() {
       link_target "$cur/$comp"
       [[ $target == /* ]] || target=$cur/$target
       rest=("${parts[@]:i+1}")
-      add_path "$target/$(IFS=/; echo "${rest[*]-}")" $((depth + 1))
+      printf -v target '%s/' "$target" "${rest[@]+"${rest[@]}"}"  # a fork per link adds up
+      add_path "$target" $((depth + 1))
       return
     fi
     cur=$cur/$comp

@@ -42,8 +42,10 @@ final class RecordingPipeline: Sendable {
     }
 
     func start() {
+        ActiveRecordings.add(self)
         let thread = Thread { [self] in
             let summary = run()
+            ActiveRecordings.remove(self)
             onFinish(summary)
         }
         thread.name = "dualcam-encode"
@@ -133,6 +135,13 @@ final class RecordingPipeline: Sendable {
         }
         thread.name = "dualcam-source"
         thread.start()
+    }
+
+    /// Ends the recording at the current instant (a signal, not the coordinator).
+    func stopNow() {
+        // Without an estimate no frame has been recorded: the pipeline fails on its own.
+        guard let estimate = clock.estimate else { return }
+        stop(atShared: estimate.shared(fromLocal: clock.localNow()))
     }
 
     private func stopLocal() -> Int64? {

@@ -22,6 +22,12 @@ public struct AgentOptions: Sendable {
     /// While no coordinator is paired, the pairing window opens at start for this long
     /// (0: never by itself; `dualcam-agent pair` opens it).
     public var firstPairingWindowSeconds = 600
+    /// Delete a segment from the spool once the coordinator has it durably (else keep
+    /// every segment; unacknowledged ones are never deleted either way).
+    public var pruneAcknowledged = false
+    /// Seconds between telemetry lines in the log (telemetry goes to the coordinator
+    /// every second regardless).
+    public var telemetryLogSeconds = 10
 
     public init(name: String, role: Dualcam_V1_Role, listenHost: String, port: Int, stateDirectory: String,
                 spoolDirectory: String, trusted: Set<DeviceID>, defaults: RecordingSettings,

@@ -65,11 +65,20 @@ final class CoordinatorSession: Sendable {
                         var ready = Dualcam_V1_Ready()
                         ready.sessionID = prepare.sessionID
                         ready.video = settings.wire
-                        ready.sourceDescription = "synthetic DCTC"
+                        ready.sourceDescription = settings.source.description
                         try await out.send(.ready(ready))
                     case .startAt(let start):
                         guard let settings = state.withLockedValue({ $0.settings }), clock.estimate != nil else {
                             try await out.sendError(.errorBadState, "StartAt before Prepare and clock sync", fatal: false)
+                            continue
+                        }
+                        do {
+                            let seconds = start.stopSharedNs > start.t0SharedNs
+                                ? Double(start.stopSharedNs - start.t0SharedNs) / 1e9 : nil
+                            try SpacePlan.check(settings: settings, seconds: seconds, at: options.spoolDirectory, logger: logger)
+                        } catch {
+                            logger.error("\(error)")
+                            try await out.sendError(.errorInsufficientDisk, "\(options.name): \(error)", fatal: false)
                             continue
                         }
                         let segments = AsyncStream.makeStream(of: SpooledSegment.self)
@@ -85,10 +94,23 @@ final class CoordinatorSession: Sendable {
                             })
                         state.withLockedValue { $0.pipeline = pipeline }
                         pipeline.start()
-                        logger.info("recording \(start.sessionID) from shared t0=\(start.t0SharedNs)")
+                        logger.info("recording \(start.sessionID) from shared t0=\(start.t0SharedNs) (\(settings.source))")
+                        let reporter = TelemetryReporter(stats: pipeline.stats, clock: clock, spoolPath: options.spoolDirectory,
+                                                         rate: settings.rate)
+                        let telemetry = Task {
+                            var tick = 0
+                            while summaryBox.withLockedValue({ $0 }) == nil && !Task.isCancelled {
+                                try await Task.sleep(nanoseconds: 1_000_000_000)
+                                let sample = reporter.sample()
+                                try await out.send(.telemetry(sample.message))
+                                tick += 1
+                                if tick % options.telemetryLogSeconds == 0 { self.logger.info("\(sample.line)") }
+                            }
+                        }
                         group.addTask {
                             let uploader = SegmentUploader(out: out, credit: credit)
                             for await segment in segments.stream { try await uploader.upload(segment) }
+                            telemetry.cancel()
                             let summary = summaryBox.withLockedValue { $0 } ?? RecordingSummary(segments: 0, framesCaptured: 0, framesDropped: 0)
                             if let error = summary.error {
                                 self.logger.error("recording failed: \(error)")
@@ -106,6 +128,26 @@ final class CoordinatorSession: Sendable {
                         state.withLockedValue { $0.pipeline }?.stop(atShared: stop.stopSharedNs)
                     case .segmentAck(let ack):
                         credit.acknowledge(ack)
+                        if ack.durable {
+                            let spool = SegmentSpool(root: options.spoolDirectory)
+                            do {
+                                try spool.acknowledge(session: ack.sessionID, index: Int(ack.index), prune: options.pruneAcknowledged)
+                            } catch {
+                                logger.warning("cannot record the coordinator's receipt of segment \(ack.index): \(error)")
+                            }
+                        }
+                    case .segmentRequest(let request):
+                        // Resume (PROTOCOL.md §8.5): re-offer from the spool, if still held.
+                        let spool = SegmentSpool(root: options.spoolDirectory)
+                        guard let segment = spool.segments(session: request.sessionID).first(where: { $0.index == Int(request.index) }),
+                              FileManager.default.fileExists(atPath: segment.path) else {
+                            try await out.sendError(.errorSegmentUnavailable,
+                                                    "segment \(request.index) of \(request.sessionID) is not in this agent's spool", fatal: false)
+                            continue
+                        }
+                        group.addTask {
+                            try await SegmentUploader(out: out, credit: credit).upload(segment, from: Int(request.offset))
+                        }
                     case .shutdown:
                         return .shutdown
                     case .keepalive, .none:
@@ -126,8 +168,8 @@ final class CoordinatorSession: Sendable {
         ack.nodeName = options.name
         ack.role = options.role
         var caps = Dualcam_V1_Capabilities()
-        caps.videoCodecs = ["libx264"]
-        caps.sources = ["synthetic"]
+        caps.videoCodecs = ["libx264", "libx265", "h264_v4l2m2m"]
+        caps.sources = ["synthetic", "v4l2", "stdin"]
         ack.capabilities = caps
         return ack
     }

@@ -45,6 +45,32 @@ public struct SegmentSpool: Sendable {
         }
     }
 
+    /// Notes that the coordinator holds the segment durably (one line per segment in
+    /// `acknowledged.jsonl`); with `prune`, the file goes then. Only an acknowledged
+    /// segment is ever deleted.
+    public func acknowledge(session: String, index: Int, prune: Bool) throws {
+        guard let segment = segments(session: session).first(where: { $0.index == index }) else {
+            throw SpoolError("segment \(index) of session \(session) is not in the spool at \(root)")
+        }
+        let path = sessionDirectory(session) + "/acknowledged.jsonl"
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        guard fd >= 0 else { throw SpoolError("cannot open \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        let line = Array("{\"index\":\(index)}\n".utf8)
+        guard write(fd, line, line.count) == line.count, fsync(fd) == 0 else {
+            throw SpoolError("cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+        if prune { try? FileManager.default.removeItem(atPath: segment.path) }
+    }
+
+    /// Indexes of a session's segments the coordinator acknowledged as durable.
+    public func acknowledged(session: String) -> Set<Int> {
+        let path = sessionDirectory(session) + "/acknowledged.jsonl"
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
+        struct Line: Decodable { var index: Int }
+        return Set(text.split(separator: "\n").compactMap { try? JSONDecoder().decode(Line.self, from: Data($0.utf8)).index })
+    }
+
     /// Segments listed in a session's manifest (all complete on disk).
     public func segments(session: String) -> [SpooledSegment] {
         let path = sessionDirectory(session) + "/manifest.jsonl"
