@@ -20,6 +20,8 @@ struct CaptureOptions: ParsableArguments {
     @Option(help: "Constant quality, 0-51 (lower is better; default 23). Exclusive with --bitrate.") var crf: Int?
     @Option(help: "Target bitrate in bit/s, e.g. 6000000 or 6M. Exclusive with --crf.") var bitrate: String?
     @Option(help: "Segment length in seconds.") var segmentSeconds: Double = 2
+    @Option(help: "MB of disk kept free: recording stops at the segment boundary where less would remain.")
+    var diskReserveMb: Double = 64
     @Flag(name: .customLong("genlock"), help: "Synthetic source: frames on the shared clock's grid (default).")
     var genlockFlag = false
     @Flag(name: .customLong("free-run"), help: "Synthetic source: frames follow the local clock from an arbitrary phase, as a camera's do.")
@@ -65,6 +67,7 @@ struct CaptureOptions: ParsableArguments {
                                          segmentNanoseconds: Int64(segmentSeconds * 1e9), genlock: !freeRun)
         settings.source = try sourceConfig()
         settings.inputLatencyNanoseconds = Int64(inputLatencyMs * 1e6)
+        settings.diskReserveBytes = Int64(max(diskReserveMb, 0) * 1e6)
         return settings
     }
 

@@ -38,8 +38,12 @@ struct Record: AsyncParsableCommand {
         print("recorded \(s.framesCaptured) frames in \(s.segments) segments, \(s.framesDropped) dropped")
         print("segments: \(result.segmentDirectory)")
         if let movie = result.movie { print("file: \(movie)") }
+        if let joinError = result.joinError {
+            print("no joined file: \(joinError); the segments above are complete and play on their own")
+        }
         if let error = s.error {
-            throw ValidationError("recording stopped early: \(error)")
+            FileHandle.standardError.write(Data("dualcam-agent: recording stopped early: \(error)\n".utf8))
+            throw ExitCode(1)
         }
     }
 }

@@ -65,7 +65,7 @@ final class RecordingPipeline: Sendable {
         // Half a second of frames between capture and encode.
         let queue = FrameQueue(capacity: max(Int(settings.rate.numerator / settings.rate.denominator) / 2, 4))
         var segments = SegmentSink(sessionID: sessionID, spool: spool, segmentNanoseconds: settings.segmentNanoseconds,
-                                   stats: stats, onSegment: onSegment)
+                                   reserveBytes: settings.diskReserveBytes, stats: stats, onSegment: onSegment)
         do {
             try spool.prepare(session: sessionID)
             let source = try SourceFactory.make(settings: settings, clock: clock, t0Shared: t0Shared)

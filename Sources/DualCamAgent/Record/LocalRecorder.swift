@@ -28,6 +28,8 @@ public struct LocalRecorder: Sendable {
         public var summary: RecordingSummary
         public var movie: String?
         public var segmentDirectory: String
+        /// Why the segments could not be joined into one file, when they could not.
+        public var joinError: String?
     }
 
     /// Records until the duration passes, the input ends or `stopRequested` fires.
@@ -65,17 +67,23 @@ public struct LocalRecorder: Sendable {
         telemetry.cancel()
         stopper.cancel()
         let segments = spool.segments(session: sessionID).sorted { $0.index < $1.index }
-        var movie: String?
-        if !segments.isEmpty {
-            let path = outputDirectory + "/\(sessionID).mp4"
+        var result = Result(summary: summary, movie: nil, segmentDirectory: spool.sessionDirectory(sessionID))
+        guard !segments.isEmpty else { return result }
+        let path = outputDirectory + "/\(sessionID).mp4"
+        do {
             let parameters = try MediaDemuxer(path: segments[0].path).videoParameters
             let remuxer = try MP4Remuxer(outputPath: path, parameters: parameters,
                                          creationTimeUnixSeconds: Int64(Date().timeIntervalSince1970))
             for segment in segments { try remuxer.append(segmentAt: segment.path) }
             try remuxer.finish()
-            movie = path
+            result.movie = path
+        } catch {
+            // The segments are the recording; a joined file that could not be written
+            // (the disk that stopped the recording is full) must not pass for one.
+            try? FileManager.default.removeItem(atPath: path)
+            result.joinError = "\(error)"
         }
-        return Result(summary: summary, movie: movie, segmentDirectory: spool.sessionDirectory(sessionID))
+        return result
     }
 }
 

@@ -19,6 +19,9 @@ public struct RecordingSettings: Sendable {
     /// Piped input: how long the producer holds a frame before writing it (capture to
     /// pipe), subtracted from the arrival instant.
     public var inputLatencyNanoseconds: Int64 = 0
+    /// Free space the spool's disk keeps: a recording stops at the segment boundary
+    /// where less would remain (at least three segments' worth).
+    public var diskReserveBytes: Int64 = DiskGuard.defaultReserveBytes
 
     public init(width: Int = 1280, height: Int = 720, rate: FrameRate = .fps30, encoder: String = "libx264",
                 preset: String = "veryfast", crf: Int? = 23, bitrate: Int? = nil,

@@ -21,8 +21,8 @@ public enum DiskSpace {
     /// Bytes a recording of `seconds` at `bitsPerSecond` needs, with a margin for the
     /// encoder overshooting its rate and the container's overhead (25 %), plus the
     /// reserve at which the agent stops.
-    public static func needed(bitsPerSecond: Int, seconds: Double) -> Int64 {
-        Int64(Double(bitsPerSecond) / 8 * seconds * 1.25) + DiskGuard.minimumReserveBytes
+    public static func needed(bitsPerSecond: Int, seconds: Double, reserveBytes: Int64) -> Int64 {
+        Int64(Double(bitsPerSecond) / 8 * seconds * 1.25) + reserveBytes
     }
 
     public static func megabytes(_ bytes: Int64) -> String { "\(bytes / 1_000_000) MB" }
@@ -30,14 +30,18 @@ public enum DiskSpace {
 
 /// Stops a recording before the disk fills: checked at each segment boundary against a
 /// reserve of a few segments, so the last complete segment always fits.
-struct DiskGuard {
-    static let minimumReserveBytes: Int64 = 64 * 1_000_000
+public struct DiskGuard {
+    public static let defaultReserveBytes: Int64 = 64 * 1_000_000
     let path: String
+    let minimumReserveBytes: Int64
     var lastSegmentBytes = 0
 
-    init(path: String) { self.path = path }
+    init(path: String, minimumReserveBytes: Int64) {
+        self.path = path
+        self.minimumReserveBytes = minimumReserveBytes
+    }
 
-    var reserveBytes: Int64 { max(Self.minimumReserveBytes, Int64(lastSegmentBytes) * 3) }
+    var reserveBytes: Int64 { max(minimumReserveBytes, Int64(lastSegmentBytes) * 3) }
 
     func check() throws {
         guard let free = DiskSpace.freeBytes(at: path) else { return }

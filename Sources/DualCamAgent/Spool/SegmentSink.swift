@@ -16,14 +16,14 @@ struct SegmentSink {
     private var writerSlot: Int64 = -1
     private var space: DiskGuard
 
-    init(sessionID: String, spool: SegmentSpool, segmentNanoseconds: Int64, stats: PipelineStats,
+    init(sessionID: String, spool: SegmentSpool, segmentNanoseconds: Int64, reserveBytes: Int64, stats: PipelineStats,
          onSegment: @escaping @Sendable (SpooledSegment) -> Void) {
         self.sessionID = sessionID
         self.spool = spool
         self.segmentNanoseconds = segmentNanoseconds
         self.stats = stats
         self.onSegment = onSegment
-        self.space = DiskGuard(path: spool.root)
+        self.space = DiskGuard(path: spool.root, minimumReserveBytes: reserveBytes)
     }
 
     mutating func store(_ packets: [EncodedPacket], parameters: CodecParameters) throws {
