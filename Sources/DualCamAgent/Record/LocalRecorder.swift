@@ -39,9 +39,14 @@ public struct LocalRecorder: Sendable {
         let clock = AgentClock(standaloneWith: simulatedError)
         let sessionID = "local-" + SessionStamp.now()
         let spool = SegmentSpool(root: outputDirectory + "/segments")
-        // The synthetic pattern starts a quarter second ahead, so its first frame is not
-        // stamped before the start; piped and camera frames count from now.
-        let t0 = clock.localNow() + (settings.source == .synthetic ? 250_000_000 : 0)
+        // Half a second ahead: a camera takes that long to open and stream (vivid under
+        // emulation, ~0.4 s), and the recording should hold the whole duration asked
+        // for. Piped frames count from the first one the producer sends.
+        let lead: Int64 = if case .stdin = settings.source { 0 } else { 500_000_000 }
+        // The synthetic pattern's T0 is on its frame grid, so its first frame falls
+        // exactly at T0; other sources' frames fall where their clocks put them.
+        var t0 = clock.localNow() + lead
+        if settings.source == .synthetic { t0 = settings.rate.instant(ofFrame: settings.rate.firstFrame(atOrAfter: t0)) }
         let stop = durationSeconds.map { t0 + Int64($0 * 1e9) }
         let finished = AsyncStream.makeStream(of: RecordingSummary.self)
         let pipeline = RecordingPipeline(

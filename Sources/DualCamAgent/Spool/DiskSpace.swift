@@ -48,7 +48,7 @@ public struct DiskGuard {
         if free < reserveBytes {
             throw SpoolError("the disk holding \(path) is nearly full (\(DiskSpace.megabytes(free)) free, "
                 + "\(DiskSpace.megabytes(reserveBytes)) kept in reserve): recording stopped; every completed segment is kept. "
-                + "Free space or point --spool at a larger disk")
+                + "Free space, or record to a larger disk")
         }
     }
 }

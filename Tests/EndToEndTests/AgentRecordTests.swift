@@ -1,0 +1,178 @@
+import DualCamCore
+import DualCamMedia
+import Foundation
+import Testing
+
+extension EndToEnd {
+    /// `dualcam-agent record` run as a user would: each source, the disk checks, a signal.
+    @Suite struct AgentRecordTests {
+        static let width = 320
+        static let height = 180
+        static let period = 1.0 / 30
+
+        func folder(_ name: String) -> String {
+            NSTemporaryDirectory() + "dualcam-record-\(name)-\(getpid())"
+        }
+
+        /// The file `record` printed, and the manifest's segments beside it.
+        func recorded(_ child: Child) throws -> (movie: String, stdout: String) {
+            let stdout = child.out.all()
+            let line = try #require(stdout.split(separator: "\n").first { $0.hasPrefix("file: ") }, "\(stdout)\n\(child.err.all().suffix(2000))")
+            return (String(line.dropFirst(6)), stdout)
+        }
+
+        @Test func syntheticRecordingHoldsEveryFrameOnItsGrid() throws {
+            let out = folder("synthetic")
+            defer { try? FileManager.default.removeItem(atPath: out) }
+            let agent = try Child("dualcam-agent", ["record", "--duration", "3", "--out", out,
+                                                    "--size", "\(Self.width)x\(Self.height)", "--fps", "30"])
+            #expect(agent.finish(seconds: 60) == 0, "\(agent.err.all().suffix(2000))")
+            let (movie, stdout) = try recorded(agent)
+            #expect(stdout.contains("recorded 90 frames in 2 segments, 0 dropped"), "\(stdout)")
+            let probe = try MediaProbe.probe(path: movie)
+            #expect(probe.frameCount == 90)
+            for (a, b) in zip(probe.frameTimestampsSeconds, probe.frameTimestampsSeconds.dropFirst()) {
+                #expect(abs((b - a) - Self.period) < 0.002, "step \(b - a) s")
+            }
+            var codes: [UInt32] = []
+            try MediaProbe.forEachFrame(path: movie) { codes.append(DCTC.read($0.image)) }
+            for (a, b) in zip(codes, codes.dropFirst()) {
+                #expect(abs(DCTC.differenceNanoseconds(b, a) - 33_333_333) <= 100_000, "codes \(a) → \(b)")
+            }
+        }
+
+        @Test func pipedPicturesAreAllKeptInOrder() throws {
+            let out = folder("yuv")
+            defer { try? FileManager.default.removeItem(atPath: out) }
+            let agent = try Child("dualcam-agent", ["record", "--source", "stdin", "--format", "yuv420p", "--out", out,
+                                                    "--size", "\(Self.width)x\(Self.height)", "--fps", "30"])
+            // 75 pictures written as fast as the pipe takes them: a burst, which must
+            // neither lose frames nor stamp them alike.
+            let sent = 75
+            for k in 0..<sent {
+                var image = YUV420Image(width: Self.width, height: Self.height)
+                SyntheticPicture.render(frameIndex: Int64(k), into: &image)
+                DCTC.draw(DCTC.code(trueNanoseconds: Int64(k) * 33_333_333 + 1_000_000_000), into: &image)
+                agent.input.fileHandleForWriting.write(Data(image.y + image.cb + image.cr))
+            }
+            try agent.input.fileHandleForWriting.close()
+            #expect(agent.finish(seconds: 60) == 0, "\(agent.err.all().suffix(2000))")
+            let (movie, stdout) = try recorded(agent)
+            #expect(stdout.contains("recorded \(sent) frames"), "\(stdout)")
+            var codes: [UInt32] = []
+            try MediaProbe.forEachFrame(path: movie) { codes.append(DCTC.read($0.image)) }
+            #expect(codes.count == sent)
+            for (k, code) in codes.enumerated() {
+                #expect(code == DCTC.code(trueNanoseconds: Int64(k) * 33_333_333 + 1_000_000_000), "frame \(k)")
+            }
+            let probe = try MediaProbe.probe(path: movie)
+            for (a, b) in zip(probe.frameTimestampsSeconds, probe.frameTimestampsSeconds.dropFirst()) {
+                #expect(abs((b - a) - Self.period) < 0.002, "step \(b - a) s")
+            }
+        }
+
+        @Test func pipedH264IsPassedThroughByteForByte() throws {
+            let out = folder("h264")
+            defer { try? FileManager.default.removeItem(atPath: out) }
+            // The stream a Pi camera would pipe: Annex B with parameter sets in band.
+            let encoder = try VideoEncoder(settings: VideoEncoderSettings(
+                width: Self.width, height: Self.height, rate: .fps30, preset: "ultrafast", crf: 30, gopFrames: 30))
+            var units: [EncodedPacket] = []
+            for k in 0..<60 {
+                var image = YUV420Image(width: Self.width, height: Self.height)
+                SyntheticPicture.render(frameIndex: Int64(k), into: &image)
+                units += try encoder.encode(image, ptsNanoseconds: Int64(k) * 33_333_333, forceKeyframe: k % 30 == 0)
+            }
+            units += try encoder.flush()
+            let agent = try Child("dualcam-agent", ["record", "--source", "stdin", "--format", "h264", "--out", out,
+                                                    "--size", "\(Self.width)x\(Self.height)", "--fps", "30"])
+            let extradata = encoder.parameters.extradata
+            for (k, unit) in units.enumerated() {
+                // The first keyframe carries the parameter sets, as rpicam-vid --inline writes them.
+                let bytes = k == 0 && !H264Bitstream.parameterSets(unit.data).isEmpty ? unit.data : (k == 0 ? extradata + unit.data : unit.data)
+                agent.input.fileHandleForWriting.write(Data(bytes))
+            }
+            try agent.input.fileHandleForWriting.close()
+            #expect(agent.finish(seconds: 60) == 0, "\(agent.err.all().suffix(2000))")
+            let (movie, _) = try recorded(agent)
+            let demuxer = try MediaDemuxer(path: movie)
+            var received: [[UInt8]] = []
+            while let packet = try demuxer.nextVideoPacket() { received.append(packet.data) }
+            #expect(received.count == units.count)
+            // MP4 stores length-prefixed NAL units where the pipe had start codes, and
+            // the TS muxer adds access unit delimiters; the slices themselves must be
+            // identical, byte for byte (never re-encoded).
+            var changed = 0
+            for (a, b) in zip(units, received) where Self.slices(annexB: a.data) != Self.slices(lengthPrefixed: b) {
+                changed += 1
+            }
+            #expect(changed == 0, "\(changed) of \(units.count) frames differ from what was piped in")
+        }
+
+        /// NAL units other than delimiters and parameter sets, from an Annex B unit.
+        static func slices(annexB data: [UInt8]) -> [[UInt8]] {
+            var starts: [Int] = []
+            var i = 0
+            while i + 3 <= data.count {
+                if data[i] == 0 && data[i + 1] == 0 && data[i + 2] == 1 { starts.append(i + 3); i += 3 } else { i += 1 }
+            }
+            var units: [[UInt8]] = []
+            for (n, start) in starts.enumerated() {
+                var end = n + 1 < starts.count ? starts[n + 1] - 3 : data.count
+                while end > start && data[end - 1] == 0 { end -= 1 }
+                units.append(Array(data[start..<end]))
+            }
+            return units.filter { !$0.isEmpty && ![7, 8, 9].contains($0[0] & 0x1F) }
+        }
+
+        /// The same, from an MP4 sample (4-byte big-endian lengths).
+        static func slices(lengthPrefixed data: [UInt8]) -> [[UInt8]] {
+            var units: [[UInt8]] = []
+            var i = 0
+            while i + 4 <= data.count {
+                let length = data[i..<(i + 4)].reduce(0) { $0 << 8 | Int($1) }
+                guard i + 4 + length <= data.count else { break }
+                units.append(Array(data[(i + 4)..<(i + 4 + length)]))
+                i += 4 + length
+            }
+            return units.filter { !$0.isEmpty && ![7, 8, 9].contains($0[0] & 0x1F) }
+        }
+
+        @Test func aRecordingTooBigForTheDiskIsRefusedUpFront() throws {
+            let out = folder("space")
+            defer { try? FileManager.default.removeItem(atPath: out) }
+            let agent = try Child("dualcam-agent", ["record", "--duration", "100000000", "--out", out,
+                                                    "--size", "\(Self.width)x\(Self.height)"])
+            #expect(agent.finish(seconds: 30) != 0)
+            let err = agent.err.all()
+            #expect(err.contains("not enough disk space") && err.contains("needs") && err.contains("free"), "\(err)")
+            #expect(!FileManager.default.fileExists(atPath: out + "/segments"))
+        }
+
+        @Test func sigtermFinishesTheCurrentSegment() throws {
+            let out = folder("sigterm")
+            defer { try? FileManager.default.removeItem(atPath: out) }
+            let agent = try Child("dualcam-agent", ["record", "--out", out, "--size", "\(Self.width)x\(Self.height)",
+                                                    "--segment-seconds", "1"])
+            usleep(3_200_000)
+            agent.process.terminate()
+            #expect(agent.finish(seconds: 30) == 0, "\(agent.err.all().suffix(2000))")
+            let (movie, _) = try recorded(agent)
+            let probe = try MediaProbe.probe(path: movie)
+            // About 2.7 s were recorded (3.2 s less the 0.5 s lead); every frame is in
+            // the file, the last segment closed rather than cut.
+            #expect((70...90).contains(probe.frameCount), "\(probe.frameCount) frames")
+            let manifest = try String(contentsOfFile: try #require(FileManager.default.subpaths(atPath: out)?
+                .first { $0.hasSuffix("manifest.jsonl") }.map { out + "/" + $0 }), encoding: .utf8)
+            let listed = manifest.split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+            #expect(listed.reduce(0) { $0 + (($1["frameCount"] as? Int) ?? 0) } == probe.frameCount)
+            for entry in listed {
+                let path = try #require(entry["path"] as? String)
+                #expect(try MediaProbe.probe(path: path).frameCount == entry["frameCount"] as? Int, "\(path)")
+                #expect((entry["sha256"] as? String)?.count == 64)
+            }
+        }
+    }
+}
