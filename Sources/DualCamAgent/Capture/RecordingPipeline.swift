@@ -26,6 +26,7 @@ final class RecordingPipeline: Sendable {
     private let onSegment: @Sendable (SpooledSegment) -> Void
     private let onFinish: @Sendable (RecordingSummary) -> Void
     let stats = PipelineStats()
+    static let startTolerance: Int64 = 1_000_000
 
     init(sessionID: String, settings: RecordingSettings, clock: AgentClock, spool: SegmentSpool,
          t0Shared: Int64, stopShared: Int64?,
@@ -78,10 +79,13 @@ final class RecordingPipeline: Sendable {
                 summary.framesDropped += frame.droppedBefore
                 guard let estimate = clock.estimate else { throw SpoolError("clock not synchronised") }
                 var pts = estimate.shared(fromLocal: frame.localCaptureNanoseconds) - t0Shared
-                // A frame stamped within half a period before T0 is the session's first
-                // frame; its few µs of clock error are not worth a negative timestamp.
-                if pts < -settings.rate.periodNanoseconds / 2 { continue }
-                pts = max(pts, 0)
+                // A genlocked frame meant for T0 may be stamped a few µs before it (clock
+                // error): it is the first frame, at 0. Anything earlier was captured
+                // before the start; moving it to 0 would bend the first frame step.
+                if pts < 0 {
+                    guard pts > -Self.startTolerance else { continue }
+                    pts = 0
+                }
                 let slot = pts / settings.segmentNanoseconds
                 let forceKey = slot != lastSlot
                 lastSlot = slot
