@@ -14,6 +14,25 @@ struct AgentCommand: AsyncParsableCommand {
         abstract: "DualCam capture agent: records one camera and serves a coordinator over mutual TLS.",
         subcommands: [Run.self, Record.self, Cameras.self, ID.self, Pair.self, Unpair.self, Paired.self],
         defaultSubcommand: Run.self)
+
+    /// Parses by hand rather than through the generated entry point, to expand
+    /// `--config FILE` first.
+    static func main() async {
+        do {
+            let arguments = try ConfigFile.expand(Array(CommandLine.arguments.dropFirst()))
+            var command = try parseAsRoot(arguments)
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch let failure as ConfigFile.Failure {
+            FileHandle.standardError.write(Data("dualcam-agent: \(failure)\n".utf8))
+            Foundation.exit(64)
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
 struct StateOption: ParsableArguments {

@@ -35,6 +35,7 @@ struct Record: AsyncParsableCommand {
         let result = try await recorder.record(simulatedError: capture.simulatedError(), stopRequested: signals)
         let s = result.summary
         logger.info("source: \(s.sourceDescription)")
+        for note in s.notes { logger.warning("\(note)") }
         print("recorded \(s.framesCaptured) frames in \(s.segments) segments, \(s.framesDropped) dropped")
         print("segments: \(result.segmentDirectory)")
         if let movie = result.movie { print("file: \(movie)") }

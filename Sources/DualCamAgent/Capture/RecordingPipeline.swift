@@ -11,6 +11,8 @@ public struct RecordingSummary: Sendable {
     public var framesDropped: Int
     public var error: String?
     public var sourceDescription: String = ""
+    /// Things the operator should know that did not stop the recording.
+    public var notes: [String] = []
 }
 
 /// Capture → encode → segment, on threads of their own: encoding is blocking, CPU-bound C
@@ -70,9 +72,11 @@ final class RecordingPipeline: Sendable {
         do {
             try spool.prepare(session: sessionID)
             let source = try SourceFactory.make(settings: settings, clock: clock, t0Shared: t0Shared)
-            summary.sourceDescription = source.description
             let maker = try PacketMaker(settings: settings, codedSize: source.codedSize,
                                         passesThrough: source.deliversH264)
+            summary.sourceDescription = source.description
+                + (source.deliversH264 ? ", passed through" : ", encoded with \(maker.encoderName)")
+            if let note = maker.encoderNote { summary.notes.append(note) }
             startCapture(source, into: queue)
             var lastSlot: Int64 = -1
             while let frame = try queue.pop() {

@@ -13,14 +13,22 @@ final class PacketMaker {
     private var passThrough: CodecParameters?
     /// Pass-through frames before the first keyframe cannot be decoded; they are dropped.
     private(set) var droppedBeforeKeyframe = 0
+    /// Set when the encoder asked for could not open and libx264 took over.
+    private(set) var encoderNote: String?
 
     /// The encoder is opened here, not at the first frame: x264 takes tens of ms to
     /// start, which the first frames' queue should not have to absorb.
     init(settings: RecordingSettings, codedSize: (width: Int, height: Int), passesThrough: Bool) throws {
         self.settings = settings
         self.codedSize = codedSize
-        if !passesThrough { encoder = try VideoEncoder(settings: settings.encoderSettings) }
+        if !passesThrough {
+            let (opened, note) = try EncoderChoice.open(settings)
+            encoder = opened
+            encoderNote = note
+        }
     }
+
+    var encoderName: String { encoder?.settings.encoder ?? "none" }
 
     /// What the segments' muxer needs; nil until the first packet is known.
     var parameters: CodecParameters? { passThrough ?? encoder?.parameters }
@@ -69,7 +77,7 @@ final class PacketMaker {
             picture = scaler!.scale(image, crop: PixelRect(x: 0, y: 0, width: image.width, height: image.height),
                                     toWidth: settings.width, height: settings.height)
         }
-        if encoder == nil { encoder = try VideoEncoder(settings: settings.encoderSettings) }
-        return try encoder!.encode(picture, ptsNanoseconds: pts, forceKeyframe: forceKeyframe)
+        guard let encoder else { throw SourceError("a picture arrived from a source that passes H.264 through") }
+        return try encoder.encode(picture, ptsNanoseconds: pts, forceKeyframe: forceKeyframe)
     }
 }

@@ -112,6 +112,7 @@ final class CoordinatorSession: Sendable {
                             for await segment in segments.stream { try await uploader.upload(segment) }
                             telemetry.cancel()
                             let summary = summaryBox.withLockedValue { $0 } ?? RecordingSummary(segments: 0, framesCaptured: 0, framesDropped: 0)
+                            for note in summary.notes { self.logger.warning("\(note)") }
                             if let error = summary.error {
                                 self.logger.error("recording failed: \(error)")
                                 try await out.sendError(.errorSourceFailed, error, fatal: false)
