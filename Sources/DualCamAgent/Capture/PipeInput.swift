@@ -113,21 +113,25 @@ final class PipeInput: @unchecked Sendable {
     }
 
     private func readPictures(clock: AgentClock, latency: Int64) throws {
-        let lumaBytes = width * height
         let chromaBytes = ((width + 1) / 2) * ((height + 1) / 2)
-        var buffer = [UInt8](repeating: 0, count: lumaBytes + 2 * chromaBytes)
-        while try fill(&buffer) {
+        while true {
+            // Read straight into the picture's planes: the pipe's bytes are copied once,
+            // into the frame the encoder reads.
+            var y = [UInt8](repeating: 0, count: width * height)
+            guard try fill(&y, partOfPicture: false) else { return }
+            var cb = [UInt8](repeating: 0, count: chromaBytes)
+            var cr = [UInt8](repeating: 0, count: chromaBytes)
+            guard try fill(&cb, partOfPicture: true), try fill(&cr, partOfPicture: true) else { return }
             let arrival = clock.localNow() - latency
             let image = YUV420Image(width: width, height: height, lumaStride: width, chromaStride: (width + 1) / 2,
-                                    y: Array(buffer[0..<lumaBytes]),
-                                    cb: Array(buffer[lumaBytes..<(lumaBytes + chromaBytes)]),
-                                    cr: Array(buffer[(lumaBytes + chromaBytes)...]))
+                                    y: y, cb: cb, cr: cr)
             deliver(stamped(.picture(image), arrival: arrival))
         }
     }
 
-    /// Reads exactly one picture; false at a clean end of input, an error for a partial one.
-    private func fill(_ buffer: inout [UInt8]) throws -> Bool {
+    /// Fills `buffer` from the pipe; false at a clean end of input (before a picture
+    /// began), an error when the input ends inside one.
+    private func fill(_ buffer: inout [UInt8], partOfPicture: Bool) throws -> Bool {
         var filled = 0
         let count = buffer.count
         while filled < count {
@@ -137,7 +141,7 @@ final class PipeInput: @unchecked Sendable {
                 throw SourceError("reading standard input: \(String(cString: strerror(errno)))")
             }
             if n == 0 {
-                if filled == 0 { return false }
+                if filled == 0 && !partOfPicture { return false }
                 throw SourceError("standard input ended inside a picture (\(filled) of \(count) bytes): "
                     + "check --size matches the producer's (rpicam-vid --width/--height) and that it writes yuv420")
             }
