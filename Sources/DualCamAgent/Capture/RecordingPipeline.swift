@@ -65,8 +65,7 @@ final class RecordingPipeline: Sendable {
 
     private func run() -> RecordingSummary {
         var summary = RecordingSummary(segments: 0, framesCaptured: 0, framesDropped: 0, error: nil)
-        // Half a second of frames between capture and encode.
-        let queue = FrameQueue(capacity: max(Int(settings.rate.numerator / settings.rate.denominator) / 2, 4))
+        let queue = FrameQueue(capacity: Self.queueCapacity(settings))
         var segments = SegmentSink(sessionID: sessionID, spool: spool, segmentNanoseconds: settings.segmentNanoseconds,
                                    reserveBytes: settings.diskReserveBytes, stats: stats, onSegment: onSegment)
         do {
@@ -115,6 +114,15 @@ final class RecordingPipeline: Sendable {
         summary.segments = segments.count
         summary.framesDropped += queue.drops
         return summary
+    }
+
+    /// Half a second of frames between capture and encode, but no more than 24 MB of
+    /// pictures (8 at 1080p, 2 at 4K): the agent must stay small on a Pi, and a backlog
+    /// longer than that means the encoder cannot keep up anyway.
+    static func queueCapacity(_ settings: RecordingSettings) -> Int {
+        let halfSecond = Int(settings.rate.framesPerSecond / 2)
+        let frameBytes = settings.width * settings.height * 3 / 2
+        return max(2, min(halfSecond, 24_000_000 / max(frameBytes, 1)))
     }
 
     /// The capture side: paced by the source, never waiting for the encoder.
