@@ -106,7 +106,7 @@ let package = Package(
         .testTarget(
             name: "DualCamSystemTests",
             dependencies: [
-                "DualCamAgent", "DualCamCoordinator", "DualCamNet", "DualCamProtocol",
+                "DualCamAgent", "DualCamCoordinator", "DualCamNet", "DualCamProtocol", "DualCamMedia", "DualCamCore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]),
