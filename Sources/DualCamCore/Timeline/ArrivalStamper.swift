@@ -6,8 +6,8 @@
 /// camera's true rate and misses lost frames. So each frame is stamped one period after
 /// the previous one, then corrected by a small fraction of how far its arrival is off;
 /// a frame arriving more than 1.5 periods late means frames were lost upstream, and the
-/// stamp jumps to it; one arriving early by as much is part of a burst and corrects
-/// nothing.
+/// stamp jumps to it; one arriving more than half a period early is part of a burst (a
+/// live camera's frames cannot come that early) and corrects nothing.
 public struct ArrivalStamper: Sendable {
     public let periodNanoseconds: Int64
     /// Fraction of the arrival error applied per frame (a time constant of 1/gain frames).
@@ -34,7 +34,7 @@ public struct ArrivalStamper: Sendable {
         if error > limit {
             lost = Int((Double(error) / Double(periodNanoseconds)).rounded())
             instant = arrival
-        } else if error >= -limit {
+        } else if error >= -periodNanoseconds / 2 {
             instant = expected + Int64((Double(error) * gain).rounded())
         } else {
             instant = expected
