@@ -13,8 +13,8 @@ import Glibc
 /// a process's RSS high-water mark across exec, and posix_spawn runs the child in the
 /// parent's address space until then, so every child's ru_maxrss would be at least the
 /// bench's own peak (937 MB with the frames in an array).
-func runCaptureBenchmarks() throws {
-    let width = 1920, height = 1080, frameCount = 300, rounds = 3
+func runCaptureBenchmarks(rounds: Int) throws {
+    let width = 1920, height = 1080, frameCount = 300
     let rssTargetKiB = 64 * 1024, cpuRatioTarget = 1.05
     let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     let agent = URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("dualcam-agent").path
@@ -52,7 +52,7 @@ func runCaptureBenchmarks() throws {
     print("  A  " + shellLine(agentStdin(root + "/A1")) + " < frames")
     print("  B  " + shellLine(peer(root + "/B1")) + " < frames")
     print("  C  " + shellLine(agentSynthetic(root + "/C")) + "   (real time, renders its own pattern)")
-    print("  (rounds 2 and 3 write to A2, B2, A3, B3; frames, video kB: H.264 packets and their bytes by ffprobe)")
+    print("  (later rounds write to A2, B2, …; frames, video kB: H.264 packets and their bytes by ffprobe)")
     var me = rusage()
     getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &me)
     print("  RSS floor: a child's max RSS is at least the bench's peak at spawn, \(megabytes(me.ru_maxrss))")
@@ -90,13 +90,19 @@ func runCaptureBenchmarks() throws {
     print(String(format: "  median CPU per frame: agent %.2f ms, ffmpeg %.2f ms; wall: agent %.1f fps, ffmpeg %.1f fps",
                  agentMs, peerMs, Double(frameCount) / median(agentRuns.map(\.wallSeconds)),
                  Double(frameCount) / median(peerRuns.map(\.wallSeconds))))
-    let pairs = zip(agentRuns, peerRuns).map { String(format: "%.3f", $0.cpuSeconds / $1.cpuSeconds) }
-    print("  CPU agent / ffmpeg by round: \(pairs.joined(separator: ", ")) (a spread wider than the target means noise)")
+    let pairs = zip(agentRuns, peerRuns).map { $0.cpuSeconds / $1.cpuSeconds }
+    print("  CPU agent / ffmpeg by round: " + pairs.map { String(format: "%.3f", $0) }.joined(separator: ", "))
     print("  peak RSS: agent \(megabytes(agentRSS)) (\(agentRSS) KiB), ffmpeg \(megabytes(peerRSS)) (\(peerRSS) KiB)")
     if !allCounted { print("  FAIL  a run did not exit cleanly with all \(frameCount) frames: the figures above are not comparable") }
     print(String(format: "  %@  CPU per frame: agent / ffmpeg = %.3f   target ≤ %.2f",
                  (allCounted && ratio <= cpuRatioTarget ? "PASS" : "FAIL") as NSString, ratio, cpuRatioTarget))
-    print("  \(agentRSS <= rssTargetKiB ? "PASS" : "FAIL")  agent resident memory: \(megabytes(agentRSS))   target ≤ 64 MB (\(rssTargetKiB) KiB)")
+    // Both encoders do the same x264 work, so rounds should agree to a few percent; when
+    // they do not, the machine was busy and the verdict above is within its noise.
+    if pairs.max()! - pairs.min()! > 2 * (cpuRatioTarget - 1) {
+        print(String(format: "        (rounds spread %.2f–%.2f, wider than the margin: noise; rerun idle or with more rounds)",
+                     pairs.min()!, pairs.max()!))
+    }
+    print("  \(agentRSS <= rssTargetKiB ? "PASS" : "FAIL")  agent resident memory, peak of runs A and C: \(megabytes(agentRSS))   target ≤ 64 MB (\(rssTargetKiB) KiB)")
     if let r = synthetic.recorded {
         let kept = synthetic.succeeded && r.dropped == 0 && r.frames == frameCount
         print("  \(kept ? "ok  " : "LATE")  run C kept real time: recorded \(r.frames) frames in \(r.segments) segments, \(r.dropped) dropped")
@@ -249,7 +255,8 @@ private func probeVideo(_ path: String, dir: String) throws -> (packets: Int, by
 }
 
 private func printRow(_ label: String, _ run: ChildRun, frames: Int, video: (packets: Int, bytes: Int), counted: Bool) {
-    let cells = [pad(label, -18), String(format: "%9.2f%8.2f%9.2f", run.cpuSeconds, run.systemSeconds, run.cpuSeconds * 1000 / Double(frames)),
+    let cells = [pad(label, -18),
+                 String(format: "%9.2f%8.2f%9.2f", run.cpuSeconds, run.systemSeconds, run.cpuSeconds * 1000 / Double(frames)),
                  pad(megabytes(run.maxRSSKiB), 10),
                  String(format: "%8.2f%9.1f", run.wallSeconds, Double(frames) / run.wallSeconds),
                  pad("\(video.packets)", 9), pad("\(video.bytes / 1000)", 9),

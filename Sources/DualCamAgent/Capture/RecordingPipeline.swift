@@ -65,12 +65,14 @@ final class RecordingPipeline: Sendable {
 
     private func run() -> RecordingSummary {
         var summary = RecordingSummary(segments: 0, framesCaptured: 0, framesDropped: 0, error: nil)
-        let queue = FrameQueue(capacity: Self.queueCapacity(settings))
+        // Replaced once the source is known; a failure before that ends it unused.
+        var queue = FrameQueue(capacity: 1)
         var segments = SegmentSink(sessionID: sessionID, spool: spool, segmentNanoseconds: settings.segmentNanoseconds,
                                    reserveBytes: settings.diskReserveBytes, stats: stats, onSegment: onSegment)
         do {
             try spool.prepare(session: sessionID)
             let source = try SourceFactory.make(settings: settings, clock: clock, t0Shared: t0Shared)
+            queue = FrameQueue(capacity: Self.queueCapacity(settings, paced: source.isPaced))
             let maker = try PacketMaker(settings: settings, codedSize: source.codedSize,
                                         passesThrough: source.deliversH264)
             summary.sourceDescription = source.description
@@ -118,8 +120,10 @@ final class RecordingPipeline: Sendable {
 
     /// Half a second of frames between capture and encode, but no more than 24 MB of
     /// pictures (8 at 1080p, 2 at 4K): the agent must stay small on a Pi, and a backlog
-    /// longer than that means the encoder cannot keep up anyway.
-    static func queueCapacity(_ settings: RecordingSettings) -> Int {
+    /// longer than that means the encoder cannot keep up anyway. A pipe's producer waits
+    /// for room instead of losing frames, so it needs only two.
+    static func queueCapacity(_ settings: RecordingSettings, paced: Bool) -> Int {
+        if !paced { return 2 }
         let halfSecond = Int(settings.rate.framesPerSecond / 2)
         let frameBytes = settings.width * settings.height * 3 / 2
         return max(2, min(halfSecond, 24_000_000 / max(frameBytes, 1)))
