@@ -49,6 +49,15 @@ final class PipeInput: @unchecked Sendable {
         self.height = height
     }
 
+    /// Stops the process's reader handing frames to a recording that failed before its
+    /// source was read from (it then drops them again, keeping the producer flowing).
+    static func stopListening() {
+        lock.lock()
+        let input = instance
+        lock.unlock()
+        input?.listen(false)
+    }
+
     func listen(_ on: Bool) {
         condition.lock()
         listening = on

@@ -109,6 +109,7 @@ final class RecordingPipeline: Sendable {
             summary.framesDropped += maker.droppedBeforeKeyframe
         } catch {
             queue.end(error: nil)
+            if case .stdin = settings.source { PipeInput.stopListening() }
             summary.error = "\(error)"
             // Keep what was complete: the open segment is closed if it can be, or removed.
             segments.salvage()
