@@ -74,7 +74,7 @@ struct Run: AsyncParsableCommand {
     @Option(help: "Announce on this network interface only (e.g. lo, eth0; default: all).") var mdnsInterface: String?
 
     func run() async throws {
-        LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
+        LoggingSystem.bootstrap { JournalLogHandler.make(label: $0) }
         MediaLog.setQuiet()
         var logger = Logger(label: "dualcam-agent")
         logger.logLevel = .info
