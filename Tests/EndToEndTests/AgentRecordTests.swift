@@ -149,6 +149,45 @@ extension EndToEnd {
             #expect(!FileManager.default.fileExists(atPath: out + "/segments"))
         }
 
+        /// A disk that fills for real: a 3 MB tmpfs (mounting needs root, as the test
+        /// machines run; elsewhere the test is skipped and says why).
+        @Test(.enabled(if: getuid() == 0, "mounting a small tmpfs needs root"))
+        func aFullDiskStopsTheRecordingWithEverySegmentWhole() throws {
+            let out = folder("full")
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+            let mount = Process()
+            mount.executableURL = URL(fileURLWithPath: "/bin/mount")
+            mount.arguments = ["-t", "tmpfs", "-o", "size=3m", "tmpfs", out]
+            try mount.run()
+            mount.waitUntilExit()
+            try #require(mount.terminationStatus == 0, "cannot mount a tmpfs at \(out)")
+            defer {
+                let umount = Process()
+                umount.executableURL = URL(fileURLWithPath: "/bin/umount")
+                umount.arguments = [out]
+                try? umount.run()
+                umount.waitUntilExit()
+                try? FileManager.default.removeItem(atPath: out)
+            }
+            let agent = try Child("dualcam-agent", ["record", "--out", out, "--size", "\(Self.width)x\(Self.height)",
+                                                    "--bitrate", "8M", "--segment-seconds", "0.5", "--disk-reserve-mb", "1"])
+            #expect(agent.finish(seconds: 90) == 1)
+            let err = agent.err.all()
+            #expect(err.contains("nearly full") && err.contains("every completed segment is kept"), "\(err.suffix(2000))")
+            let segments = try #require(FileManager.default.subpaths(atPath: out)?.first { $0.hasSuffix("manifest.jsonl") })
+            let folder = out + "/" + (segments as NSString).deletingLastPathComponent
+            let listed = try String(contentsOfFile: out + "/" + segments, encoding: .utf8).split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+            #expect(listed.count >= 3)
+            let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".ts") }
+            #expect(files.count == listed.count, "\(files.sorted())")
+            for entry in listed {
+                let path = try #require(entry["path"] as? String)
+                #expect(try MediaProbe.probe(path: path).frameCount == entry["frameCount"] as? Int, "\(path)")
+            }
+        }
+
         @Test func sigtermFinishesTheCurrentSegment() throws {
             let out = folder("sigterm")
             defer { try? FileManager.default.removeItem(atPath: out) }
