@@ -29,8 +29,7 @@ struct Cameras: ParsableCommand {
                 let flags = [format.compressed ? "compressed" : nil, format.emulated ? "emulated by libv4l2" : nil].compactMap { $0 }
                 print("  \(format.fourcc)  \(format.name)" + (flags.isEmpty ? "" : "  [\(flags.joined(separator: ", "))]"))
                 for size in format.sizes {
-                    let rates = size.rates.map { r in r.framesPerSecond == r.framesPerSecond.rounded()
-                        ? String(Int(r.framesPerSecond)) : String(format: "%.2f", r.framesPerSecond) }
+                    let rates = size.rates.map(\.decimalText)
                     print("    \(size.width)x\(size.height)" + (rates.isEmpty ? "" : "  @ \(rates.joined(separator: ", ")) fps"))
                 }
             }

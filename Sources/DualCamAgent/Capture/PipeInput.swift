@@ -146,11 +146,7 @@ final class PipeInput: @unchecked Sendable {
         var filled = 0
         let count = buffer.count
         while filled < count {
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress! + filled, count - filled) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw SourceError("reading standard input: \(String(cString: strerror(errno)))")
-            }
+            let n = try Self.readInput(into: &buffer, at: filled)
             if n == 0 {
                 if filled == 0 && !partOfPicture { return false }
                 throw SourceError("standard input ended inside a picture (\(filled) of \(count) bytes): "
@@ -161,15 +157,21 @@ final class PipeInput: @unchecked Sendable {
         return true
     }
 
+    /// One read(2) of standard input into `buffer` from `offset` on, retried when a
+    /// signal interrupts it; 0 at the end of input.
+    private static func readInput(into buffer: inout [UInt8], at offset: Int) throws -> Int {
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress! + offset, $0.count - offset) }
+            if n >= 0 { return n }
+            if errno != EINTR { throw SourceError("reading standard input: \(String(cString: strerror(errno)))") }
+        }
+    }
+
     private func readH264(clock: AgentClock, latency: Int64) throws {
         let parser = try H264StreamParser()
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress!, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw SourceError("reading standard input: \(String(cString: strerror(errno)))")
-            }
+            let n = try Self.readInput(into: &chunk, at: 0)
             let units = n == 0 ? parser.finish()
                 : parser.feed(Array(chunk[0..<n]), arrivalNanoseconds: clock.localNow() - latency)
             for unit in units {
@@ -205,19 +207,19 @@ struct StdinSource: FrameSource {
     var isPaced: Bool { false }
 
     mutating func next(stopLocalNanoseconds: () -> Int64?) throws -> CapturedFrame? {
+        if let frame = try nextBeforeStop(stopLocalNanoseconds) { return frame }
+        // The recording is over: frames read from now on are dropped, not kept.
+        input.listen(false)
+        return nil
+    }
+
+    private func nextBeforeStop(_ stopLocalNanoseconds: () -> Int64?) throws -> CapturedFrame? {
         while true {
-            if let stop = stopLocalNanoseconds(), clock.localNow() >= stop + rate.periodNanoseconds {
-                input.listen(false)
-                return nil
-            }
+            if let stop = stopLocalNanoseconds(), clock.localNow() >= stop + rate.periodNanoseconds { return nil }
             let (frame, ended) = try input.next(timeoutSeconds: 0.5)
-            if ended {
-                input.listen(false)
-                return nil
-            }
+            if ended { return nil }
             guard let frame else { continue }
             if let stop = stopLocalNanoseconds(), frame.localCaptureNanoseconds >= stop - rate.periodNanoseconds / 2 {
-                input.listen(false)
                 return nil
             }
             return frame

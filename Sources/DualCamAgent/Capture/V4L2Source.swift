@@ -31,6 +31,8 @@ struct V4L2Source: FrameSource {
     var isPaced: Bool { true }
 
     mutating func next(stopLocalNanoseconds: () -> Int64?) throws -> CapturedFrame? {
+        // Corrupt buffers skipped on the way count as lost before the frame returned.
+        var lost = 0
         while true {
             if let stop = stopLocalNanoseconds(), clock.localNow() >= stop + rate.periodNanoseconds {
                 return nil
@@ -42,15 +44,16 @@ struct V4L2Source: FrameSource {
             }
             let local = clock.simulatedError.local(fromTrue: picture.monotonicNanoseconds)
             if let stop = stopLocalNanoseconds(), local >= stop - rate.periodNanoseconds / 2 { return nil }
+            lost += picture.droppedBefore
             let payload: FramePayload
             switch picture.payload {
             case .picture(let image): payload = .picture(image)
-            case .compressed(let bytes) where bytes.isEmpty:
-                // The driver flagged the buffer as corrupt: a lost frame.
-                continue
             case .compressed(let bytes): payload = capture.format.fourcc == .h264 ? .h264(bytes) : .mjpeg(bytes)
+            case .corrupt:
+                lost += 1
+                continue
             }
-            return CapturedFrame(payload: payload, localCaptureNanoseconds: local, droppedBefore: picture.droppedBefore)
+            return CapturedFrame(payload: payload, localCaptureNanoseconds: local, droppedBefore: lost)
         }
     }
 }

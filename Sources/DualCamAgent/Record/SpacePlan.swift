@@ -19,11 +19,11 @@ public enum SpacePlan {
     public static func check(settings: RecordingSettings, seconds: Double?, at path: String, logger: Logger) throws {
         guard let free = DiskSpace.freeBytes(at: path) else { return }
         if let seconds {
-            let needed = DiskSpace.needed(bitsPerSecond: bitsPerSecond(settings), seconds: seconds,
-                                         reserveBytes: settings.diskReserveBytes)
+            let bits = bitsPerSecond(settings)
+            let needed = DiskSpace.needed(bitsPerSecond: bits, seconds: seconds, reserveBytes: settings.diskReserveBytes)
             if free < needed {
                 throw SpoolError("not enough disk space at \(path): a \(Int(seconds)) s recording at "
-                    + "\(bitsPerSecond(settings) / 1000) kbit/s needs \(DiskSpace.megabytes(needed)) (with margin), "
+                    + "\(bits / 1000) kbit/s needs \(DiskSpace.megabytes(needed)) (with margin), "
                     + "\(DiskSpace.megabytes(free)) is free. Free space, record less, or lower --bitrate")
             }
         }

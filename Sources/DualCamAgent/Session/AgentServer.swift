@@ -18,13 +18,14 @@ public struct AgentServer: Sendable {
         self.logger = logger
     }
 
-    /// Listens and serves until a coordinator sends Shutdown (when allowed). `onListening`
-    /// receives the bound port (useful with port 0).
     /// For SIGTERM: ends every recording at a segment boundary and waits for the last
     /// segment to be closed and spooled; returns how many did not finish in time.
     public static func finishRecordings(timeoutSeconds: Double) async -> Int {
         await ActiveRecordings.stopAll(timeoutSeconds: timeoutSeconds)
     }
+
+    /// Listens and serves until a coordinator sends Shutdown (when allowed). `onListening`
+    /// receives the bound port (useful with port 0).
 
     public func run(onListening: @Sendable (Int) -> Void) async throws {
         let clock = AgentClock(simulatedError: options.simulatedError)

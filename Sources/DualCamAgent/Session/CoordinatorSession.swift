@@ -95,8 +95,7 @@ final class CoordinatorSession: Sendable {
                         state.withLockedValue { $0.pipeline = pipeline }
                         pipeline.start()
                         logger.info("recording \(start.sessionID) from shared t0=\(start.t0SharedNs) (\(settings.source))")
-                        let reporter = TelemetryReporter(stats: pipeline.stats, clock: clock, spoolPath: options.spoolDirectory,
-                                                         rate: settings.rate)
+                        let reporter = TelemetryReporter(stats: pipeline.stats, clock: clock, spoolPath: options.spoolDirectory)
                         let telemetry = Task {
                             var tick = 0
                             while summaryBox.withLockedValue({ $0 }) == nil && !Task.isCancelled {

@@ -68,10 +68,7 @@ struct SegmentSink {
         try spool.record(segment)
         count += 1
         space.lastSegmentBytes = info.byteCount
-        stats.update {
-            $0.segments += 1
-            $0.bytesWritten += info.byteCount
-        }
+        stats.update { $0.segments += 1 }
         onSegment(segment)
     }
 }

@@ -11,6 +11,20 @@ public struct SpooledSegment: Sendable, Codable, Equatable {
     public var durationNanoseconds: Int64
     /// Hex SHA-256 of the file, taken once it was complete (absent in older manifests).
     public var sha256: String?
+
+    /// `sha256` as bytes; nil when absent or malformed.
+    var digest: Data? {
+        guard let hex = sha256, hex.count == 64 else { return nil }
+        var bytes = Data(capacity: 32)
+        var index = hex.startIndex
+        while index < hex.endIndex {
+            let next = hex.index(index, offsetBy: 2)
+            guard let byte = UInt8(hex[index..<next], radix: 16) else { return nil }
+            bytes.append(byte)
+            index = next
+        }
+        return bytes
+    }
 }
 
 /// The agent's spool folder: one sub-folder per session holding its segments and a
@@ -61,14 +75,6 @@ public struct SegmentSpool: Sendable {
             throw SpoolError("cannot write \(path): \(String(cString: strerror(errno)))")
         }
         if prune { try? FileManager.default.removeItem(atPath: segment.path) }
-    }
-
-    /// Indexes of a session's segments the coordinator acknowledged as durable.
-    public func acknowledged(session: String) -> Set<Int> {
-        let path = sessionDirectory(session) + "/acknowledged.jsonl"
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
-        struct Line: Decodable { var index: Int }
-        return Set(text.split(separator: "\n").compactMap { try? JSONDecoder().decode(Line.self, from: Data($0.utf8)).index })
     }
 
     /// Segments listed in a session's manifest (all complete on disk).

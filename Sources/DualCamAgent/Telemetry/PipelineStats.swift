@@ -13,7 +13,6 @@ final class PipelineStats: Sendable {
         /// Capture instant to packet out, the last frame's.
         var encodeLatencyNanoseconds: Int64 = 0
         var segments = 0
-        var bytesWritten = 0
     }
 
     private let box = NIOLockedValueBox(Counters())

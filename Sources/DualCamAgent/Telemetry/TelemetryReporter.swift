@@ -10,15 +10,13 @@ final class TelemetryReporter: @unchecked Sendable {
     private let stats: PipelineStats
     private let clock: AgentClock
     private let spoolPath: String
-    private let rate: FrameRate
     private var previous = PipelineStats.Counters()
     private var previousInstant: Int64
 
-    init(stats: PipelineStats, clock: AgentClock, spoolPath: String, rate: FrameRate) {
+    init(stats: PipelineStats, clock: AgentClock, spoolPath: String) {
         self.stats = stats
         self.clock = clock
         self.spoolPath = spoolPath
-        self.rate = rate
         self.previousInstant = clock.localNow()
     }
 

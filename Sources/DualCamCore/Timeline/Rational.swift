@@ -38,6 +38,15 @@ public struct FrameRate: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { denominator == 1 ? "\(numerator)" : "\(numerator)/\(denominator)" }
 
+    /// Frames per second as people read them: "30", "12.50", "29.97".
+    public var decimalText: String {
+        if numerator % denominator == 0 { return String(numerator / denominator) }
+        // Two decimals, without Foundation's formatting (the core has no Foundation).
+        let hundredths = (numerator * 100 + denominator / 2) / denominator
+        let fraction = hundredths % 100
+        return "\(hundredths / 100)." + (fraction < 10 ? "0" : "") + "\(fraction)"
+    }
+
     /// Parses "30", "29.97" (as 30000/1001), "30000/1001".
     public init?(parsing text: String) {
         if let slash = text.firstIndex(of: "/") {

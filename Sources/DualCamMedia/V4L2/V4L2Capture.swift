@@ -9,6 +9,8 @@ public struct CameraPicture {
         case picture(YUV420Image)
         /// An MJPEG picture or an H.264 access unit, as the camera sent it.
         case compressed([UInt8])
+        /// The driver flagged the buffer as corrupt (V4L2_BUF_FLAG_ERROR): a lost frame.
+        case corrupt
     }
     public var payload: Payload
     /// CLOCK_MONOTONIC instant the driver stamped on the buffer.
@@ -27,7 +29,7 @@ public struct NegotiatedFormat: Sendable, CustomStringConvertible {
     public var rate: FrameRate?
 
     public var description: String {
-        "\(fourcc) \(width)x\(height)" + (rate.map { " @ \($0.framesPerSecond.formatted2) fps" } ?? " (rate not settable)")
+        "\(fourcc) \(width)x\(height)" + (rate.map { " @ \($0.decimalText) fps" } ?? " (rate not settable)")
     }
 }
 
@@ -42,7 +44,6 @@ public final class V4L2Capture {
     private var converter: RawPictureConverter?
     private var lastSequence: UInt32?
     private var streaming = false
-    private let timestampsAreMonotonic: Bool
 
     /// Opens `path` and negotiates `fourcc` (nil: pick per `FormatChoice`) at the wanted
     /// size and rate; raw pictures are converted to `width`x`height` if the camera
@@ -94,7 +95,6 @@ public final class V4L2Capture {
             converter = try RawPictureConverter(fourcc: got, width: format.width, height: format.height,
                                                 targetWidth: width, targetHeight: height)
         }
-        timestampsAreMonotonic = true
         try mapBuffers()
     }
 
@@ -184,7 +184,7 @@ public final class V4L2Capture {
         let instant = monotonic && stamp > 0 ? stamp : Self.monotonicNow()
         let bytes = UnsafeRawBufferPointer(rebasing: buffers[Int(buffer.index)].prefix(Int(buffer.bytesused)))
         if buffer.flags & UInt32(V4L2_BUF_FLAG_ERROR) != 0 {
-            return CameraPicture(payload: .compressed([]), monotonicNanoseconds: instant, sequence: buffer.sequence,
+            return CameraPicture(payload: .corrupt, monotonicNanoseconds: instant, sequence: buffer.sequence,
                                  droppedBefore: dropped)
         }
         let payload: CameraPicture.Payload
@@ -201,8 +201,4 @@ public final class V4L2Capture {
         clock_gettime(CLOCK_MONOTONIC, &now)
         return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
     }
-}
-
-private extension Double {
-    var formatted2: String { self == rounded() ? String(Int(self)) : String(format: "%.2f", self) }
 }
