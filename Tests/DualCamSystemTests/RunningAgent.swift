@@ -13,11 +13,12 @@ final class RunningAgent: Sendable {
     let log: LogLines
     private let task: Task<Void, Error>
 
-    static func start(name: String = "test-agent", trusting: Set<DeviceID> = []) async throws -> RunningAgent {
+    static func start(name: String = "test-agent", trusting: Set<DeviceID> = [],
+                      listenHost: String = "127.0.0.1") async throws -> RunningAgent {
         let state = NSTemporaryDirectory() + "dualcam-system-\(UUID().uuidString)"
         let identity = try DeviceIdentity.loadOrCreate(in: state, commonName: "dualcam-agent")
         var options = AgentOptions(
-            name: name, role: .guest, listenHost: "127.0.0.1", port: 0, stateDirectory: state,
+            name: name, role: .guest, listenHost: listenHost, port: 0, stateDirectory: state,
             spoolDirectory: state + "/spool", trusted: trusting, defaults: RecordingSettings(),
             simulatedError: .none, allowRemoteShutdown: false)
         options.announce = false

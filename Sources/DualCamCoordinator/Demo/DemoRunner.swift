@@ -55,10 +55,11 @@ public struct DemoRunner {
         let roles = (0..<options.cameras).map { $0 == 0 ? "host" : $0 == 1 ? "guest" : "camera" }
         for (i, role) in roles.enumerated() {
             var args = ["run", "--source", "synthetic", "--role", role, "--name", "demo-\(role)\(i > 1 ? "\(i + 1)" : "")",
-                        "--listen", "127.0.0.1", "--port", "0", "--state", scratch + "/agent\(i)",
+                        "--listen", "::", "--port", "0", "--state", scratch + "/agent\(i)",
                         "--trust", "\(identity.deviceID)", "--size", "\(options.width)x\(options.height)",
                         "--fps", "\(options.rate)", "--exit-with-parent", "--allow-remote-shutdown",
-                        // Announced where they listen, so discovery finds an address that answers.
+                        // Announced on loopback only; listening on both families (falling back
+                        // to IPv4 where IPv6 is off) because mDNS may resolve either first.
                         "--mdns-interface", "lo"]
             if !options.genlock { args.append("--free-run") }
             if role == "guest" {
