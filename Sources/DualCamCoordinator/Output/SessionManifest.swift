@@ -34,6 +34,8 @@ struct SessionManifest: Codable {
         var file: String
         var layout: String
         var filter: String
+        /// Layout changes made while recording, in order; `layout` holds before the first.
+        var timeline: [LayoutChange] = []
         var ticks: Int
         var pairs: Int
         var repeats: Int
@@ -44,6 +46,12 @@ struct SessionManifest: Codable {
         /// How far apart the cameras' frames were on ticks where all had a fresh one:
         /// the measured pairing error between cameras.
         var pairSpread: Distribution
+    }
+    struct LayoutChange: Codable {
+        /// Presentation time from T0 at which `layout` takes over.
+        var presentationNanoseconds: Int64
+        /// Canonical text, as `--layout` takes it.
+        var layout: String
     }
     struct Distribution: Codable {
         var count: Int
