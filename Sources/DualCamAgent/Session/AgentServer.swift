@@ -11,6 +11,8 @@ public struct AgentServer: Sendable {
     public let options: AgentOptions
     public let identity: DeviceIdentity
     let logger: Logger
+    /// Outlives every connection: a recording goes on while its coordinator is away.
+    private let registry = RecordingRegistry()
 
     public init(options: AgentOptions, identity: DeviceIdentity, logger: Logger) {
         self.options = options
@@ -127,7 +129,7 @@ public struct AgentServer: Sendable {
             try? await channel.executeThenClose { _, _ in }
             return false
         }
-        let session = CoordinatorSession(options: options, clock: clock, logger: logger)
+        let session = CoordinatorSession(options: options, clock: clock, registry: registry, logger: logger)
         do {
             let outcome = try await session.serve(channel)
             guard outcome == .shutdown && options.allowRemoteShutdown else { return false }

@@ -19,12 +19,13 @@ final class CoordinatorSession: Sendable {
     struct State {
         var settings: RecordingSettings?
         var sessionID: String?
-        var pipeline: RecordingPipeline?
     }
+    let registry: RecordingRegistry
 
-    init(options: AgentOptions, clock: AgentClock, logger: Logger) {
+    init(options: AgentOptions, clock: AgentClock, registry: RecordingRegistry, logger: Logger) {
         self.options = options
         self.clock = clock
+        self.registry = registry
         self.logger = logger
     }
 
@@ -81,51 +82,22 @@ final class CoordinatorSession: Sendable {
                             try await out.sendError(.errorInsufficientDisk, "\(options.name): \(error)", fatal: false)
                             continue
                         }
-                        let segments = AsyncStream.makeStream(of: SpooledSegment.self)
-                        let summaryBox = NIOLockedValueBox<RecordingSummary?>(nil)
-                        let pipeline = RecordingPipeline(
+                        let pipeline = registry.makePipeline(
                             sessionID: start.sessionID, settings: settings, clock: clock,
                             spool: SegmentSpool(root: options.spoolDirectory), t0Shared: start.t0SharedNs,
-                            stopShared: start.stopSharedNs > 0 ? start.stopSharedNs : nil,
-                            onSegment: { segments.continuation.yield($0) },
-                            onFinish: { summary in
-                                summaryBox.withLockedValue { $0 = summary }
-                                segments.continuation.finish()
-                            })
-                        state.withLockedValue { $0.pipeline = pipeline }
+                            stopShared: start.stopSharedNs > 0 ? start.stopSharedNs : nil)
                         pipeline.start()
                         logger.info("recording \(start.sessionID) from shared t0=\(start.t0SharedNs) (\(settings.source))")
-                        let reporter = TelemetryReporter(stats: pipeline.stats, clock: clock, spoolPath: options.spoolDirectory)
-                        let telemetry = Task {
-                            var tick = 0
-                            while summaryBox.withLockedValue({ $0 }) == nil && !Task.isCancelled {
-                                try await Task.sleep(nanoseconds: 1_000_000_000)
-                                let sample = reporter.sample()
-                                try await out.send(.telemetry(sample.message))
-                                tick += 1
-                                if tick % options.telemetryLogSeconds == 0 { self.logger.info("\(sample.line)") }
-                            }
-                        }
                         group.addTask {
-                            let uploader = SegmentUploader(out: out, credit: credit)
-                            for await segment in segments.stream { try await uploader.upload(segment) }
-                            telemetry.cancel()
-                            let summary = summaryBox.withLockedValue { $0 } ?? RecordingSummary(segments: 0, framesCaptured: 0, framesDropped: 0)
-                            for note in summary.notes { self.logger.warning("\(note)") }
-                            if let error = summary.error {
-                                self.logger.error("recording failed: \(error)")
-                                try await out.sendError(.errorSourceFailed, error, fatal: false)
-                            }
-                            var finished = Dualcam_V1_RecordingFinished()
-                            finished.sessionID = start.sessionID
-                            finished.segmentCount = UInt32(summary.segments)
-                            finished.framesCaptured = UInt64(summary.framesCaptured)
-                            finished.framesDropped = UInt64(summary.framesDropped)
-                            try await out.send(.recordingFinished(finished))
-                            self.logger.info("recording finished: \(summary.segments) segments, \(summary.framesCaptured) frames, \(summary.framesDropped) dropped")
+                            try await self.upload(session: start.sessionID, held: [], out: out, credit: credit)
+                        }
+                    case .resume(let resume):
+                        logger.info("coordinator resumes \(resume.sessionID) (it holds \(resume.held.count) segments)")
+                        group.addTask {
+                            try await self.upload(session: resume.sessionID, held: Set(resume.held.map(Int.init)), out: out, credit: credit)
                         }
                     case .stop(let stop):
-                        state.withLockedValue { $0.pipeline }?.stop(atShared: stop.stopSharedNs)
+                        registry.pipeline(stop.sessionID)?.stop(atShared: stop.stopSharedNs)
                     case .segmentAck(let ack):
                         credit.acknowledge(ack)
                         if ack.durable {
@@ -161,6 +133,74 @@ final class CoordinatorSession: Sendable {
         }
     }
 
+    /// Uploads a session on this connection (PROTOCOL.md §8.6): the spooled segments the
+    /// coordinator lacks, then each new one while it records, then RecordingFinished.
+    private func upload(session sessionID: String, held: Set<Int>, out: EnvelopeWriter, credit: UploadCredit) async throws {
+        let spool = SegmentSpool(root: options.spoolDirectory)
+        let followed = registry.follow(sessionID)
+        defer { if let followed { registry.unfollow(sessionID, token: followed.token) } }
+        let spooled = spool.segments(session: sessionID)
+        guard followed != nil || !spooled.isEmpty else {
+            try await out.sendError(.errorSegmentUnavailable, "\(options.name) holds nothing of session \(sessionID)",
+                                    fatal: false, sessionID: sessionID)
+            return
+        }
+        let telemetry = followed.map { _ in Task { try await reportTelemetry(sessionID, out: out) } }
+        defer { telemetry?.cancel() }
+        let uploader = SegmentUploader(out: out, credit: credit)
+        var sent = held
+        for segment in spooled where !sent.contains(segment.index) {
+            guard FileManager.default.fileExists(atPath: segment.path) else {
+                logger.warning("segment \(segment.index) of \(sessionID) was pruned before the coordinator held it")
+                continue
+            }
+            try await uploader.upload(segment)
+            sent.insert(segment.index)
+        }
+        if let followed {
+            for await segment in followed.stream where !sent.contains(segment.index) {
+                try await uploader.upload(segment)
+                sent.insert(segment.index)
+            }
+        }
+        let summary: RecordingSummary
+        if followed != nil {
+            // No summary: another connection took the session over and reports its end.
+            guard let ended = registry.summary(sessionID) else { return }
+            summary = ended
+        } else {
+            // Recorded by an earlier process of this agent (it was restarted since).
+            summary = RecordingSummary(segments: (spooled.map(\.index).max() ?? -1) + 1,
+                                       framesCaptured: spooled.reduce(0) { $0 + $1.frameCount }, framesDropped: 0)
+        }
+        for note in summary.notes { logger.warning("\(note)") }
+        if let error = summary.error {
+            logger.error("recording failed: \(error)")
+            try await out.sendError(.errorSourceFailed, error, fatal: false)
+        }
+        var finished = Dualcam_V1_RecordingFinished()
+        finished.sessionID = sessionID
+        finished.segmentCount = UInt32(summary.segments)
+        finished.framesCaptured = UInt64(summary.framesCaptured)
+        finished.framesDropped = UInt64(summary.framesDropped)
+        try await out.send(.recordingFinished(finished))
+        logger.info("recording \(sessionID) finished: \(summary.segments) segments, \(summary.framesCaptured) frames, \(summary.framesDropped) dropped")
+    }
+
+    /// Telemetry every second while the session records, and a line in the log now and then.
+    private func reportTelemetry(_ sessionID: String, out: EnvelopeWriter) async throws {
+        guard let pipeline = registry.pipeline(sessionID) else { return }
+        let reporter = TelemetryReporter(stats: pipeline.stats, clock: clock, spoolPath: options.spoolDirectory)
+        var tick = 0
+        while registry.summary(sessionID) == nil && !Task.isCancelled {
+            try await Task.sleep(nanoseconds: 1_000_000_000)
+            let sample = reporter.sample()
+            try await out.send(.telemetry(sample.message))
+            tick += 1
+            if tick % options.telemetryLogSeconds == 0 { logger.info("\(sample.line)") }
+        }
+    }
+
     private func helloAck() -> Dualcam_V1_HelloAck {
         var ack = Dualcam_V1_HelloAck()
         ack.version = WireProtocol.version
@@ -171,6 +211,8 @@ final class CoordinatorSession: Sendable {
         caps.videoCodecs = ["libx264", "libx265", "h264_v4l2m2m"]
         caps.sources = ["synthetic", "v4l2", "stdin"]
         ack.capabilities = caps
+        ack.recordingSessions = registry.recording
+        ack.pendingSessions = SegmentSpool(root: options.spoolDirectory).unacknowledgedSessions()
         return ack
     }
 

@@ -77,6 +77,23 @@ public struct SegmentSpool: Sendable {
         if prune { try? FileManager.default.removeItem(atPath: segment.path) }
     }
 
+    /// Indices the coordinator acknowledged as durable.
+    public func acknowledged(session: String) -> Set<Int> {
+        let path = sessionDirectory(session) + "/acknowledged.jsonl"
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
+        struct Line: Decodable { var index: Int }
+        return Set(text.split(separator: "\n").compactMap { try? JSONDecoder().decode(Line.self, from: Data($0.utf8)).index })
+    }
+
+    /// Sessions holding segments the coordinator has not acknowledged, for HelloAck.
+    public func unacknowledgedSessions() -> [String] {
+        let sessions = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+        return sessions.sorted().filter { session in
+            let done = acknowledged(session: session)
+            return segments(session: session).contains { !done.contains($0.index) }
+        }
+    }
+
     /// Segments listed in a session's manifest (all complete on disk).
     public func segments(session: String) -> [SpooledSegment] {
         let path = sessionDirectory(session) + "/manifest.jsonl"

@@ -16,11 +16,12 @@ public final class EnvelopeWriter: Sendable {
         try await writer.write(envelope)
     }
 
-    public func sendError(_ code: Dualcam_V1_ErrorCode, _ message: String, fatal: Bool) async throws {
+    public func sendError(_ code: Dualcam_V1_ErrorCode, _ message: String, fatal: Bool, sessionID: String = "") async throws {
         var error = Dualcam_V1_Error()
         error.code = code
         error.message = message
         error.fatal = fatal
+        error.sessionID = sessionID
         try await send(.error(error))
     }
 

@@ -437,6 +437,14 @@ public nonisolated struct Dualcam_V1_Envelope: Sendable {
     set {body = .pairResult(newValue)}
   }
 
+  public var resume: Dualcam_V1_Resume {
+    get {
+      if case .resume(let v)? = body {return v}
+      return Dualcam_V1_Resume()
+    }
+    set {body = .resume(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Body: Equatable, Sendable {
@@ -464,6 +472,7 @@ public nonisolated struct Dualcam_V1_Envelope: Sendable {
     case pairReveal(Dualcam_V1_PairReveal)
     case pairConfirm(Dualcam_V1_PairConfirm)
     case pairResult(Dualcam_V1_PairResult)
+    case resume(Dualcam_V1_Resume)
 
   }
 
@@ -570,6 +579,9 @@ public nonisolated struct Dualcam_V1_HelloAck: Sendable {
 
   /// Set when the agent holds spooled segments of an unfinished session.
   public var pendingSessions: [String] = []
+
+  /// Sessions this agent process is recording now (a subset of pending_sessions).
+  public var recordingSessions: [String] = []
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -846,6 +858,25 @@ public nonisolated struct Dualcam_V1_SegmentRequest: Sendable {
   public init() {}
 }
 
+/// Coordinator re-attaches to a session after its connection was lost or the coordinator
+/// restarted (PROTOCOL.md §8.6). The agent offers every spooled segment of the session not
+/// listed in `held`, in index order, then each new one as it records, and RecordingFinished
+/// once the recording has ended and everything was offered.
+public nonisolated struct Dualcam_V1_Resume: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var sessionID: String = String()
+
+  /// segments the coordinator holds durably already
+  public var held: [UInt32] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 public nonisolated struct Dualcam_V1_RecordingFinished: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1051,7 +1082,7 @@ nonisolated extension Dualcam_V1_ErrorCode: SwiftProtobuf._ProtoNameProviding {
 
 nonisolated extension Dualcam_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Envelope"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sequence\0\u{3}in_reply_to\0\u{2}\u{8}hello\0\u{3}hello_ack\0\u{3}clock_ping\0\u{3}clock_pong\0\u{3}clock_status\0\u{1}prepare\0\u{1}ready\0\u{3}start_at\0\u{1}stop\0\u{3}segment_offer\0\u{3}segment_data\0\u{3}segment_ack\0\u{3}recording_finished\0\u{1}telemetry\0\u{1}error\0\u{1}keepalive\0\u{1}shutdown\0\u{3}segment_request\0\u{3}pair_request\0\u{3}pair_commit\0\u{3}pair_nonce\0\u{3}pair_reveal\0\u{3}pair_confirm\0\u{3}pair_result\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sequence\0\u{3}in_reply_to\0\u{2}\u{8}hello\0\u{3}hello_ack\0\u{3}clock_ping\0\u{3}clock_pong\0\u{3}clock_status\0\u{1}prepare\0\u{1}ready\0\u{3}start_at\0\u{1}stop\0\u{3}segment_offer\0\u{3}segment_data\0\u{3}segment_ack\0\u{3}recording_finished\0\u{1}telemetry\0\u{1}error\0\u{1}keepalive\0\u{1}shutdown\0\u{3}segment_request\0\u{3}pair_request\0\u{3}pair_commit\0\u{3}pair_nonce\0\u{3}pair_reveal\0\u{3}pair_confirm\0\u{3}pair_result\0\u{1}resume\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1373,6 +1404,19 @@ nonisolated extension Dualcam_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf.
           self.body = .pairResult(v)
         }
       }()
+      case 34: try {
+        var v: Dualcam_V1_Resume?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .resume(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .resume(v)
+        }
+      }()
       default: break
       }
     }
@@ -1485,6 +1529,10 @@ nonisolated extension Dualcam_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf.
     case .pairResult?: try {
       guard case .pairResult(let v)? = self.body else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 33)
+    }()
+    case .resume?: try {
+      guard case .resume(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 34)
     }()
     case nil: break
     }
@@ -1641,7 +1689,7 @@ nonisolated extension Dualcam_V1_Capabilities: SwiftProtobuf.Message, SwiftProto
 
 nonisolated extension Dualcam_V1_HelloAck: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".HelloAck"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}version\0\u{1}software\0\u{3}node_name\0\u{1}role\0\u{1}capabilities\0\u{3}pending_sessions\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}version\0\u{1}software\0\u{3}node_name\0\u{1}role\0\u{1}capabilities\0\u{3}pending_sessions\0\u{3}recording_sessions\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1655,6 +1703,7 @@ nonisolated extension Dualcam_V1_HelloAck: SwiftProtobuf.Message, SwiftProtobuf.
       case 4: try { try decoder.decodeSingularEnumField(value: &self.role) }()
       case 5: try { try decoder.decodeSingularMessageField(value: &self._capabilities) }()
       case 6: try { try decoder.decodeRepeatedStringField(value: &self.pendingSessions) }()
+      case 7: try { try decoder.decodeRepeatedStringField(value: &self.recordingSessions) }()
       default: break
       }
     }
@@ -1683,6 +1732,9 @@ nonisolated extension Dualcam_V1_HelloAck: SwiftProtobuf.Message, SwiftProtobuf.
     if !self.pendingSessions.isEmpty {
       try visitor.visitRepeatedStringField(value: self.pendingSessions, fieldNumber: 6)
     }
+    if !self.recordingSessions.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.recordingSessions, fieldNumber: 7)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1693,6 +1745,7 @@ nonisolated extension Dualcam_V1_HelloAck: SwiftProtobuf.Message, SwiftProtobuf.
     if lhs.role != rhs.role {return false}
     if lhs._capabilities != rhs._capabilities {return false}
     if lhs.pendingSessions != rhs.pendingSessions {return false}
+    if lhs.recordingSessions != rhs.recordingSessions {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -2276,6 +2329,41 @@ nonisolated extension Dualcam_V1_SegmentRequest: SwiftProtobuf.Message, SwiftPro
     if lhs.sessionID != rhs.sessionID {return false}
     if lhs.index != rhs.index {return false}
     if lhs.offset != rhs.offset {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Dualcam_V1_Resume: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Resume"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}session_id\0\u{1}held\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.sessionID) }()
+      case 2: try { try decoder.decodeRepeatedUInt32Field(value: &self.held) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.sessionID.isEmpty {
+      try visitor.visitSingularStringField(value: self.sessionID, fieldNumber: 1)
+    }
+    if !self.held.isEmpty {
+      try visitor.visitPackedUInt32Field(value: self.held, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Dualcam_V1_Resume, rhs: Dualcam_V1_Resume) -> Bool {
+    if lhs.sessionID != rhs.sessionID {return false}
+    if lhs.held != rhs.held {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

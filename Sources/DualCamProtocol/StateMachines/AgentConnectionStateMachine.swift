@@ -138,6 +138,9 @@ public struct AgentConnectionStateMachine: Sendable {
             }
             return actions
 
+        case .resume(let resume):
+            return [.deliver(.resume(resume))]
+
         case .shutdown(let shutdown):
             return [.deliver(.shutdown(shutdown))]
 
@@ -206,7 +209,7 @@ public struct AgentConnectionStateMachine: Sendable {
             if requested != 0 { replyTo = requested }
         case .segmentData(let data):
             try uploads.send(data)
-        case .hello, .helloAck, .clockPong, .prepare, .startAt, .stop, .segmentAck, .segmentRequest, .shutdown:
+        case .hello, .helloAck, .clockPong, .prepare, .startAt, .stop, .segmentAck, .segmentRequest, .resume, .shutdown:
             throw ProtocolError(.badMessage, "agents do not send \(body.name)")
         case .pairRequest, .pairCommit, .pairNonce, .pairReveal, .pairConfirm, .pairResult:
             throw ProtocolError(.badState, "\(body.name) belongs on a pairing connection (§13)")

@@ -18,6 +18,9 @@ public enum AgentEvent: Sendable, Equatable {
     /// SegmentOffer (resume_offset = offset) or an Error ERROR_SEGMENT_UNAVAILABLE sent
     /// with `inReplyTo: requestSequence`.
     case segmentRequested(Dualcam_V1_SegmentRequest, requestSequence: UInt64)
+    /// Re-attach to a session (PROTOCOL.md §8.6): offer its spooled segments not in
+    /// `held`, then new ones, then RecordingFinished.
+    case resume(Dualcam_V1_Resume)
     /// Acknowledgements freed window space; this many bytes may be sent now.
     case uploadWindowOpened(availableBytes: UInt64)
     case shutdown(Dualcam_V1_Shutdown)

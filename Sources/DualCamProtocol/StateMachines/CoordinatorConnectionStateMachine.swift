@@ -163,7 +163,7 @@ public struct CoordinatorConnectionStateMachine: Sendable {
         case .helloAck:
             throw ProtocolError(.badState, "second HelloAck on one connection")
 
-        case .hello, .clockPong, .prepare, .startAt, .stop, .segmentAck, .segmentRequest, .shutdown:
+        case .hello, .clockPong, .prepare, .startAt, .stop, .segmentAck, .segmentRequest, .resume, .shutdown:
             throw ProtocolError(.badMessage, "\(body.name) is sent by coordinators, not to them")
 
         case .pairRequest, .pairCommit, .pairNonce, .pairReveal, .pairConfirm, .pairResult:
@@ -219,6 +219,10 @@ public struct CoordinatorConnectionStateMachine: Sendable {
         case .segmentRequest(let request):
             // The request's own sequence is what the answering offer will echo.
             try ingest.request(request, sequence: core.nextSequence)
+        case .resume(let resume):
+            // A session that went on without this connection is followed again (§8.6).
+            try MessageValidation.checkSessionID(resume.sessionID)
+            if phase == .idle { self.phase = .recording(sessionID: resume.sessionID) }
         case .hello, .helloAck, .clockPing, .clockPong, .clockStatus, .ready, .segmentOffer, .segmentData,
              .recordingFinished, .telemetry:
             throw ProtocolError(.badMessage, "coordinators do not send \(body.name)")

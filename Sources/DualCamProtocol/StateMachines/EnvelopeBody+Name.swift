@@ -20,6 +20,7 @@ extension Dualcam_V1_Envelope.OneOf_Body {
         case .keepalive: "Keepalive"
         case .shutdown: "Shutdown"
         case .segmentRequest: "SegmentRequest"
+        case .resume: "Resume"
         case .pairRequest: "PairRequest"
         case .pairCommit: "PairCommit"
         case .pairNonce: "PairNonce"
