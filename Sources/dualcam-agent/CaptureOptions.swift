@@ -1,6 +1,7 @@
 import ArgumentParser
 import DualCamAgent
 import DualCamCore
+import DualCamMedia
 import DualCamNet
 
 /// Where frames come from and how they are encoded: shared by `run` and `record`.
@@ -76,12 +77,7 @@ struct CaptureOptions: ParsableArguments {
                             processStartNanoseconds: MonotonicTime.now())
     }
 
-    static func parseBitrate(_ text: String) -> Int? {
-        let lower = text.lowercased()
-        let multipliers: [Character: Double] = ["k": 1e3, "m": 1e6]
-        if let last = lower.last, let m = multipliers[last], let v = Double(lower.dropLast()) { return Int(v * m) }
-        return Int(lower)
-    }
+    static func parseBitrate(_ text: String) -> Int? { VideoEncoderSettings.parseBitrate(text) }
 }
 
 enum Sizes {

@@ -113,7 +113,7 @@ func runCaptureBenchmarks(rounds: Int) throws {
 
 /// One child process, run to its end: its output goes to files in `dir` (no pipe to
 /// drain), its stdin is fed from a thread of its own, and wait4 gives its rusage.
-private struct ChildRun {
+struct ChildRun {
     var cpuSeconds = 0.0, systemSeconds = 0.0, wallSeconds = 0.0
     var maxRSSKiB = 0
     var status = ""
@@ -210,7 +210,7 @@ private struct ChildRun {
     }
 }
 
-private struct SpawnError: Error, CustomStringConvertible {
+struct SpawnError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
@@ -246,7 +246,7 @@ private func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
 
 /// Video packets in a file and their bytes, to check both encoders got every frame and
 /// made streams of similar size (the same settings, effectively).
-private func probeVideo(_ path: String, dir: String) throws -> (packets: Int, bytes: Int) {
+func probeVideo(_ path: String, dir: String) throws -> (packets: Int, bytes: Int) {
     let probe = try ChildRun(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=size",
                               "-of", "csv=p=0", path], stdin: nil, dir: dir + "/probe")
     // One "size," line per packet, then an empty one for its side data.
@@ -265,16 +265,16 @@ private func printRow(_ label: String, _ run: ChildRun, frames: Int, video: (pac
     if !run.succeeded { print("    stderr: \(run.stderr.suffix(400))") }
 }
 
-private func megabytes(_ kib: Int) -> String { String(format: "%.1f MB", Double(kib) / 1024) }
+func megabytes(_ kib: Int) -> String { String(format: "%.1f MB", Double(kib) / 1024) }
 
 /// Right-aligned to `width`, left-aligned for a negative one.
-private func pad(_ text: String, _ width: Int) -> String {
+func pad(_ text: String, _ width: Int) -> String {
     let gap = String(repeating: " ", count: max(abs(width) - text.count, 1))
     return width < 0 ? text + gap : gap + text
 }
 
-private func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
-private func shellLine(_ argv: [String]) -> String {
+func shellLine(_ argv: [String]) -> String {
     argv.map { $0.contains(" ") ? "'\($0)'" : $0 }.joined(separator: " ")
 }

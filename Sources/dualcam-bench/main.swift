@@ -3,6 +3,9 @@
 //   dualcam-bench net       TLS transport on loopback: clock round trip, segment ingest
 //   dualcam-bench capture [rounds]   dualcam-agent record against the ffmpeg CLI, 1080p30 libx264:
 //                                    CPU per frame and peak RSS, rounds A/B pairs (default 3)
+//   dualcam-bench recompose [--session DIR] [--rounds N] [--duration S] [--tune T]
+//                                    dualcam-coordinator recompose against the ffmpeg CLI (scale + overlay),
+//                                    same inputs and libx264 settings: wall and CPU time, ratio
 let which = CommandLine.arguments.dropFirst().first ?? "core"
 switch which {
 case "core":
@@ -11,6 +14,8 @@ case "net":
     try await runNetBenchmarks()
 case "capture":
     try runCaptureBenchmarks(rounds: max(CommandLine.arguments.dropFirst(2).first.flatMap { Int($0) } ?? 3, 1))
+case "recompose":
+    try runRecomposeBenchmarks(arguments: Array(CommandLine.arguments.dropFirst(2)))
 default:
-    print("usage: dualcam-bench [core|net|capture [rounds]]")
+    print("usage: dualcam-bench [core|net|capture [rounds]|recompose [--session DIR] [--rounds N] [--duration S] [--tune T]]")
 }

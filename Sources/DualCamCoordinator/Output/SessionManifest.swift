@@ -46,6 +46,21 @@ struct SessionManifest: Codable {
         /// How far apart the cameras' frames were on ticks where all had a fresh one:
         /// the measured pairing error between cameras.
         var pairSpread: Distribution
+        /// How the file was encoded. Absent in a live composite (the session's settings
+        /// with tune zerolatency); `recompose` writes what it used.
+        var encoding: Encoding?
+        /// When `recompose` last re-rendered the file (ISO 8601); absent for the live one.
+        var recomposedAt: String?
+    }
+    struct Encoding: Codable {
+        var encoder: String
+        var preset: String
+        var tune: String?
+        /// Constant quality, or nil when `bitrate` was set.
+        var crf: Int?
+        /// Bits per second, or nil in constant-quality mode.
+        var bitrate: Int?
+        var gopFrames: Int
     }
     struct LayoutChange: Codable {
         /// Presentation time from T0 at which `layout` takes over.

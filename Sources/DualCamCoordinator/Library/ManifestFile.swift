@@ -1,0 +1,75 @@
+import DualCamCore
+import Foundation
+
+/// Reading and rewriting a finished session's `manifest.json`.
+extension SessionManifest {
+    static let fileName = "manifest.json"
+
+    static func read(sessionDirectory: String) throws -> SessionManifest {
+        let path = sessionDirectory + "/" + fileName
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw CoordinatorError("cannot read \(path): \(error.localizedDescription)")
+        }
+        do {
+            return try JSONDecoder().decode(SessionManifest.self, from: withDefaults(data))
+        } catch {
+            throw CoordinatorError("\(path) is not a readable session manifest: \(error)")
+        }
+    }
+
+    /// Fields added to the manifest later with a default value are still required by
+    /// the synthesized decoder; an older manifest gets them filled in here.
+    private static var laterFields: [(object: String, key: String, value: Any)] { [("composite", "timeline", [Any]())] }
+
+    private static func withDefaults(_ data: Data) throws -> Data {
+        guard var top = try JSONSerialization.jsonObject(with: data) as? [String: Any] else { return data }
+        var changed = false
+        for field in laterFields {
+            guard var object = top[field.object] as? [String: Any], object[field.key] == nil else { continue }
+            object[field.key] = field.value
+            top[field.object] = object
+            changed = true
+        }
+        return changed ? try JSONSerialization.data(withJSONObject: top) : data
+    }
+
+    /// Written to a temporary file and renamed over the old one, so that a crash leaves
+    /// either manifest whole, never half of one. Same formatting as the recorder's.
+    func write(sessionDirectory: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(self).write(to: URL(fileURLWithPath: sessionDirectory + "/" + Self.fileName), options: .atomic)
+    }
+
+    /// The composite's layout over the session, as recorded: the initial layout and
+    /// every change made while recording.
+    func compositeTimeline() throws -> LayoutTimeline {
+        do {
+            var timeline = LayoutTimeline(initial: try LayoutSpec(parsing: composite.layout))
+            for change in composite.timeline {
+                timeline.change(at: change.presentationNanoseconds, to: try LayoutSpec(parsing: change.layout))
+            }
+            return timeline
+        } catch {
+            throw CoordinatorError("the manifest's layout cannot be replayed (\(error)); give one with --layout")
+        }
+    }
+
+    /// The composite's filter, from the text the recorder writes ("vivid 80%").
+    func compositeFilter() throws -> Filter {
+        let parts = composite.filter.split(separator: " ")
+        do {
+            let kind = try FilterKind.parse(String(parts.first ?? "none"))
+            let intensity = parts.count > 1 ? Int(parts[1].dropLast(parts[1].hasSuffix("%") ? 1 : 0)) : 100
+            guard let intensity, (0...100).contains(intensity) else { throw FilterError("bad intensity") }
+            return Filter(kind: kind, intensity: intensity)
+        } catch {
+            throw CoordinatorError("the manifest's filter '\(composite.filter)' cannot be replayed; give one with --filter")
+        }
+    }
+
+    static func filterText(_ filter: Filter) -> String { "\(filter.kind.rawValue) \(filter.intensity)%" }
+}

@@ -1,0 +1,56 @@
+import DualCamCore
+import Foundation
+
+/// What `recompose` is asked to change; every nil keeps what the session has.
+public struct RecomposeRequest: Sendable {
+    /// A new layout for the whole file; nil replays the manifest's layout and its changes.
+    public var layout: LayoutSpec?
+    public var filter: Filter?
+    public var encoder: String?
+    public var preset: String?
+    /// Constant quality; setting it clears a bitrate the session had, and the reverse.
+    public var crf: Int?
+    /// Bits per second.
+    public var bitrate: Int?
+    /// x264's tune; nil keeps none. The live composite uses zerolatency because frames
+    /// must leave at once; a re-render has the whole file, so lookahead and frame
+    /// threads are allowed by default.
+    public var tune: String?
+
+    public init() {}
+}
+
+/// How far a recompose has got, reported a few times a second.
+public struct RecomposeProgress: Sendable {
+    public var framesComposed: Int
+    public var framesExpected: Int
+    public var framesPerSecond: Double
+
+    public var fraction: Double { framesExpected == 0 ? 1 : min(Double(framesComposed) / Double(framesExpected), 1) }
+}
+
+/// What a finished recompose wrote.
+public struct RecomposeResult: Sendable {
+    public var combinedFile: String
+    public var frames: Int
+    public var wallSeconds: Double
+    public var layout: String
+    public var filter: String
+    public var pairs: Int
+    public var repeats: Int
+    public var noSignal: Int
+}
+
+/// Set from a signal handler or another thread; the recompose stops at its next frame,
+/// leaves the combined file as it was and removes its temporary file.
+public final class RecomposeCancellation: @unchecked Sendable {
+    // Invariant: `cancelled` is touched only under `lock`.
+    private let lock = NSLock()
+    private var cancelled = false
+
+    public init() {}
+
+    public func cancel() { lock.withLock { cancelled = true } }
+
+    public var isCancelled: Bool { lock.withLock { cancelled } }
+}

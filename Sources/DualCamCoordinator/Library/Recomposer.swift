@@ -1,0 +1,134 @@
+import DualCamCore
+import DualCamMedia
+import Foundation
+
+/// Re-renders a finished session's combined file from its per-camera files through the
+/// same renderer as live composition (pairer, compositor, layout timeline, filter,
+/// encoder), so the cameras line up exactly as they did live.
+///
+/// Each camera is decoded on its own thread; this thread takes the pictures in
+/// presentation order across the cameras (the earliest head first), so the pairer
+/// releases every tick as soon as all cameras have passed it and holds at most a frame
+/// or two per camera. The file is written beside the combined one and renamed over it
+/// only once complete; then the manifest's composite entry is rewritten.
+public enum Recomposer {
+    public static func run(_ session: SessionFolder, request: RecomposeRequest,
+                           cancellation: RecomposeCancellation = RecomposeCancellation(),
+                           progress: (RecomposeProgress) -> Void = { _ in }) throws -> RecomposeResult {
+        guard var manifest = session.manifest else {
+            if let problem = session.manifestProblem { throw CoordinatorError(problem) }
+            throw CoordinatorError("session \(session.id) is unfinished (no manifest.json): run "
+                + "`dualcam-coordinator resume \(session.id)` first, then recompose it")
+        }
+        let missing = manifest.cameras.map(\.file).filter { !FileManager.default.fileExists(atPath: session.path + "/" + $0) }
+        guard missing.isEmpty else {
+            throw CoordinatorError("session \(session.id) lacks \(missing.joined(separator: ", ")): nothing to recompose from")
+        }
+        guard let rate = FrameRate(parsing: manifest.settings.fps) else {
+            throw CoordinatorError("the manifest's frame rate '\(manifest.settings.fps)' is not one DualCam reads")
+        }
+        let timeline = try request.layout.map { LayoutTimeline(initial: $0) } ?? manifest.compositeTimeline()
+        let filter = try request.filter ?? manifest.compositeFilter()
+        let encoding = Self.encoding(manifest, request: request, rate: rate)
+        let width = manifest.settings.width, height = manifest.settings.height
+        let durationNanoseconds = Int64((manifest.durationSeconds * 1e9).rounded())
+
+        let combined = session.path + "/" + manifest.composite.file
+        let temporary = session.path + "/.recompose-\(getpid())-" + manifest.composite.file
+        removeLeftovers(in: session.path)
+        defer { try? FileManager.default.removeItem(atPath: temporary) }
+        let creation = ISO8601DateFormatter().date(from: manifest.startWallTime).map { Int64($0.timeIntervalSince1970) }
+            ?? Int64(Date().timeIntervalSince1970)
+
+        let started = ContinuousClock.now
+        let renderer = try CompositeRenderer(
+            outputPath: temporary, streamCount: manifest.cameras.count, width: width, height: height, rate: rate,
+            // Frames come in presentation order, so a tick is only released early across a
+            // camera's gap; two periods is past any frame of that tick's cell.
+            latencyWindowNanoseconds: 2 * rate.periodNanoseconds,
+            timeline: timeline, filter: filter,
+            encoder: VideoEncoderSettings(encoder: encoding.encoder, width: width, height: height, rate: rate,
+                                          preset: encoding.preset, tune: encoding.tune, crf: encoding.crf,
+                                          bitrate: encoding.bitrate, gopFrames: encoding.gopFrames, threads: 0),
+            creationTime: creation)
+        let feeds = manifest.cameras.map { CameraFrameFeed(path: session.path + "/" + $0.file) }
+        defer { feeds.forEach { $0.cancel() } }
+
+        let expected = Int(rate.firstFrame(atOrAfter: durationNanoseconds))
+        var lastReport = started
+        func report(force: Bool = false) {
+            let now = ContinuousClock.now
+            guard force || now - lastReport >= .milliseconds(500) else { return }
+            lastReport = now
+            let elapsed = Double((now - started).components.attoseconds) / 1e18 + Double((now - started).components.seconds)
+            progress(RecomposeProgress(framesComposed: renderer.framesComposed, framesExpected: expected,
+                                       framesPerSecond: elapsed > 0 ? Double(renderer.framesComposed) / elapsed : 0))
+        }
+
+        var heads = try feeds.map { try $0.next() }
+        while true {
+            if cancellation.isCancelled { throw CoordinatorError("recompose interrupted; \(combined) is unchanged") }
+            // The earliest picture among the cameras' next ones; the lower camera on a tie.
+            var earliest: Int?
+            for (i, head) in heads.enumerated() {
+                guard let head else { continue }
+                if earliest.map({ head.ptsNanoseconds < heads[$0]!.ptsNanoseconds }) ?? true { earliest = i }
+            }
+            guard let i = earliest, let frame = heads[i] else { break }
+            renderer.push(stream: i, frame: frame)
+            heads[i] = try feeds[i].next()
+            try renderer.composeReady()
+            report()
+        }
+        let statistics = try renderer.finish(endPresentationNanoseconds: durationNanoseconds)
+        report(force: true)
+        if cancellation.isCancelled { throw CoordinatorError("recompose interrupted; \(combined) is unchanged") }
+
+        guard rename(temporary, combined) == 0 else {
+            throw CoordinatorError("could not replace \(combined): \(String(cString: strerror(errno))); it is unchanged")
+        }
+        let layoutText = timeline.initial.description
+        manifest.composite = SessionManifest.Composite(
+            file: manifest.composite.file, layout: layoutText, filter: SessionManifest.filterText(filter),
+            timeline: timeline.entries.map { .init(presentationNanoseconds: $0.presentationNanoseconds, layout: $0.spec.description) },
+            ticks: statistics.ticks, pairs: statistics.pairs, repeats: statistics.repeats, noSignal: statistics.noSignal,
+            droppedFrames: statistics.droppedFrames, frameError: .init(statistics.frameError),
+            pairSpread: .init(statistics.pairSpread), encoding: encoding,
+            recomposedAt: ISO8601DateFormatter().string(from: Date()))
+        try manifest.write(sessionDirectory: session.path)
+        let wall = ContinuousClock.now - started
+        return RecomposeResult(combinedFile: combined, frames: renderer.framesComposed,
+                               wallSeconds: Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18,
+                               layout: layoutText, filter: SessionManifest.filterText(filter),
+                               pairs: statistics.pairs, repeats: statistics.repeats, noSignal: statistics.noSignal)
+    }
+
+    /// The encoder settings: what the request names, else what the combined file last
+    /// had (a previous recompose's, or the live session's).
+    static func encoding(_ manifest: SessionManifest, request: RecomposeRequest, rate: FrameRate) -> SessionManifest.Encoding {
+        let s = manifest.settings
+        // Live composites cut a keyframe per segment; keep that cadence.
+        let segmentFrames = Int(Int64(s.segmentMilliseconds) * rate.numerator / (1000 * rate.denominator))
+        var e = manifest.composite.encoding
+            ?? .init(encoder: s.encoder, preset: s.preset, tune: nil, crf: s.crf, bitrate: nil, gopFrames: max(segmentFrames, 1))
+        if let encoder = request.encoder { e.encoder = encoder }
+        if let preset = request.preset { e.preset = preset }
+        if let bitrate = request.bitrate {
+            e.bitrate = bitrate
+            e.crf = nil
+        } else if let crf = request.crf {
+            e.crf = crf
+            e.bitrate = nil
+        }
+        e.tune = request.tune
+        return e
+    }
+
+    /// Temporary files of a recompose that was killed before it could clean up.
+    private static func removeLeftovers(in directory: String) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        for name in names where name.hasPrefix(".recompose-") {
+            try? FileManager.default.removeItem(atPath: directory + "/" + name)
+        }
+    }
+}

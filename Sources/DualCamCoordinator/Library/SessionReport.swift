@@ -1,0 +1,79 @@
+import Foundation
+
+/// `show`: a session's manifest in words, with the files as they are on disk now.
+public enum SessionReport {
+    public static func lines(_ session: SessionFolder) -> [String] {
+        var out = ["Session \(session.id)   \(session.path)", "  status    \(session.status)",
+                   "  started   \(LibraryFormat.date(session.date))",
+                   "  duration  \(LibraryFormat.duration(session.durationSeconds))",
+                   "  size      \(LibraryFormat.bytes(session.totalBytes))"]
+        out += ["", "Files"] + files(session)
+        guard let m = session.manifest else { return out }
+
+        let s = m.settings
+        out += ["", "Settings",
+                "  \(s.width)x\(s.height) at \(s.fps) fps, \(s.encoder) \(s.preset) crf \(s.crf), "
+                    + String(format: "%.1f s segments, ", Double(s.segmentMilliseconds) / 1000)
+                    + (s.genlock ? "genlocked sources" : "free-running sources")]
+
+        out += ["", "Cameras"]
+        for (i, camera) in m.cameras.enumerated() {
+            let st = camera.statistics
+            out.append("  \(i + 1). \(st.name) [\(st.role)]  \(camera.file)  device \(camera.deviceID)")
+            out.append("     frames \(st.framesCaptured) captured, \(st.framesDropped) dropped, \(st.segments) segments")
+            out.append(String(format: "     clock offset %+.3f ms, rate %+.2f ppm, error bound %.3f ms",
+                              st.clockOffsetNanoseconds / 1e6, st.clockRatePPM, Double(st.clockErrorBoundNanoseconds) / 1e6))
+        }
+
+        let c = m.composite
+        out += ["", "Composite  \(c.file)", "  layout \(c.layout), filter \(c.filter)", "  " + encoding(c, settings: s),
+                "  \(c.ticks) frames: \(c.pairs) with every camera fresh, \(c.repeats) repeats, \(c.noSignal) no signal, "
+                    + "\(c.droppedFrames) camera frames dropped",
+                "  frame error  " + distribution(c.frameError),
+                "  pair spread  " + distribution(c.pairSpread)]
+
+        out += ["", "Layout timeline", "  " + seconds(0) + "  " + c.layout]
+        out += c.timeline.map { "  " + seconds($0.presentationNanoseconds) + "  " + $0.layout }
+
+        out += ["", "Warnings"] + (m.warnings.isEmpty ? ["  none"] : m.warnings.map { "  " + $0 })
+        return out
+    }
+
+    /// The files in the folder with their sizes; `segments/` summed.
+    private static func files(_ session: SessionFolder) -> [String] {
+        let fm = FileManager.default
+        let names = ((try? fm.contentsOfDirectory(atPath: session.path)) ?? []).sorted()
+        var rows: [[String]] = []
+        for name in names {
+            let path = session.path + "/" + name
+            var isDirectory: ObjCBool = false
+            _ = fm.fileExists(atPath: path, isDirectory: &isDirectory)
+            if isDirectory.boolValue {
+                let nested = SessionFolder(path: path)
+                let count = fm.enumerator(atPath: path)?.allObjects.count ?? 0
+                rows.append(["  " + name + "/", LibraryFormat.bytes(nested.totalBytes), "(\(count) entries)"])
+            } else {
+                let size = (try? fm.attributesOfItem(atPath: path))?[.size] as? NSNumber
+                rows.append(["  " + name, LibraryFormat.bytes(size?.int64Value ?? 0), ""])
+            }
+        }
+        rows += session.missingFiles.map { ["  " + $0, "missing", ""] }
+        return LibraryFormat.table(rows)
+    }
+
+    private static func encoding(_ c: SessionManifest.Composite, settings s: SessionManifest.Settings) -> String {
+        guard let e = c.encoding else { return "encoded live: \(s.encoder) \(s.preset) crf \(s.crf), tune zerolatency" }
+        let quality = e.bitrate.map { String(format: "%.2f Mbit/s", Double($0) / 1e6) } ?? "crf \(e.crf ?? 23)"
+        return "encoded \(c.recomposedAt.map { "by recompose at \($0)" } ?? ""): \(e.encoder) \(e.preset) \(quality)"
+            + (e.tune.map { ", tune \($0)" } ?? "") + ", keyframe every \(e.gopFrames) frames"
+    }
+
+    private static func distribution(_ d: SessionManifest.Distribution) -> String {
+        String(format: "mean %.1f µs, p50 %.1f µs, p99 %.1f µs, max %.1f µs over %d",
+               d.meanMicroseconds, d.p50Microseconds, d.p99Microseconds, d.maxMicroseconds, d.count)
+    }
+
+    private static func seconds(_ nanoseconds: Int64) -> String {
+        String(format: "%8.3f s", Double(nanoseconds) / 1e9)
+    }
+}

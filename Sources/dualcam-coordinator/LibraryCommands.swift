@@ -1,0 +1,178 @@
+import ArgumentParser
+import DualCamCoordinator
+import DualCamCore
+import DualCamMedia
+import Foundation
+import Glibc
+
+/// Where the library commands look for sessions.
+struct LibraryFolderOption: ParsableArguments {
+    @Option(help: "Output folder holding the sessions (default: DualCam and DualCam-demo, where start and demo write).")
+    var out: String?
+
+    var library: SessionLibrary { SessionLibrary(directories: out.map { [$0] } ?? SessionLibrary.defaultDirectories) }
+}
+
+struct List: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List the recorded sessions, oldest first.")
+    @OptionGroup var folder: LibraryFolderOption
+
+    func run() throws {
+        let sessions = folder.library.sessions()
+        guard !sessions.isEmpty else {
+            print("No sessions in \(folder.library.directories.joined(separator: ", ")).")
+            return
+        }
+        SessionListing.lines(sessions).forEach { print($0) }
+    }
+}
+
+struct Show: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show a session: files, settings, cameras, composite, layout timeline, warnings.")
+    @Argument(help: "The session's ID (see `list`) or its folder's path.") var session: String
+    @OptionGroup var folder: LibraryFolderOption
+
+    func run() throws {
+        SessionReport.lines(try LibraryCommandSupport.resolve(session, in: folder)).forEach { print($0) }
+    }
+}
+
+struct Delete: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Delete a session's folder with all its files.")
+    @Argument(help: "The session's ID (see `list`) or its folder's path.") var session: String
+    @OptionGroup var folder: LibraryFolderOption
+    @Flag(help: "Do not ask for confirmation (needed when not run from a terminal).") var yes = false
+
+    func run() throws {
+        let found = try LibraryCommandSupport.resolve(session, in: folder)
+        if !yes {
+            // A script piping "y" in by accident must not delete recordings: only a person
+            // at a terminal answers the question.
+            guard isatty(STDIN_FILENO) == 1 else {
+                throw ValidationError("not deleting \(found.id): standard input is not a terminal, so nobody can confirm; "
+                    + "pass --yes to delete without asking")
+            }
+            print("Delete session \(found.id) (\(found.path), \(found.sizeText)) and every file in it? [y/N] ",
+                  terminator: "")
+            let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+            guard answer == "y" || answer == "yes" else {
+                print("Not deleted.")
+                return
+            }
+        }
+        try folder.library.delete(found)
+        print("Deleted \(found.path).")
+    }
+}
+
+struct Recompose: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Re-render a session's combined file from its per-camera files, with another layout, filter or encoding.",
+        discussion: """
+            Without --layout the layout recorded in the manifest is replayed, with its changes; without --filter \
+            the recorded filter. The new file replaces the combined file only once complete: an interrupted or \
+            failed recompose leaves the session as it was.
+            """)
+    @Argument(help: "The session's ID (see `list`) or its folder's path.") var session: String
+    @OptionGroup var folder: LibraryFolderOption
+    @OptionGroup var layout: LayoutOptions
+    @Option(help: "Encoder (default: the combined file's last, e.g. libx264).") var encoder: String?
+    @Option(help: "Encoder preset (default: the combined file's last, e.g. veryfast).") var preset: String?
+    @Option(help: "Constant quality, 0-51. Exclusive with --bitrate.") var crf: Int?
+    @Option(help: "Target bitrate in bit/s, e.g. 6000000 or 6M. Exclusive with --crf.") var bitrate: String?
+    @Option(help: "x264 tune, e.g. zerolatency as the live composite uses (default: none).") var tune: String?
+
+    func validate() throws {
+        if crf != nil && bitrate != nil { throw ValidationError("--crf and --bitrate exclude each other; pick one") }
+        if let crf, !(0...51).contains(crf) { throw ValidationError("--crf must be 0 to 51") }
+        if let bitrate, (VideoEncoderSettings.parseBitrate(bitrate) ?? 0) < 100_000 {
+            throw ValidationError("--bitrate must be bits per second of at least 100k, e.g. 6000000 or 6M")
+        }
+    }
+
+    func run() throws {
+        MediaLog.setQuiet()
+        let found = try LibraryCommandSupport.resolve(session, in: folder)
+        var request = RecomposeRequest()
+        if LibraryCommandSupport.given(["--layout", "--pip-position", "--pip-size", "--swap"]) { request.layout = try layout.spec() }
+        if LibraryCommandSupport.given(["--filter", "--filter-intensity"]) { request.filter = try layout.look() }
+        request.encoder = encoder
+        request.preset = preset
+        request.crf = crf
+        request.bitrate = bitrate.flatMap { VideoEncoderSettings.parseBitrate($0) }
+        request.tune = tune
+
+        let cancellation = RecomposeCancellation()
+        let signals = LibraryCommandSupport.onInterrupt { cancellation.cancel() }
+        defer { signals.forEach { $0.cancel() } }
+        let meter = ProgressLine()
+        let result: RecomposeResult
+        do {
+            result = try Recomposer.run(found, request: request, cancellation: cancellation) { meter.show($0) }
+        } catch {
+            meter.end()
+            if cancellation.isCancelled {
+                FileHandle.standardError.write(Data("\(error)\n".utf8))
+                throw ExitCode(130)
+            }
+            throw error
+        }
+        meter.end()
+        print("Recomposed \(result.combinedFile)")
+        print(String(format: "  %d frames in %.1f s (%.1f fps); layout %@, filter %@; %d with every camera fresh, %d repeats, %d no signal",
+                     result.frames, result.wallSeconds, Double(result.frames) / max(result.wallSeconds, 1e-9),
+                     result.layout as NSString, result.filter as NSString, result.pairs, result.repeats, result.noSignal))
+    }
+}
+
+enum LibraryCommandSupport {
+    /// Not a ValidationError: a session that is not there is no usage mistake, and the
+    /// message already lists what there is.
+    static func resolve(_ session: String, in folder: LibraryFolderOption) throws -> SessionFolder {
+        try folder.library.resolve(session)
+    }
+
+    /// Whether one of `names` is on the command line. ArgumentParser fills in defaults
+    /// (LayoutOptions' layout is "pip"), so only this tells "replay the recorded layout"
+    /// from "--layout pip".
+    static func given(_ names: [String]) -> Bool {
+        CommandLine.arguments.dropFirst().contains { argument in
+            names.contains { argument == $0 || argument.hasPrefix($0 + "=") }
+        }
+    }
+
+    /// Runs `handler` on SIGINT or SIGTERM instead of dying, so the work can stop cleanly.
+    static func onInterrupt(_ handler: @escaping @Sendable () -> Void) -> [any DispatchSourceSignal] {
+        [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler(handler: handler)
+            source.resume()
+            return source
+        }
+    }
+}
+
+/// Progress on stderr: rewritten in place on a terminal, a line per tenth otherwise.
+final class ProgressLine {
+    private let terminal = isatty(STDERR_FILENO) == 1
+    private var lastTenth = -1
+    private var drawn = false
+
+    func show(_ p: RecomposeProgress) {
+        let text = String(format: "recompose %5.1f %%  %d/%d frames  %.1f fps", p.fraction * 100, p.framesComposed,
+                          p.framesExpected, p.framesPerSecond)
+        if terminal {
+            FileHandle.standardError.write(Data(("\r" + text + "  ").utf8))
+            drawn = true
+        } else if Int(p.fraction * 10) > lastTenth {
+            lastTenth = Int(p.fraction * 10)
+            FileHandle.standardError.write(Data((text + "\n").utf8))
+        }
+    }
+
+    func end() {
+        if drawn { FileHandle.standardError.write(Data("\n".utf8)) }
+        drawn = false
+    }
+}
