@@ -11,8 +11,7 @@ struct CoordinatorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dualcam-coordinator",
         abstract: "DualCam coordinator: syncs the agents' clocks, starts them together, collects and composes.",
-        subcommands: [Demo.self, Start.self, Pair.self, Unpair.self, Paired.self, Discover.self, ID.self,
-                      List.self, Show.self, Delete.self, Recompose.self])
+        subcommands: [Demo.self, Start.self, Resume.self, Pair.self, Unpair.self, Paired.self, Discover.self, ID.self])
 }
 
 struct StateOption: ParsableArguments {
@@ -40,18 +39,20 @@ struct ClockSyncOptions: ParsableArguments {
 
 struct LayoutOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
-        "Composite layout: pip, split-vertical (top/bottom), split-horizontal (left/right), dominance, equal, grid.",
+        "Composite layout (default: the one last chosen while recording, else pip): pip, split-vertical (top/bottom), split-horizontal (left/right), dominance, equal, grid.",
         discussion: "Options may follow a colon, e.g. pip:position=top-left,size=40,border=6,border-color=white,radius=24,shadow,swap,margin=2%."))
-    var layout = "pip"
+    var layout: String?
     @Option(help: "Picture-in-picture position: top-left, top-right, bottom-left, bottom-right, center.") var pipPosition: String?
     @Option(help: "Picture-in-picture size in % of the output width: 15, 25 or 40.") var pipSize: Int?
     @Flag(help: "The second camera large, the first small (pip) / first in the other slot.") var swap = false
     @Option(help: "Filter for the combined file: none, vivid, dramatic, cool, warm, bw, sepia, cinematic.") var filter = "none"
     @Option(help: "Filter intensity, 0-100 %.") var filterIntensity = 100
 
-    func spec() throws -> LayoutSpec {
+    /// The layout asked for; without --layout, the one remembered from the last session
+    /// (if given), else picture-in-picture.
+    func spec(remembered: LayoutSpec? = nil) throws -> LayoutSpec {
         do {
-            var spec = try LayoutSpec(parsing: layout)
+            var spec = try layout.map { try LayoutSpec(parsing: $0) } ?? remembered ?? LayoutSpec(kind: .pip)
             if let pipPosition { spec.pip.position = try PiPPosition.parse(pipPosition) }
             if let pipSize { spec.pip.size = try PiPSize(percent: pipSize) }
             if swap { spec.pip.swapped = true }
@@ -151,46 +152,5 @@ struct Demo: AsyncParsableCommand {
         if let explicit = ProcessInfo.processInfo.environment["DUALCAM_AGENT"], !explicit.isEmpty { return explicit }
         let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         return (me as NSString).deletingLastPathComponent + "/dualcam-agent"
-    }
-}
-
-struct Start: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Record a session from running agents: every paired agent found over mDNS, or those named with --agent.")
-
-    @Option(help: "An agent as HOST:PORT, HOST:PORT,DEVICE-ID or DEVICE-ID (repeatable; in camera order). Default: every paired agent found over mDNS, host first.")
-    var agent: [String] = []
-    @Option(help: "Seconds to look for agents over mDNS.") var discoverSeconds = 5.0
-    @Option(help: "Seconds to record.") var duration = 10.0
-    @Option(help: "Output folder (one sub-folder per session).") var out = "DualCam"
-    @Option(help: "Picture size WxH.") var size = "1280x720"
-    @Option(help: "Frame rate.") var fps = "30"
-    @OptionGroup var layout: LayoutOptions
-    @OptionGroup var clockSync: ClockSyncOptions
-    @OptionGroup var state: StateOption
-
-    func run() async throws {
-        let logger = CommandSupport.logger()
-        let specs = try agent.map { text in
-            do { return try AgentSelection.Spec(parsing: text) } catch { throw ValidationError("\(error)") }
-        }
-        guard let rate = FrameRate(parsing: fps) else { throw ValidationError("--fps must be a rate like 30 or 30000/1001") }
-        let (w, h) = try CommandSupport.parseSize(size)
-        let identity = try DeviceIdentity.loadOrCreate(in: state.directory, commonName: "dualcam-coordinator")
-        let progress: @Sendable (String) -> Void = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
-        let endpoints = try await AgentSelection.resolve(
-            specs, paired: PairedDevices(stateDirectory: state.directory), identity: identity,
-            discoverSeconds: discoverSeconds, progress: progress)
-        var plan = SessionPlan(agents: endpoints, outputDirectory: URL(fileURLWithPath: out).standardizedFileURL.path,
-                               durationSeconds: duration)
-        plan.width = w
-        plan.height = h
-        plan.rate = rate
-        plan.layout = try layout.spec()
-        plan.filter = try layout.look()
-        plan.clockThresholdNanoseconds = clockSync.thresholdNanoseconds
-        plan.clockSyncTimeoutNanoseconds = clockSync.timeoutNanoseconds
-        let result = try await SessionRecorder(plan: plan, identity: identity, logger: logger, progress: progress).run()
-        CommandSupport.report(result)
     }
 }

@@ -1,3 +1,4 @@
+import DualCamMedia
 import Foundation
 
 /// A finished segment on the agent's disk, waiting for the coordinator's durable ack.
@@ -47,15 +48,10 @@ public struct SegmentSpool: Sendable {
 
     /// Records a finished segment in the session manifest and fsyncs the manifest.
     public func record(_ segment: SpooledSegment) throws {
-        let path = sessionDirectory(segment.sessionID) + "/manifest.jsonl"
-        var line = try JSONEncoder().encode(segment)
-        line.append(0x0A)
-        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        guard fd >= 0 else { throw SpoolError("cannot open \(path): \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        let written = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        guard written == line.count, fsync(fd) == 0 else {
-            throw SpoolError("cannot write \(path): \(String(cString: strerror(errno)))")
+        do {
+            try DurableLines.append(try JSONEncoder().encode(segment), to: sessionDirectory(segment.sessionID) + "/manifest.jsonl")
+        } catch let error as DurableLines.WriteError {
+            throw SpoolError(error.description)
         }
     }
 
@@ -66,13 +62,10 @@ public struct SegmentSpool: Sendable {
         guard let segment = segments(session: session).first(where: { $0.index == index }) else {
             throw SpoolError("segment \(index) of session \(session) is not in the spool at \(root)")
         }
-        let path = sessionDirectory(session) + "/acknowledged.jsonl"
-        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        guard fd >= 0 else { throw SpoolError("cannot open \(path): \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        let line = Array("{\"index\":\(index)}\n".utf8)
-        guard write(fd, line, line.count) == line.count, fsync(fd) == 0 else {
-            throw SpoolError("cannot write \(path): \(String(cString: strerror(errno)))")
+        do {
+            try DurableLines.append(Data("{\"index\":\(index)}".utf8), to: sessionDirectory(session) + "/acknowledged.jsonl")
+        } catch {
+            throw SpoolError(error.description)
         }
         if prune { try? FileManager.default.removeItem(atPath: segment.path) }
     }

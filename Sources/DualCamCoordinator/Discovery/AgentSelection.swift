@@ -82,6 +82,30 @@ public enum AgentSelection {
         return sorted.map { AgentEndpoint(hosts: $0.addresses, port: $0.port, deviceID: $0.advertisement.deviceID) }
     }
 
+    /// The paired agents named for host and guest (by the name they announce), in that
+    /// order; their own configured roles do not matter for this session.
+    public static func byName(host: String, guest: String, paired: PairedDevices, seconds: Double,
+                              progress: @escaping @Sendable (String) -> Void) async throws -> [AgentEndpoint] {
+        let trusted = paired.trusted()
+        let seen = try await AgentBrowser.snapshot(seconds: seconds).filter { !$0.addresses.isEmpty }
+        return try [host, guest].map { wanted in
+            let matches = seen.filter {
+                $0.advertisement.name.caseInsensitiveCompare(wanted) == .orderedSame
+                    || $0.instanceName.caseInsensitiveCompare(wanted) == .orderedSame
+            }
+            guard let agent = matches.first else {
+                let names = Set(seen.map(\.advertisement.name)).sorted()
+                throw CoordinatorError("no agent named \(wanted) answered over mDNS within \(Int(seconds)) s"
+                    + (names.isEmpty ? "" : "; found: \(names.joined(separator: ", "))"))
+            }
+            guard trusted.contains(agent.advertisement.deviceID) else {
+                throw CoordinatorError("\(wanted) is not paired with this coordinator: run `dualcam-coordinator pair` first")
+            }
+            progress("found \(wanted) through mDNS at \(agent.addresses[0]) port \(agent.port)")
+            return AgentEndpoint(hosts: agent.addresses, port: agent.port, deviceID: agent.advertisement.deviceID)
+        }
+    }
+
     /// Learns which paired agent listens at an address: a handshake that accepts any of
     /// them, closed before any message.
     static func identify(host: String, port: Int, identity: DeviceIdentity, trusted: Set<DeviceID>) async throws -> DeviceID {

@@ -25,29 +25,25 @@ public struct AgentEndpoint: Sendable, Hashable {
     }
 }
 
-/// What happens on the agents' connections, merged into one stream for the session.
-enum LinkEvent: Sendable {
-    case message(agent: Int, ReceivedEnvelope)
-    case closed(agent: Int, String?)
-}
-
 /// One open connection to an agent: a writer for sending, and a task that forwards every
 /// inbound envelope into the session's event stream.
 final class AgentLink: Sendable {
     let index: Int
+    let generation: Int
     let endpoint: AgentEndpoint
     let writer: EnvelopeWriter
     private let channel: Channel
 
-    private init(index: Int, endpoint: AgentEndpoint, writer: EnvelopeWriter, channel: Channel) {
+    private init(index: Int, generation: Int, endpoint: AgentEndpoint, writer: EnvelopeWriter, channel: Channel) {
         self.index = index
+        self.generation = generation
         self.endpoint = endpoint
         self.writer = writer
         self.channel = channel
     }
 
-    static func open(index: Int, endpoint: AgentEndpoint, identity: DeviceIdentity,
-                     events: AsyncStream<LinkEvent>.Continuation) async throws -> AgentLink {
+    static func open(index: Int, generation: Int = 0, endpoint: AgentEndpoint, identity: DeviceIdentity,
+                     events: AsyncStream<SessionEvent>.Continuation) async throws -> AgentLink {
         let (connection, reached) = try await connectAny(endpoint, identity: identity)
         let underlying = connection.channel
         let writer = try await withCheckedThrowingContinuation { (ready: CheckedContinuation<EnvelopeWriter, Error>) in
@@ -59,7 +55,7 @@ final class AgentLink: Sendable {
                         ready.resume(returning: EnvelopeWriter(outbound))
                         for try await message in inbound {
                             receivedAnything = true
-                            events.yield(.message(agent: index, message))
+                            events.yield(.message(agent: index, generation: generation, message))
                         }
                     }
                 } catch {
@@ -68,10 +64,10 @@ final class AgentLink: Sendable {
                 let reason = failure == nil && receivedAnything ? nil
                     : TLSTransport.explain(failure, receivedAnything: receivedAnything, host: reached,
                                            port: endpoint.port, identity: identity)
-                events.yield(.closed(agent: index, reason))
+                events.yield(.closed(agent: index, generation: generation, reason))
             }
         }
-        return AgentLink(index: index, endpoint: endpoint, writer: writer, channel: underlying)
+        return AgentLink(index: index, generation: generation, endpoint: endpoint, writer: writer, channel: underlying)
     }
 
     /// Tries the endpoint's addresses in order until one answers. A peer that answered

@@ -19,19 +19,29 @@ final class CameraRemux {
     func add(segment path: String, index: Int) throws {
         waiting[index] = path
         while let next = waiting.removeValue(forKey: nextIndex) {
-            if remuxer == nil {
-                let parameters = try MediaDemuxer(path: next).videoParameters
-                remuxer = try MP4Remuxer(outputPath: outputPath, parameters: parameters, creationTimeUnixSeconds: creationTime)
-            }
-            try remuxer?.append(segmentAt: next)
+            try append(next)
             nextIndex += 1
         }
     }
 
-    /// Segments that never arrived leave a gap in the file; they are reported, not faked.
-    var missingSegments: [Int] { waiting.keys.sorted() }
+    private func append(_ path: String) throws {
+        if remuxer == nil {
+            let parameters = try MediaDemuxer(path: path).videoParameters
+            remuxer = try MP4Remuxer(outputPath: outputPath, parameters: parameters, creationTimeUnixSeconds: creationTime)
+        }
+        try remuxer?.append(segmentAt: path)
+    }
+
+    /// Indices below the newest one that never arrived. The segments after such a gap
+    /// still go into the file at their own times: the gap stays a gap, nothing is faked.
+    var missingSegments: [Int] {
+        guard let last = waiting.keys.max() else { return [] }
+        return (nextIndex..<last).filter { waiting[$0] == nil }
+    }
 
     func finish() throws {
+        for index in waiting.keys.sorted() { try append(waiting[index]!) }
+        waiting = [:]
         guard let remuxer else { throw CoordinatorError("no segment arrived for \(outputPath)") }
         try remuxer.finish()
     }

@@ -12,11 +12,16 @@ final class LiveComposer: @unchecked Sendable {
     let outputPath: String
     private var decoders: [VideoDecoder?]
     private let renderer: CompositeRenderer
+    private var scheduler: SegmentScheduler
+    private var paths: [String: String] = [:]
     private var error: String?
+    private var composedSegments = 0
+    private var scheduledSegments = 0
 
     init(outputPath: String, streamCount: Int, plan: SessionPlan, creationTime: Int64) throws {
         self.outputPath = outputPath
         decoders = Array(repeating: nil, count: streamCount)
+        scheduler = SegmentScheduler(streamCount: streamCount)
         let framesPerSegment = Int(Int64(plan.segmentMilliseconds) * plan.rate.numerator / (1000 * plan.rate.denominator))
         // A tick waits for every camera up to two segments plus upload slack.
         renderer = try CompositeRenderer(
@@ -24,18 +29,44 @@ final class LiveComposer: @unchecked Sendable {
             latencyWindowNanoseconds: Int64(plan.segmentMilliseconds) * 2_000_000 + 2_000_000_000,
             timeline: LayoutTimeline(initial: plan.layout), filter: plan.filter,
             encoder: VideoEncoderSettings(encoder: plan.encoder, width: plan.width, height: plan.height, rate: plan.rate,
-                                          preset: plan.preset, tune: "zerolatency", crf: plan.crf, bitrate: nil,
+                                          preset: plan.preset, tune: "zerolatency", crf: plan.bitrate == nil ? plan.crf : nil, bitrate: plan.bitrate,
                                           gopFrames: max(framesPerSegment, 1), threads: 0),
             creationTime: creationTime)
     }
 
-    func add(segment path: String, index: Int, stream: Int) {
+    /// Takes a durable segment; it is composed once every camera still awaited has
+    /// delivered up to its start (`SegmentScheduler`).
+    func add(segment: SegmentScheduler.Segment, path: String) {
         queue.async { [self] in
-            guard error == nil else { return }
+            paths["\(segment.stream)/\(segment.index)"] = path
+            scheduledSegments += 1
+            scheduler.arrived(segment)
+            compose(scheduler.release())
+        }
+    }
+
+    /// The camera has delivered everything, or the session no longer waits for it.
+    func stopAwaiting(stream: Int) {
+        queue.async { [self] in
+            scheduler.stopAwaiting(stream: stream)
+            compose(scheduler.release())
+        }
+    }
+
+    /// Segments composed and segments taken so far, for progress bars.
+    func progress() -> (composed: Int, taken: Int) {
+        queue.sync { (composedSegments, scheduledSegments) }
+    }
+
+    private func compose(_ segments: [SegmentScheduler.Segment]) {
+        for segment in segments {
+            composedSegments += 1
+            guard error == nil, let path = paths.removeValue(forKey: "\(segment.stream)/\(segment.index)") else { continue }
             do {
                 let demuxer = try MediaDemuxer(path: path)
+                let stream = segment.stream
                 if decoders[stream] == nil { decoders[stream] = try VideoDecoder(parameters: demuxer.videoParameters) }
-                guard let decoder = decoders[stream] else { return }
+                guard let decoder = decoders[stream] else { continue }
                 while let packet = try demuxer.nextVideoPacket() {
                     for frame in try decoder.decode(packet) { renderer.push(stream: stream, frame: frame) }
                 }
@@ -43,17 +74,26 @@ final class LiveComposer: @unchecked Sendable {
                 // no B-frames, so nothing is flushed here and the next segment continues.
                 try renderer.composeReady()
             } catch {
-                self.error = "composing segment \(index) of camera \(stream + 1): \(error)"
+                self.error = "composing segment \(segment.index) of camera \(segment.stream + 1): \(error)"
             }
         }
     }
+
+    /// Applies from the output frame at or after `presentationNanoseconds`.
+    func changeLayout(at presentationNanoseconds: Int64, to spec: LayoutSpec) {
+        queue.async { [self] in renderer.timeline.change(at: presentationNanoseconds, to: spec) }
+    }
+
+    var timeline: LayoutTimeline { queue.sync { renderer.timeline } }
 
     struct Outcome {
         var statistics: PairingStatistics
         var warnings: [String]
 
-        func manifestEntry(file: String, layout: String, filter: String) -> SessionManifest.Composite {
-            .init(file: file, layout: layout, filter: filter, ticks: statistics.ticks, pairs: statistics.pairs, repeats: statistics.repeats,
+        func manifestEntry(file: String, layout: String, filter: String, timeline: LayoutTimeline) -> SessionManifest.Composite {
+            .init(file: file, layout: layout, filter: filter,
+                  timeline: timeline.entries.map { .init(presentationNanoseconds: $0.presentationNanoseconds, layout: $0.spec.description) },
+                  ticks: statistics.ticks, pairs: statistics.pairs, repeats: statistics.repeats,
                   noSignal: statistics.noSignal, droppedFrames: statistics.droppedFrames,
                   frameError: .init(statistics.frameError), pairSpread: .init(statistics.pairSpread))
         }
@@ -64,6 +104,7 @@ final class LiveComposer: @unchecked Sendable {
         try await withCheckedThrowingContinuation { done in
             queue.async { [self] in
                 do {
+                    compose(scheduler.releaseAll())
                     if let error { throw CoordinatorError(error) }
                     for i in decoders.indices {
                         for frame in try decoders[i]?.flush() ?? [] { renderer.push(stream: i, frame: frame) }

@@ -11,6 +11,11 @@ public struct CameraStatistics: Codable, Sendable {
     public var clockOffsetNanoseconds: Double
     public var clockRatePPM: Double
     public var clockErrorBoundNanoseconds: Int64
+    public var clockRoundTripNanoseconds: Int64 = 0
+    /// Times the connection was lost and found again during the session.
+    public var reconnects: Int = 0
+    /// Segments the agent cut that never reached this coordinator (a gap in its file).
+    public var missingSegments: [Int] = []
 }
 
 /// `manifest.json`: what a session was, and how well it went.
@@ -86,6 +91,8 @@ struct SessionManifest: Codable {
     var sessionID: String
     var startWallTime: String
     var t0SharedNanoseconds: Int64
+    /// Where the recording ended on the shared clock.
+    var stopSharedNanoseconds: Int64 = 0
     var durationSeconds: Double
     var settings: Settings
     var cameras: [Camera]

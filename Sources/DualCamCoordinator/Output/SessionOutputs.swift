@@ -45,15 +45,29 @@ final class SessionOutputs: @unchecked Sendable {
     }
 
     /// Takes a durable, verified segment of camera `camera`.
-    func add(segment path: String, index: Int, camera: Int) throws {
+    func add(segment path: String, index: Int, camera: Int, firstPresentationNanoseconds: Int64, durationNanoseconds: Int64) {
         remuxQueue.async { [self] in
             do { try remuxes[camera].add(segment: path, index: index) } catch { record(error, "remuxing \(path)") }
         }
-        composer.add(segment: path, index: index, stream: camera)
+        composer.add(segment: .init(stream: camera, index: index, firstPresentationNanoseconds: firstPresentationNanoseconds,
+                                    durationNanoseconds: durationNanoseconds), path: path)
+    }
+
+    /// The camera delivered everything, or is given up on: the composite no longer waits.
+    func stopAwaiting(camera: Int) { composer.stopAwaiting(stream: camera) }
+
+    func changeLayout(at presentationNanoseconds: Int64, to spec: LayoutSpec) {
+        composer.changeLayout(at: presentationNanoseconds, to: spec)
+    }
+
+    /// Composite segments done and taken, for the finishing progress bar.
+    func progress() -> (done: Int, total: Int) {
+        let p = composer.progress()
+        return (p.composed, p.taken)
     }
 
     func finish(t0Shared: Int64, durationNanoseconds: Int64, cameras: [CameraStatistics],
-                deviceIDs: [String]) async throws -> SessionResult {
+                deviceIDs: [String], warnings sessionWarnings: [String]) async throws -> SessionResult {
         let remuxWarnings: [String] = await withCheckedContinuation { done in
             remuxQueue.async { [self] in
                 var warnings: [String] = []
@@ -72,6 +86,7 @@ final class SessionOutputs: @unchecked Sendable {
             sessionID: sessionID,
             startWallTime: ISO8601DateFormatter().string(from: wallStart),
             t0SharedNanoseconds: t0Shared,
+            stopSharedNanoseconds: t0Shared + durationNanoseconds,
             durationSeconds: Double(durationNanoseconds) / 1e9,
             settings: .init(width: plan.width, height: plan.height, fps: "\(plan.rate)", encoder: plan.encoder,
                             preset: plan.preset, crf: plan.crf, segmentMilliseconds: plan.segmentMilliseconds,
@@ -81,8 +96,9 @@ final class SessionOutputs: @unchecked Sendable {
             },
             composite: composite.manifestEntry(file: (composer.outputPath as NSString).lastPathComponent,
                                                layout: plan.layout.description,
-                                               filter: "\(plan.filter.kind.rawValue) \(plan.filter.intensity)%"),
-            warnings: remuxWarnings + composite.warnings)
+                                               filter: "\(plan.filter.kind.rawValue) \(plan.filter.intensity)%",
+                                               timeline: composer.timeline),
+            warnings: sessionWarnings + remuxWarnings + composite.warnings)
         let manifestPath = sessionDirectory + "/manifest.json"
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

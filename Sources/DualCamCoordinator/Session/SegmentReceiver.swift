@@ -1,5 +1,6 @@
 import Crypto
 import DualCamProtocol
+import DualCamMedia
 import Foundation
 
 /// Receives one agent's segments into the session folder. A segment is written to a
@@ -8,17 +9,55 @@ import Foundation
 final class SegmentReceiver {
     let directory: String
     private var current: (offer: Dualcam_V1_SegmentOffer, handle: FileHandle, hasher: SHA256, received: UInt64, path: String)?
+    /// A segment offered again that is held already: its data is let through unwritten.
+    private var skipping: UInt32?
     private var acknowledgedBytes: UInt64 = 0
     private(set) var received: [Int: String] = [:]
+    /// Presentation span of each held segment, from `index.jsonl`, which a resumed
+    /// session needs to schedule them into the composite.
+    private(set) var spans: [Int: (first: Int64, duration: Int64)] = [:]
 
+    private struct IndexLine: Codable {
+        var index: Int
+        var firstPtsNs: Int64
+        var durationNs: Int64
+    }
+    private var indexPath: String { directory + "/index.jsonl" }
+
+    /// Takes over the segments already in `directory` (a resumed session); a `.part`
+    /// file is an interrupted transfer and is fetched again.
     init(directory: String) throws {
         self.directory = directory
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory) {
+            guard name.hasPrefix("seg-"), name.hasSuffix(".ts"), let index = Int(name.dropFirst(4).dropLast(3)) else { continue }
+            received[index] = directory + "/" + name
+        }
+        let lines = (try? String(contentsOfFile: directory + "/index.jsonl", encoding: .utf8)) ?? ""
+        for line in lines.split(separator: "\n") {
+            guard let entry = try? JSONDecoder().decode(IndexLine.self, from: Data(line.utf8)) else { continue }
+            spans[entry.index] = (entry.firstPtsNs, entry.durationNs)
+        }
+    }
+
+    /// Ends a transfer cut off with its connection; its `.part` file is rewritten when
+    /// the segment is offered again.
+    func abandonTransfer() {
+        try? current?.handle.close()
+        current = nil
+        skipping = nil
     }
 
     func path(index: Int) -> String { directory + "/" + String(format: "seg-%06d.ts", index) }
 
-    func offer(_ offer: Dualcam_V1_SegmentOffer) throws {
+    /// Starts receiving an offered segment; false when it is held already (the caller
+    /// acknowledges it as durable at once, PROTOCOL.md §8.5).
+    func offer(_ offer: Dualcam_V1_SegmentOffer) throws -> Bool {
+        abandonTransfer()
+        if received[Int(offer.index)] != nil {
+            skipping = offer.index
+            return false
+        }
         let part = path(index: Int(offer.index)) + ".part"
         guard FileManager.default.createFile(atPath: part, contents: nil),
               let handle = FileHandle(forWritingAtPath: part) else {
@@ -26,6 +65,7 @@ final class SegmentReceiver {
         }
         current = (offer, handle, SHA256(), 0, part)
         acknowledgedBytes = 0
+        return true
     }
 
     /// A progress ack is due once `every` bytes were written since the last one
@@ -40,6 +80,10 @@ final class SegmentReceiver {
     /// Appends a chunk; returns the finished segment's path when the last chunk is in
     /// and verified.
     func data(_ chunk: Dualcam_V1_SegmentData) throws -> (index: Int, path: String, offer: Dualcam_V1_SegmentOffer)? {
+        if let skipping, skipping == chunk.index {
+            if chunk.last { self.skipping = nil }
+            return nil
+        }
         guard var c = current, c.offer.index == chunk.index, chunk.offset == c.received else {
             throw CoordinatorError("segment data out of order (segment \(chunk.index), offset \(chunk.offset))")
         }
@@ -56,11 +100,24 @@ final class SegmentReceiver {
             try? FileManager.default.removeItem(atPath: c.path)
             throw CoordinatorError("segment \(chunk.index) failed its checksum (\(c.received) of \(c.offer.size) bytes)")
         }
+        // The span is on disk before the segment is: every seg-N.ts has its index line.
+        try appendIndexLine(IndexLine(index: Int(chunk.index), firstPtsNs: c.offer.firstPtsNs, durationNs: c.offer.durationNs))
+        spans[Int(chunk.index)] = (c.offer.firstPtsNs, c.offer.durationNs)
         let final = path(index: Int(chunk.index))
         try? FileManager.default.removeItem(atPath: final)
         try FileManager.default.moveItem(atPath: c.path, toPath: final)
         received[Int(chunk.index)] = final
         return (Int(chunk.index), final, c.offer)
+    }
+}
+
+extension SegmentReceiver {
+    private func appendIndexLine(_ entry: IndexLine) throws {
+        do {
+            try DurableLines.append(try JSONEncoder().encode(entry), to: indexPath)
+        } catch let error as DurableLines.WriteError {
+            throw CoordinatorError(error.description)
+        }
     }
 }
 

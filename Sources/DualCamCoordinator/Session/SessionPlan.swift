@@ -5,8 +5,11 @@ import Foundation
 /// What the user asked for: who records, how, for how long, and where files go.
 public struct SessionPlan: Sendable {
     public var agents: [AgentEndpoint]
+    /// Roles given on the command line (`--host`, `--guest`), overriding the agents' own.
+    public var roles: [Dualcam_V1_Role]?
     public var outputDirectory: String
-    public var durationSeconds: Double
+    /// nil: until the user stops it (Enter, Ctrl-C).
+    public var durationSeconds: Double?
     public var width: Int = 1280
     public var height: Int = 720
     public var rate: FrameRate = .fps30
@@ -25,7 +28,15 @@ public struct SessionPlan: Sendable {
     /// How far ahead of "now" T0 is scheduled.
     public var startLeadNanoseconds: Int64 = 1_500_000_000
 
-    public init(agents: [AgentEndpoint], outputDirectory: String, durationSeconds: Double) {
+    /// Seconds of countdown shown before T0 (0: none).
+    public var countdownSeconds: Int = 0
+    /// How long after the stop a lost agent is waited for before the files are finished
+    /// without its missing segments.
+    public var reconnectGraceSeconds: Double = 30
+    /// Bits per second for the agents' encoders (nil: constant quality, `crf`).
+    public var bitrate: Int?
+
+    public init(agents: [AgentEndpoint], outputDirectory: String, durationSeconds: Double?) {
         self.agents = agents
         self.outputDirectory = outputDirectory
         self.durationSeconds = durationSeconds
@@ -33,7 +44,7 @@ public struct SessionPlan: Sendable {
 
     var videoSettings: Dualcam_V1_VideoSettings {
         Dualcam_V1_VideoSettings(width: width, height: height, rate: rate, encoder: encoder, preset: preset, crf: crf,
-                                 bitrate: nil, segmentMilliseconds: segmentMilliseconds, genlock: genlock)
+                                 bitrate: bitrate, segmentMilliseconds: segmentMilliseconds, genlock: genlock)
     }
 }
 

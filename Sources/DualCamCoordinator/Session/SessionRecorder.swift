@@ -11,48 +11,47 @@ public final class SessionRecorder {
     let identity: DeviceIdentity
     let logger: Logger
     let progress: @Sendable (String) -> Void
+    /// Connects the user's controls (keys, Ctrl-C) to the session once it records.
+    let controls: (@Sendable (AsyncStream<SessionEvent>.Continuation) -> Void)?
 
     public init(plan: SessionPlan, identity: DeviceIdentity, logger: Logger,
-                progress: @escaping @Sendable (String) -> Void = { _ in }) {
+                progress: @escaping @Sendable (String) -> Void = { _ in }, interactive: Bool = false) {
         self.plan = plan
         self.identity = identity
         self.logger = logger
         self.progress = progress
-    }
-
-    struct AgentState {
-        var name = ""
-        var role: Dualcam_V1_Role = .unspecified
-        var clock: Dualcam_V1_ClockStatus?
-        var ready = false
-        var finished: Dualcam_V1_RecordingFinished?
-        var receiver: SegmentReceiver?
-        var segmentsReceived = 0
-        var errors: [String] = []
-        var closed = false
+        if interactive {
+            controls = { events in LiveControls.shared.attach(events) }
+        } else {
+            controls = nil
+        }
     }
 
     public func run() async throws -> SessionResult {
-        let events = AsyncStream.makeStream(of: LinkEvent.self)
+        let events = AsyncStream.makeStream(of: SessionEvent.self)
         var links: [AgentLink] = []
         defer { for link in links { link.close() } }
         for (i, endpoint) in plan.agents.enumerated() {
             links.append(try await AgentLink.open(index: i, endpoint: endpoint, identity: identity, events: events.continuation))
         }
         var iterator = events.stream.makeAsyncIterator()
-        var agents = Array(repeating: AgentState(), count: links.count)
+        var agents = plan.agents.map(AgentTracker.init(endpoint:))
+        for i in agents.indices { agents[i].link = links[i] }
 
         // Pulls events until `done` holds for the agents, applying each to their state.
-        func pump(until deadline: Int64, what: String, _ done: ([AgentState]) -> Bool,
+        func pump(until deadline: Int64, what: String, _ done: ([AgentTracker]) -> Bool,
                   onMessage: (Int, ReceivedEnvelope) async throws -> Void = { _, _ in }) async throws {
             while !done(agents) {
                 guard MonotonicTime.now() < deadline else { throw CoordinatorError("timed out waiting for \(what)") }
                 guard let event = await iterator.next() else { throw CoordinatorError("connections ended") }
                 switch event {
-                case .closed(let i, let reason):
-                    agents[i].closed = true
+                case .tick, .reconnected, .control:
+                    continue
+                case .stopRequested(let reason):
+                    throw CoordinatorError("stopped (\(reason)) before the recording began")
+                case .closed(let i, _, let reason):
                     throw CoordinatorError("lost agent \(agents[i].name.isEmpty ? plan.agents[i].host : agents[i].name) while waiting for \(what)\(reason.map { ": \($0)" } ?? "")")
-                case .message(let i, let received):
+                case .message(let i, _, let received):
                     switch received.envelope.body {
                     case .helloAck(let ack):
                         if let mismatch = WireProtocol.checkCompatible(peer: ack.version) { throw CoordinatorError(mismatch) }
@@ -74,10 +73,7 @@ public final class SessionRecorder {
             }
         }
 
-        var hello = Dualcam_V1_Hello()
-        hello.version = WireProtocol.version
-        hello.software = "dualcam-coordinator 0.1.0"
-        hello.nodeName = ProcessInfo.processInfo.hostName
+        let hello = Self.hello()
         // An agent that refuses this coordinator closes right after the TLS handshake, so
         // the Hello may fail to go out; the link's close event then carries the reason
         // (not paired, with advice), which is what the user must see, not the write error.
@@ -112,8 +108,13 @@ public final class SessionRecorder {
         for link in links { try await link.writer.send(.prepare(prepare)) }
         try await pump(until: MonotonicTime.now() + 15_000_000_000, what: "agents ready") { $0.allSatisfy(\.ready) }
 
+        if let roles = plan.roles {
+            for i in agents.indices where i < roles.count { agents[i].role = roles[i] }
+        }
         let names = SessionNaming.cameraNames(roles: agents.map(\.role))
         for i in agents.indices {
+            agents[i].cameraName = names[i]
+            agents[i].phase = .attached
             agents[i].receiver = try SegmentReceiver(directory: sessionDirectory + "/segments/" + names[i].lowercased())
         }
         let outputs = try SessionOutputs(plan: plan, sessionDirectory: sessionDirectory, sessionID: sessionID,
@@ -121,61 +122,41 @@ public final class SessionRecorder {
 
         // T0 sits on the shared frame grid, so genlocked cameras stamp frames at exactly
         // 0, P, 2P... and the composite's ticks meet them with no phase error.
-        let t0 = plan.rate.instant(ofFrame: plan.rate.firstFrame(atOrAfter: MonotonicTime.now() + plan.startLeadNanoseconds))
-        let durationNs = Int64(plan.durationSeconds * 1e9)
+        let lead = max(plan.startLeadNanoseconds, Int64(plan.countdownSeconds) * 1_000_000_000)
+        let t0 = plan.rate.instant(ofFrame: plan.rate.firstFrame(atOrAfter: MonotonicTime.now() + lead))
+        let stop = plan.durationSeconds.map { t0 + Int64($0 * 1e9) } ?? 0
+        let record = SessionRecord(
+            plan: plan, sessionID: sessionID, wallStart: wall, t0: t0, stop: stop,
+            agents: agents.map { a in
+                .init(name: a.name, role: a.role.name, deviceID: "\(a.endpoint.deviceID)", hosts: a.endpoint.hosts, port: a.endpoint.port)
+            })
+        // Before StartAt: a coordinator killed from here on leaves what `resume` needs.
+        try record.save(in: sessionDirectory)
         var start = Dualcam_V1_StartAt()
         start.sessionID = sessionID
         start.t0SharedNs = t0
-        start.stopSharedNs = t0 + durationNs
+        start.stopSharedNs = stop
         for link in links { try await link.writer.send(.startAt(start)) }
-        progress("recording \(sessionID) for \(plan.durationSeconds) s")
+        try await Countdown.run(until: t0, progress: progress)
+        progress("recording \(sessionID)" + (plan.durationSeconds.map { " for \($0) s" } ?? " until Enter or Ctrl-C"))
 
-        try await pump(until: t0 + durationNs + 60_000_000_000, what: "the agents' segments", { agents in
-            agents.allSatisfy { a in a.finished.map { Int($0.segmentCount) == a.segmentsReceived } ?? false }
-        }, onMessage: { i, received in
-            switch received.envelope.body {
-            case .segmentOffer(let offer):
-                try agents[i].receiver?.offer(offer)
-            case .segmentData(let chunk):
-                if let done = try agents[i].receiver?.data(chunk) {
-                    agents[i].segmentsReceived += 1
-                    var ack = Dualcam_V1_SegmentAck()
-                    ack.sessionID = sessionID
-                    ack.index = UInt32(done.index)
-                    ack.durable = true
-                    ack.receivedBytes = done.offer.size
-                    try await links[i].writer.send(.segmentAck(ack))
-                    try outputs.add(segment: done.path, index: done.index, camera: i)
-                } else if let due = agents[i].receiver?.progressDue(every: WireProtocol.defaultUploadWindowBytes / 4) {
-                    // Written, not yet durable: opens the agent's upload window (§8.3).
-                    var ack = Dualcam_V1_SegmentAck()
-                    ack.sessionID = sessionID
-                    ack.index = due.index
-                    ack.receivedBytes = due.receivedBytes
-                    try await links[i].writer.send(.segmentAck(ack))
-                }
-            case .recordingFinished(let finished):
-                agents[i].finished = finished
-            default:
-                break
-            }
-        })
-        progress("finalising")
-        let stats = agents.map { a in
-            CameraStatistics(name: a.name, role: a.role.name,
-                             framesCaptured: Int(a.finished?.framesCaptured ?? 0),
-                             framesDropped: Int(a.finished?.framesDropped ?? 0),
-                             segments: a.segmentsReceived,
-                             clockOffsetNanoseconds: a.clock?.offsetNs ?? 0, clockRatePPM: a.clock?.ratePpm ?? 0,
-                             clockErrorBoundNanoseconds: a.clock?.errorBoundNs ?? 0)
-        }
-        let result = try await outputs.finish(t0Shared: t0, durationNanoseconds: durationNs, cameras: stats,
-                                              deviceIDs: plan.agents.map { "\($0.deviceID)" })
-        let afterStop = Double(MonotonicTime.now() - (t0 + durationNs)) / 1e9
-        progress(String(format: "files final %.2f s after the stop instant", afterStop))
+        let collector = SessionCollector(plan: plan, identity: identity, logger: logger, progress: progress,
+                                         sessionDirectory: sessionDirectory, record: record, agents: agents,
+                                         outputs: outputs, events: events.continuation)
+        controls?(events.continuation)
+        try await collector.run(events.stream)
+        let result = try await SessionFinisher.finish(collector, progress: progress)
         var shutdown = Dualcam_V1_Shutdown()
         shutdown.reason = "session complete"
-        for link in links { try? await link.writer.send(.shutdown(shutdown)) }
+        for link in collector.agents.compactMap(\.link) { try? await link.writer.send(.shutdown(shutdown)) }
         return result
+    }
+
+    static func hello() -> Dualcam_V1_Hello {
+        var hello = Dualcam_V1_Hello()
+        hello.version = WireProtocol.version
+        hello.software = "dualcam-coordinator 0.1.0"
+        hello.nodeName = ProcessInfo.processInfo.hostName
+        return hello
     }
 }

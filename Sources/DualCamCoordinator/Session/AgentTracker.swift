@@ -1,0 +1,54 @@
+import DualCamCore
+import DualCamProtocol
+
+/// What the coordinator knows of one agent during a session.
+struct AgentTracker {
+    enum Phase: Equatable {
+        /// Connected; Hello sent, HelloAck awaited (then Resume goes out on a reconnect).
+        case handshaking
+        case attached
+        /// Connection lost at this shared instant; reconnecting.
+        case lost(since: Int64)
+        /// Given up on: the session finishes without its missing segments.
+        case gone
+    }
+
+    var endpoint: AgentEndpoint
+    var name: String
+    var role: Dualcam_V1_Role = .unspecified
+    var cameraName = ""
+    var phase: Phase = .handshaking
+    var link: AgentLink?
+    var generation = 0
+    var clock: Dualcam_V1_ClockStatus?
+    var telemetry: Dualcam_V1_Telemetry?
+    var ready = false
+    var finished: Dualcam_V1_RecordingFinished?
+    var receiver: SegmentReceiver?
+    /// End of the newest segment received, from T0: how far behind live the upload is.
+    var receivedUpToNanoseconds: Int64 = 0
+    var lastHeard: Int64 = 0
+    var errors: [String] = []
+    var reconnects = 0
+
+    init(endpoint: AgentEndpoint) {
+        self.endpoint = endpoint
+        name = endpoint.host
+    }
+
+    /// Every segment the agent said it cut is held durably here.
+    var complete: Bool {
+        guard let finished, let receiver else { return false }
+        return (0..<Int(finished.segmentCount)).allSatisfy { receiver.received[$0] != nil }
+    }
+
+    var missingSegments: [Int] {
+        guard let finished, let receiver else { return [] }
+        return (0..<Int(finished.segmentCount)).filter { receiver.received[$0] == nil }
+    }
+
+    var isLost: Bool {
+        if case .lost = phase { return true }
+        return false
+    }
+}

@@ -1,0 +1,259 @@
+import DualCamCore
+import DualCamNet
+import DualCamProtocol
+import Foundation
+import Logging
+
+/// The recording phase of a session, from StartAt (or Resume) until every agent's
+/// segments are held or given up on. A lost connection does not end the session: the
+/// agent records on, the collector reconnects, sends Resume, and the agent's spool fills
+/// the gap (PROTOCOL.md §8.6).
+final class SessionCollector {
+    let plan: SessionPlan
+    let identity: DeviceIdentity
+    let logger: Logger
+    let progress: @Sendable (String) -> Void
+    let sessionDirectory: String
+    var record: SessionRecord
+    var agents: [AgentTracker]
+    let outputs: SessionOutputs
+    let events: AsyncStream<SessionEvent>.Continuation
+    private var reconnecting: [Int: Task<Void, Never>] = [:]
+    var warnings: [String] = []
+    private var raised = Set<String>()
+    let status: StatusLine
+    var layout: LayoutSpec
+
+    init(plan: SessionPlan, identity: DeviceIdentity, logger: Logger, progress: @escaping @Sendable (String) -> Void,
+         sessionDirectory: String, record: SessionRecord, agents: [AgentTracker], outputs: SessionOutputs,
+         events: AsyncStream<SessionEvent>.Continuation) {
+        self.plan = plan
+        self.identity = identity
+        self.logger = logger
+        self.progress = progress
+        self.sessionDirectory = sessionDirectory
+        self.record = record
+        self.agents = agents
+        self.outputs = outputs
+        self.events = events
+        status = StatusLine(progress: progress)
+        layout = plan.layout
+    }
+
+    var t0: Int64 { record.t0SharedNanoseconds }
+    var stopShared: Int64? { record.stopSharedNanoseconds > 0 ? record.stopSharedNanoseconds : nil }
+    var sessionID: String { record.sessionID }
+
+    /// Pulls events until every agent is complete or given up on.
+    func run(_ stream: AsyncStream<SessionEvent>) async throws {
+        let ticker = Task { [events] in
+            while !Task.isCancelled {
+                try? await Task.sleep(nanoseconds: 1_000_000_000)
+                events.yield(.tick)
+            }
+        }
+        defer {
+            ticker.cancel()
+            for task in reconnecting.values { task.cancel() }
+            status.end()
+        }
+        for i in agents.indices where agents[i].complete { outputs.stopAwaiting(camera: i) }
+        for await event in stream {
+            switch event {
+            case .message(let i, let generation, let received):
+                guard generation == agents[i].generation else { continue }
+                agents[i].lastHeard = MonotonicTime.now()
+                try await handle(received.envelope.body, from: i)
+            case .closed(let i, let generation, let reason):
+                guard generation == agents[i].generation else { continue }
+                lose(i, reason: reason ?? "connection closed")
+            case .reconnected(let i, let link):
+                reconnecting[i] = nil
+                agents[i].link = link
+                agents[i].generation = link.generation
+                agents[i].phase = .handshaking
+                agents[i].reconnects += 1
+                agents[i].lastHeard = MonotonicTime.now()
+                status.note("reconnected to \(agents[i].name)")
+                try? await link.writer.send(.hello(SessionRecorder.hello()))
+            case .tick:
+                checkDeadlines()
+                status.show(line())
+            case .stopRequested(let reason):
+                try await stop(reason: reason)
+            case .control(let control):
+                apply(control)
+            }
+            if agents.allSatisfy({ $0.complete || $0.phase == .gone }) { break }
+        }
+    }
+
+    private func handle(_ body: Dualcam_V1_Envelope.OneOf_Body?, from i: Int) async throws {
+        switch body {
+        case .helloAck(let ack):
+            guard agents[i].phase == .handshaking else { return }
+            if let mismatch = WireProtocol.checkCompatible(peer: ack.version) { throw CoordinatorError(mismatch) }
+            agents[i].phase = .attached
+            var resume = Dualcam_V1_Resume()
+            resume.sessionID = sessionID
+            resume.held = (agents[i].receiver?.received.keys.sorted() ?? []).map(UInt32.init)
+            try await send(.resume(resume), to: i)
+            if let stopShared { try await sendStop(stopShared, to: i) }
+        case .clockStatus(let clock):
+            agents[i].clock = clock
+        case .telemetry(let telemetry):
+            agents[i].telemetry = telemetry
+            checkHealth(i, telemetry)
+        case .segmentOffer(let offer):
+            guard let receiver = agents[i].receiver, offer.sessionID == sessionID else { return }
+            if try !receiver.offer(offer) {
+                try await acknowledge(offer.index, bytes: offer.size, durable: true, to: i)
+            }
+        case .segmentData(let chunk):
+            guard let receiver = agents[i].receiver, chunk.sessionID == sessionID else { return }
+            if let done = try receiver.data(chunk) {
+                try await acknowledge(UInt32(done.index), bytes: done.offer.size, durable: true, to: i)
+                agents[i].receivedUpToNanoseconds = max(agents[i].receivedUpToNanoseconds, done.offer.firstPtsNs + done.offer.durationNs)
+                outputs.add(segment: done.path, index: done.index, camera: i,
+                            firstPresentationNanoseconds: done.offer.firstPtsNs, durationNanoseconds: done.offer.durationNs)
+                if agents[i].complete { outputs.stopAwaiting(camera: i) }
+            } else if let due = receiver.progressDue(every: WireProtocol.defaultUploadWindowBytes / 4) {
+                // Written, not yet durable: opens the agent's upload window (§8.3).
+                try await acknowledge(due.index, bytes: due.receivedBytes, durable: false, to: i)
+            }
+        case .recordingFinished(let finished):
+            guard finished.sessionID == sessionID else { return }
+            agents[i].finished = finished
+            if agents[i].complete { outputs.stopAwaiting(camera: i) }
+        case .error(let error):
+            agents[i].errors.append(error.message)
+            warn("\(agents[i].name): \(error.message)")
+            if error.code == .errorSegmentUnavailable && error.sessionID == sessionID && agents[i].finished == nil {
+                giveUp(i, because: "it holds nothing more of this session")
+            }
+        default:
+            break
+        }
+    }
+
+    private func send(_ body: Dualcam_V1_Envelope.OneOf_Body, to i: Int) async throws {
+        guard let link = agents[i].link else { return }
+        do {
+            try await link.writer.send(body)
+        } catch {
+            // The close event that follows says why; the session goes on without it.
+            link.close()
+        }
+    }
+
+    private func acknowledge(_ index: UInt32, bytes: UInt64, durable: Bool, to i: Int) async throws {
+        var ack = Dualcam_V1_SegmentAck()
+        ack.sessionID = sessionID
+        ack.index = index
+        ack.durable = durable
+        ack.receivedBytes = bytes
+        try await send(.segmentAck(ack), to: i)
+    }
+
+    private func sendStop(_ instant: Int64, to i: Int) async throws {
+        var stop = Dualcam_V1_Stop()
+        stop.sessionID = sessionID
+        stop.stopSharedNs = instant
+        try await send(.stop(stop), to: i)
+    }
+
+    /// Ends the recording a moment from now (on a frame boundary), for every agent.
+    func stop(reason: String) async throws {
+        guard stopShared == nil else { return }
+        let instant = plan.rate.instant(ofFrame: plan.rate.firstFrame(atOrAfter: MonotonicTime.now() + 200_000_000))
+        record.stopSharedNanoseconds = instant
+        try record.save(in: sessionDirectory)
+        status.note("stopping (\(reason))")
+        for i in agents.indices where agents[i].phase == .attached { try await sendStop(instant, to: i) }
+    }
+
+    private func lose(_ i: Int, reason: String) {
+        agents[i].link = nil
+        agents[i].receiver?.abandonTransfer()
+        guard !agents[i].complete, agents[i].phase != .gone else { return }
+        agents[i].phase = .lost(since: MonotonicTime.now())
+        warn("lost \(agents[i].name) (\(reason)); it records on, and its segments fill in when it is back")
+        startReconnecting(i)
+    }
+
+    func startReconnecting(_ i: Int) {
+        let endpoint = agents[i].endpoint
+        let identity = self.identity
+        let events = self.events
+        let firstGeneration = agents[i].generation + 1
+        reconnecting[i]?.cancel()
+        reconnecting[i] = Task {
+            var generation = firstGeneration
+            while !Task.isCancelled {
+                try? await Task.sleep(nanoseconds: 2_000_000_000)
+                // Where it was, then where mDNS says it is now (a restarted agent may
+                // listen on another port).
+                var candidates = [endpoint]
+                if let found = try? await AgentFinder.find([endpoint.deviceID], timeoutSeconds: 3).first, found != endpoint {
+                    candidates.append(found)
+                }
+                for candidate in candidates where !Task.isCancelled {
+                    if let link = try? await AgentLink.open(index: i, generation: generation, endpoint: candidate,
+                                                            identity: identity, events: events) {
+                        events.yield(.reconnected(agent: i, link))
+                        return
+                    }
+                    generation += 1
+                }
+            }
+        }
+    }
+
+    private func giveUp(_ i: Int, because reason: String) {
+        reconnecting.removeValue(forKey: i)?.cancel()
+        agents[i].link?.close()
+        agents[i].link = nil
+        agents[i].phase = .gone
+        outputs.stopAwaiting(camera: i)
+        warn("finishing without \(agents[i].name): \(reason); missing segments stay missing")
+    }
+
+    /// A lost agent is waited for until the reconnect grace after the stop has passed; an
+    /// attached one that says nothing for that long after the stop is treated as lost.
+    private func checkDeadlines() {
+        guard let stopShared else { return }
+        let now = MonotonicTime.now()
+        let grace = Int64(plan.reconnectGraceSeconds * 1e9)
+        for i in agents.indices where !agents[i].complete {
+            switch agents[i].phase {
+            case .lost(let since) where now > stopShared + grace && now - since > grace:
+                giveUp(i, because: "not back \(Int(plan.reconnectGraceSeconds)) s after the stop")
+            case .attached, .handshaking:
+                if now > stopShared + grace && now - agents[i].lastHeard > grace { agents[i].link?.close() }
+            default:
+                break
+            }
+        }
+    }
+
+    func warn(_ text: String) {
+        warnings.append(text)
+        status.note("warning: " + text)
+        logger.warning("\(text)")
+    }
+
+    /// Warns once per kind and agent.
+    private func warnOnce(_ key: String, _ text: String) {
+        guard raised.insert(key).inserted else { return }
+        warn(text)
+    }
+
+    private func checkHealth(_ i: Int, _ t: Dualcam_V1_Telemetry) {
+        if t.freeDiskBytes > 0 && t.freeDiskBytes < 500_000_000 {
+            warnOnce("disk\(i)", "\(agents[i].name) has \(t.freeDiskBytes / 1_000_000) MB of storage left")
+        }
+        if t.throttleFlags & 0xF != 0 {
+            warnOnce("throttle\(i)", "\(agents[i].name) is throttling (flags 0x\(String(t.throttleFlags, radix: 16))): cool it or lower the preset")
+        }
+    }
+}

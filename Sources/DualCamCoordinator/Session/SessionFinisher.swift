@@ -1,0 +1,70 @@
+import DualCamNet
+import DualCamCore
+import Foundation
+
+/// Closes a collected session: the per-camera files, the composite's tail and the
+/// manifest, with a progress bar while the composite catches up.
+enum SessionFinisher {
+    static func finish(_ collector: SessionCollector, progress: @escaping @Sendable (String) -> Void) async throws -> SessionResult {
+        let t0 = collector.t0
+        let stop = collector.stopShared ?? (t0 + (collector.agents.map(\.receivedUpToNanoseconds).max() ?? 0))
+        for (i, agent) in collector.agents.enumerated() where !agent.missingSegments.isEmpty {
+            collector.warnings.append("\(agent.name): segments \(agent.missingSegments) never arrived; its file has a gap there")
+            collector.outputs.stopAwaiting(camera: i)
+        }
+        let stats = collector.agents.map { a in
+            var s = CameraStatistics(name: a.name, role: a.role.name,
+                                     framesCaptured: Int(a.finished?.framesCaptured ?? 0),
+                                     framesDropped: Int(a.finished?.framesDropped ?? 0),
+                                     segments: a.receiver?.received.count ?? 0,
+                                     clockOffsetNanoseconds: a.clock?.offsetNs ?? 0, clockRatePPM: a.clock?.ratePpm ?? 0,
+                                     clockErrorBoundNanoseconds: a.clock?.errorBoundNs ?? 0)
+            s.clockRoundTripNanoseconds = a.clock?.roundTripNs ?? 0
+            s.reconnects = a.reconnects
+            s.missingSegments = a.missingSegments
+            return s
+        }
+        let outputs = collector.outputs
+        let bar = Task {
+            let inPlace = isatty(STDERR_FILENO) == 1
+            var last = -1
+            while !Task.isCancelled {
+                let (done, total) = outputs.progress()
+                let percent = total == 0 ? 100 : done * 100 / total
+                if percent != last && (inPlace || percent == 100 || percent / 25 != last / 25) {
+                    let filled = percent / 5
+                    let text = "finalising [" + String(repeating: "#", count: filled) + String(repeating: " ", count: 20 - filled) + "] \(percent)%"
+                    if inPlace { FileHandle.standardError.write(Data(("\r\u{1B}[K" + text).utf8)) } else { progress(text) }
+                    last = percent
+                }
+                try? await Task.sleep(nanoseconds: 200_000_000)
+            }
+            if inPlace { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        }
+        defer { bar.cancel() }
+        let result = try await outputs.finish(t0Shared: t0, durationNanoseconds: stop - t0, cameras: stats,
+                                              deviceIDs: collector.agents.map { "\($0.endpoint.deviceID)" },
+                                              warnings: collector.warnings)
+        bar.cancel()
+        _ = await bar.value
+        let afterStop = Double(MonotonicTime.now() - stop) / 1e9
+        progress(String(format: "files final %.2f s after the stop instant", afterStop))
+        return result
+    }
+}
+
+/// The seconds before T0, counted down on stderr.
+enum Countdown {
+    static func run(until t0: Int64, progress: @Sendable (String) -> Void) async throws {
+        var remaining = (t0 - MonotonicTime.now()) / 1_000_000_000
+        guard remaining >= 2 else { return }
+        while remaining > 0 {
+            let wait = t0 - remaining * 1_000_000_000 - MonotonicTime.now()
+            if wait > 0 { try await Task.sleep(nanoseconds: UInt64(wait)) }
+            progress("\(remaining)…")
+            remaining -= 1
+        }
+        let wait = t0 - MonotonicTime.now()
+        if wait > 0 { try await Task.sleep(nanoseconds: UInt64(wait)) }
+    }
+}
