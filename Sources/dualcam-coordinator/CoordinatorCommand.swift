@@ -11,7 +11,8 @@ struct CoordinatorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dualcam-coordinator",
         abstract: "DualCam coordinator: syncs the agents' clocks, starts them together, collects and composes.",
-        subcommands: [Demo.self, Start.self, Resume.self, Pair.self, Unpair.self, Paired.self, Discover.self, ID.self])
+        subcommands: [Demo.self, Start.self, Resume.self, Pair.self, Unpair.self, Paired.self, Discover.self, ID.self,
+                      List.self, Show.self, Delete.self, Recompose.self])
 }
 
 struct StateOption: ParsableArguments {
