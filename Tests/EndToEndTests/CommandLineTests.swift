@@ -33,6 +33,16 @@ final class Child: @unchecked Sendable {
         return nil
     }
 
+    /// Waits until stderr holds a line with `text`; returns that line.
+    func waitForErr(containing text: String, seconds: Double = 20) -> String? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if let line = err.text.split(separator: "\n").first(where: { $0.contains(text) }) { return String(line) }
+            usleep(50_000)
+        }
+        return nil
+    }
+
     func type(_ line: String) { input.fileHandleForWriting.write(Data((line + "\n").utf8)) }
 
     func finish(seconds: Double = 30) -> Int32 {

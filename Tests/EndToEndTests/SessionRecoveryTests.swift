@@ -1,0 +1,165 @@
+import DualCamCore
+import DualCamMedia
+import Foundation
+import Testing
+
+/// Two agents recording for a coordinator that is then let down: its connection cut, or
+/// the coordinator killed outright. What is judged is what a user gets: every frame in
+/// each camera's file, and a composite that never shows "no signal" for frames that exist.
+final class RecoveryRig {
+    let root = NSTemporaryDirectory() + "dualcam-recovery-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    var agents: [Child] = []
+    var ports: [Int] = []
+    var ids: [String] = []
+    let coordinatorID: String
+
+    init() throws {
+        let id = try Child("dualcam-coordinator", ["id", "--state", root + "/coordinator"])
+        #expect(id.finish() == 0)
+        coordinatorID = id.out.all().trimmingCharacters(in: .whitespacesAndNewlines)
+        for role in ["host", "guest"] {
+            let agent = try Child("dualcam-agent", ["run", "--source", "synthetic", "--role", role, "--name", "rec-\(role)",
+                                                    "--listen", "127.0.0.1", "--port", "0", "--no-mdns", "--state", root + "/" + role,
+                                                    "--trust", coordinatorID])
+            agents.append(agent)
+            let line = try #require(agent.waitForLine(containing: "LISTENING"), "agent: \(agent.err.text)")
+            let fields = Dictionary(uniqueKeysWithValues: line.split(separator: " ").dropFirst().compactMap { part -> (String, String)? in
+                let kv = part.split(separator: "=", maxSplits: 1)
+                return kv.count == 2 ? (String(kv[0]), String(kv[1])) : nil
+            })
+            ports.append(try #require(fields["port"].flatMap(Int.init)))
+            ids.append(try #require(fields["id"]))
+        }
+    }
+
+    func coordinator(_ arguments: [String], agentPorts: [Int]? = nil, environment: [String: String] = [:]) throws -> Child {
+        let targets = zip(agentPorts ?? ports, ids).flatMap { ["--agent", "127.0.0.1:\($0),\($1)"] }
+        let state = ["start", "resume"].contains(arguments[0]) ? ["--state", root + "/coordinator"] : []
+        return try Child("dualcam-coordinator", arguments + state + ["--out", root + "/out"]
+                            + (arguments[0] == "start" ? DemoRun.debugBuildClockGate + targets : []), environment: environment)
+    }
+
+    var sessionDirectory: String? {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root + "/out")) ?? []
+        return names.first.map { root + "/out/" + $0 }
+    }
+
+    func manifest() throws -> [String: Any] {
+        let path = try #require(sessionDirectory) + "/manifest.json"
+        return try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+    }
+
+    func file(_ prefix: String) throws -> String {
+        let directory = try #require(sessionDirectory)
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: directory).first { $0.hasPrefix(prefix) })
+        return directory + "/" + name
+    }
+
+    /// The DCTC code of every frame of a per-camera file.
+    func codes(_ prefix: String) throws -> [UInt32] {
+        var codes: [UInt32] = []
+        try MediaProbe.forEachFrame(path: try file(prefix)) { codes.append(DCTC.read($0.image)) }
+        return codes
+    }
+
+    /// Both cameras hold `frames` frames, each 1/30 s after the one before (no gap), and
+    /// frame k of the host shows the same instant as frame k of the guest.
+    func expectEveryFrameInSync(frames: Int) throws {
+        let host = try codes("DualCam_Host_")
+        let guest = try codes("DualCam_Guest_")
+        #expect(host.count == frames && guest.count == frames, "host \(host.count), guest \(guest.count) frames")
+        for (k, (h, g)) in zip(host, guest).enumerated() {
+            #expect(abs(DCTC.differenceNanoseconds(h, g)) <= 500_000, "frame \(k): host \(h) guest \(g)")
+        }
+        for (k, (a, b)) in zip(host, host.dropFirst()).enumerated() {
+            #expect(abs(DCTC.differenceNanoseconds(b, a) - 33_333_333) <= 1_000_000, "host frames \(k)→\(k + 1): \(a) → \(b)")
+        }
+    }
+
+    func expectCompositeWhole(frames: Int) throws {
+        let composite = try #require(try manifest()["composite"] as? [String: Any])
+        #expect(composite["ticks"] as? Int == frames)
+        #expect(composite["noSignal"] as? Int == 0, "\(composite)")
+        #expect(composite["pairs"] as? Int == frames, "\(composite)")
+        var count = 0
+        try MediaProbe.forEachFrame(path: try file("DualCam_Combined_")) { _ in count += 1 }
+        #expect(count == frames)
+    }
+
+    deinit {
+        for agent in agents { agent.stop() }
+        try? FileManager.default.removeItem(atPath: root)
+    }
+}
+
+extension EndToEnd {
+    @Suite struct SessionRecoveryTests {
+        /// The coordinator's connection to the host agent is cut for 4 s mid-session: the
+        /// agent records on, the coordinator reconnects and resumes, and the host's spooled
+        /// segments fill the gap before the files are closed.
+        @Test func aCutConnectionIsResumedWithNothingMissing() throws {
+            let rig = try RecoveryRig()
+            let proxy = try CuttableProxy(targetPort: rig.ports[0])
+            defer { proxy.close() }
+            let start = try rig.coordinator(["start", "--duration", "10", "--countdown", "0", "--size", "320x240",
+                                             "--reconnect-grace", "20"], agentPorts: [proxy.port, rig.ports[1]])
+            #expect(start.waitForErr(containing: "recording ", seconds: 60) != nil, "\(start.err.all())")
+            Thread.sleep(forTimeInterval: 3)
+            proxy.cut(seconds: 4)
+            #expect(start.finish(seconds: 90) == 0, "\(start.err.all())")
+            let err = start.err.all()
+            #expect(err.contains("lost rec-host") && err.contains("reconnected to rec-host"), "\(err)")
+            try rig.expectEveryFrameInSync(frames: 300)
+            try rig.expectCompositeWhole(frames: 300)
+            let cameras = try #require(try rig.manifest()["cameras"] as? [[String: Any]])
+            #expect((cameras[0]["statistics"] as? [String: Any])?["reconnects"] as? Int == 1)
+        }
+
+        /// The coordinator is killed (SIGKILL) mid-session; `resume` finishes the session
+        /// from what the killed one held and what the agents spooled meanwhile.
+        @Test func aKilledCoordinatorIsFinishedByResume() throws {
+            let rig = try RecoveryRig()
+            let start = try rig.coordinator(["start", "--duration", "8", "--countdown", "0", "--size", "320x240"])
+            #expect(start.waitForErr(containing: "recording ", seconds: 60) != nil, "\(start.err.all())")
+            Thread.sleep(forTimeInterval: 4)
+            kill(start.process.processIdentifier, SIGKILL)
+            _ = start.finish(seconds: 5)
+            let directory = try #require(rig.sessionDirectory)
+            #expect(!FileManager.default.fileExists(atPath: directory + "/manifest.json"))
+
+            let list = try rig.coordinator(["list"])
+            #expect(list.finish() == 0)
+            #expect(list.out.all().contains("unfinished"), "\(list.out.all())")
+
+            let resume = try rig.coordinator(["resume"])
+            #expect(resume.finish(seconds: 90) == 0, "\(resume.err.all())")
+            #expect(resume.err.all().contains("segments held already"))
+            try rig.expectEveryFrameInSync(frames: 240)
+            try rig.expectCompositeWhole(frames: 240)
+        }
+
+        /// Recording until Enter, with a key pressed on the way: the change is in the
+        /// manifest's layout timeline and remembered for the next session.
+        @Test func enterStopsAndALayoutChangeIsKept() throws {
+            let rig = try RecoveryRig()
+            let config = rig.root + "/config"
+            let start = try rig.coordinator(["start", "--countdown", "0", "--size", "320x240", "--layout", "pip"],
+                                            environment: ["XDG_CONFIG_HOME": config])
+            #expect(start.waitForErr(containing: "recording ", seconds: 60) != nil, "\(start.err.all())")
+            Thread.sleep(forTimeInterval: 2)
+            start.type("s")
+            Thread.sleep(forTimeInterval: 1)
+            start.type("")
+            #expect(start.finish(seconds: 60) == 0, "\(start.err.all())")
+            let manifest = try rig.manifest()
+            let duration = try #require(manifest["durationSeconds"] as? Double)
+            #expect(duration > 2.5 && duration < 6, "recorded \(duration) s")
+            let composite = try #require(manifest["composite"] as? [String: Any])
+            let timeline = try #require(composite["timeline"] as? [[String: Any]])
+            #expect(timeline.count == 1)
+            #expect((timeline.first?["layout"] as? String)?.contains("swap") == true, "\(timeline)")
+            let remembered = try String(contentsOfFile: config + "/dualcam/coordinator.conf", encoding: .utf8)
+            #expect(remembered.contains("layout = pip") && remembered.contains("swap"), "\(remembered)")
+        }
+    }
+}
