@@ -18,9 +18,7 @@ final class RecoveryRig {
         #expect(id.finish() == 0)
         coordinatorID = id.out.all().trimmingCharacters(in: .whitespacesAndNewlines)
         for role in ["host", "guest"] {
-            let agent = try Child("dualcam-agent", ["run", "--source", "synthetic", "--role", role, "--name", "rec-\(role)",
-                                                    "--listen", "127.0.0.1", "--port", "0", "--no-mdns", "--state", root + "/" + role,
-                                                    "--trust", coordinatorID])
+            let agent = try Child("dualcam-agent", agentArguments(role: role, port: 0))
             agents.append(agent)
             let line = try #require(agent.waitForLine(containing: "LISTENING"), "agent: \(agent.err.text)")
             let fields = Dictionary(uniqueKeysWithValues: line.split(separator: " ").dropFirst().compactMap { part -> (String, String)? in
@@ -30,6 +28,20 @@ final class RecoveryRig {
             ports.append(try #require(fields["port"].flatMap(Int.init)))
             ids.append(try #require(fields["id"]))
         }
+    }
+
+    func agentArguments(role: String, port: Int) -> [String] {
+        ["run", "--source", "synthetic", "--role", role, "--name", "rec-\(role)", "--listen", "127.0.0.1",
+         "--port", "\(port)", "--no-mdns", "--state", root + "/" + role, "--trust", coordinatorID]
+    }
+
+    /// Kills agent `i` outright and starts it again on the same port and state.
+    func restartAgent(_ i: Int, downSeconds: Double) throws {
+        kill(agents[i].process.processIdentifier, SIGKILL)
+        _ = agents[i].finish(seconds: 5)
+        Thread.sleep(forTimeInterval: downSeconds)
+        agents[i] = try Child("dualcam-agent", agentArguments(role: i == 0 ? "host" : "guest", port: ports[i]))
+        #expect(agents[i].waitForLine(containing: "LISTENING") != nil, "restarted agent: \(agents[i].err.text)")
     }
 
     func coordinator(_ arguments: [String], agentPorts: [Int]? = nil, environment: [String: String] = [:]) throws -> Child {
@@ -136,6 +148,37 @@ extension EndToEnd {
             #expect(resume.err.all().contains("segments held already"))
             try rig.expectEveryFrameInSync(frames: 240)
             try rig.expectCompositeWhole(frames: 240)
+        }
+
+        /// The host agent is killed (SIGKILL) and restarted mid-session: what it spooled
+        /// before is fetched, and it records the rest of the session again, its frames on
+        /// the same timeline; the gap is only the time it was down and relocking its clock.
+        @Test func aKilledAgentRejoinsTheRecording() throws {
+            let rig = try RecoveryRig()
+            let start = try rig.coordinator(["start", "--duration", "16", "--countdown", "0", "--size", "320x240",
+                                             "--reconnect-grace", "20"])
+            #expect(start.waitForErr(containing: "recording ", seconds: 60) != nil, "\(start.err.all())")
+            Thread.sleep(forTimeInterval: 3)
+            try rig.restartAgent(0, downSeconds: 1)
+            #expect(start.finish(seconds: 90) == 0, "\(start.err.all())")
+            #expect(start.err.all().contains("rec-host records again"), "\(start.err.all())")
+            let host = try rig.codes("DualCam_Host_")
+            let guest = try rig.codes("DualCam_Guest_")
+            #expect(guest.count == 480)
+            // Down 1 s, plus the restart, a reconnect and the clock lock (a few seconds).
+            #expect(host.count > 200 && host.count < 470, "host has \(host.count) frames")
+            let steps = zip(host, host.dropFirst()).map { DCTC.differenceNanoseconds($1, $0) }
+            let gaps = steps.filter { abs($0 - 33_333_333) > 1_000_000 }
+            #expect(gaps.count == 1 && gaps.allSatisfy { $0 > 1_000_000_000 }, "steps off the frame period: \(gaps)")
+            // After the gap the host is back on the shared timeline: its last frame shows
+            // the same instant as the guest's.
+            if let h = host.last, let g = guest.last {
+                #expect(abs(DCTC.differenceNanoseconds(h, g)) <= 500_000, "last frames: host \(h) guest \(g)")
+            }
+            let cameras = try #require(try rig.manifest()["cameras"] as? [[String: Any]])
+            #expect((cameras[0]["statistics"] as? [String: Any])?["rejoins"] as? Int == 1)
+            let composite = try #require(try rig.manifest()["composite"] as? [String: Any])
+            #expect(composite["ticks"] as? Int == 480)
         }
 
         /// Recording until Enter, with a key pressed on the way: the change is in the

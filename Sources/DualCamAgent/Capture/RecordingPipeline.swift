@@ -67,11 +67,20 @@ final class RecordingPipeline: Sendable {
         var summary = RecordingSummary(segments: 0, framesCaptured: 0, framesDropped: 0, error: nil)
         // Replaced once the source is known; a failure before that ends it unused.
         var queue = FrameQueue(capacity: 1)
+        // A session this agent recorded part of before a restart goes on where it is now.
+        let firstIndex = (spool.segments(session: sessionID).map(\.index).max() ?? -1) + 1
         var segments = SegmentSink(sessionID: sessionID, spool: spool, segmentNanoseconds: settings.segmentNanoseconds,
-                                   reserveBytes: settings.diskReserveBytes, stats: stats, onSegment: onSegment)
+                                   reserveBytes: settings.diskReserveBytes, stats: stats, firstIndex: firstIndex,
+                                   onSegment: onSegment)
         do {
             try spool.prepare(session: sessionID)
-            let source = try SourceFactory.make(settings: settings, clock: clock, t0Shared: t0Shared)
+            var sourceStart = t0Shared
+            if firstIndex > 0, let estimate = clock.estimate {
+                // Frames missed while the agent was down are a gap, not drops.
+                sourceStart = max(t0Shared, estimate.shared(fromLocal: clock.localNow()))
+                summary.notes.append("rejoined the recording at \(Double(sourceStart - t0Shared) / 1e9) s after a restart")
+            }
+            let source = try SourceFactory.make(settings: settings, clock: clock, t0Shared: sourceStart)
             queue = FrameQueue(capacity: Self.queueCapacity(settings, paced: source.isPaced))
             let maker = try PacketMaker(settings: settings, codedSize: source.codedSize,
                                         passesThrough: source.deliversH264)

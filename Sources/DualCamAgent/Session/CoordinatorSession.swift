@@ -89,7 +89,10 @@ final class CoordinatorSession: Sendable {
                         pipeline.start()
                         logger.info("recording \(start.sessionID) from shared t0=\(start.t0SharedNs) (\(settings.source))")
                         group.addTask {
-                            try await self.upload(session: start.sessionID, held: [], out: out, credit: credit)
+                            // Held already: what a previous connection had acknowledged (a session
+                            // rejoined after this agent restarted).
+                            let held = SegmentSpool(root: self.options.spoolDirectory).acknowledged(session: start.sessionID)
+                            try await self.upload(session: start.sessionID, held: held, out: out, credit: credit)
                         }
                     case .resume(let resume):
                         logger.info("coordinator resumes \(resume.sessionID) (it holds \(resume.held.count) segments)")

@@ -16,9 +16,12 @@ struct SegmentSink {
     private var writerSlot: Int64 = -1
     private var space: DiskGuard
 
+    /// `firstIndex` > 0 continues a session this agent recorded part of before it was
+    /// restarted: indices go on after the spooled ones.
     init(sessionID: String, spool: SegmentSpool, segmentNanoseconds: Int64, reserveBytes: Int64, stats: PipelineStats,
-         onSegment: @escaping @Sendable (SpooledSegment) -> Void) {
+         firstIndex: Int = 0, onSegment: @escaping @Sendable (SpooledSegment) -> Void) {
         self.sessionID = sessionID
+        self.count = firstIndex
         self.spool = spool
         self.segmentNanoseconds = segmentNanoseconds
         self.stats = stats

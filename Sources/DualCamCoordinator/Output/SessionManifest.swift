@@ -14,6 +14,8 @@ public struct CameraStatistics: Codable, Sendable {
     public var clockRoundTripNanoseconds: Int64 = 0
     /// Times the connection was lost and found again during the session.
     public var reconnects: Int = 0
+    /// Times the agent was restarted and recorded the rest of the session again.
+    public var rejoins: Int = 0
     /// Segments the agent cut that never reached this coordinator (a gap in its file).
     public var missingSegments: [Int] = []
 }

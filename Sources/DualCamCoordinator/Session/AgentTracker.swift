@@ -30,6 +30,10 @@ struct AgentTracker {
     var lastHeard: Int64 = 0
     var errors: [String] = []
     var reconnects = 0
+    /// Restarted agent asked to record again (Prepare sent; StartAt follows once it is
+    /// ready and its clock is locked).
+    var rejoining = false
+    var rejoins = 0
 
     init(endpoint: AgentEndpoint) {
         self.endpoint = endpoint

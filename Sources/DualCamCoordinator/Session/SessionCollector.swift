@@ -77,7 +77,7 @@ final class SessionCollector {
                 status.note("reconnected to \(agents[i].name)")
                 try? await link.writer.send(.hello(SessionRecorder.hello()))
             case .tick:
-                checkDeadlines()
+                try await checkDeadlines()
                 status.show(line())
             case .stopRequested(let reason):
                 try await stop(reason: reason)
@@ -94,13 +94,27 @@ final class SessionCollector {
             guard agents[i].phase == .handshaking else { return }
             if let mismatch = WireProtocol.checkCompatible(peer: ack.version) { throw CoordinatorError(mismatch) }
             agents[i].phase = .attached
-            var resume = Dualcam_V1_Resume()
-            resume.sessionID = sessionID
-            resume.held = (agents[i].receiver?.received.keys.sorted() ?? []).map(UInt32.init)
-            try await send(.resume(resume), to: i)
+            agents[i].ready = false
+            if shouldRejoin(i, ack) {
+                // A restarted agent: it records the rest of the session, its indices going
+                // on after what it spooled before (and uploads that too).
+                agents[i].rejoining = true
+                var prepare = Dualcam_V1_Prepare()
+                prepare.sessionID = sessionID
+                prepare.video = plan.videoSettings
+                status.note("\(agents[i].name) was restarted; it rejoins the recording once its clock is locked")
+                try await send(.prepare(prepare), to: i)
+                return
+            }
+            try await send(.resume(resumeMessage(i)), to: i)
             if let stopShared { try await sendStop(stopShared, to: i) }
         case .clockStatus(let clock):
             agents[i].clock = clock
+            try await startRejoinedIfReady(i)
+        case .ready(let ready):
+            guard ready.sessionID == sessionID else { return }
+            agents[i].ready = true
+            try await startRejoinedIfReady(i)
         case .telemetry(let telemetry):
             agents[i].telemetry = telemetry
             checkHealth(i, telemetry)
@@ -122,7 +136,7 @@ final class SessionCollector {
                 try await acknowledge(due.index, bytes: due.receivedBytes, durable: false, to: i)
             }
         case .recordingFinished(let finished):
-            guard finished.sessionID == sessionID else { return }
+            guard finished.sessionID == sessionID, !agents[i].rejoining else { return }
             agents[i].finished = finished
             if agents[i].complete { outputs.stopAwaiting(camera: i) }
         case .error(let error):
@@ -134,6 +148,27 @@ final class SessionCollector {
         default:
             break
         }
+    }
+
+    /// An agent that answers the reconnect without recording this session was restarted;
+    /// it rejoins while there is time left to record.
+    private func shouldRejoin(_ i: Int, _ ack: Dualcam_V1_HelloAck) -> Bool {
+        guard agents[i].finished == nil, !ack.recordingSessions.contains(sessionID) else { return false }
+        guard let stopShared else { return true }
+        return MonotonicTime.now() < stopShared - 5_000_000_000
+    }
+
+    private func startRejoinedIfReady(_ i: Int) async throws {
+        guard agents[i].rejoining, agents[i].ready, let clock = agents[i].clock,
+              clock.state == .clockLocked, clock.errorBoundNs < plan.clockThresholdNanoseconds else { return }
+        agents[i].rejoining = false
+        agents[i].rejoins += 1
+        var start = Dualcam_V1_StartAt()
+        start.sessionID = sessionID
+        start.t0SharedNs = t0
+        start.stopSharedNs = stopShared ?? 0
+        try await send(.startAt(start), to: i)
+        status.note("\(agents[i].name) records again")
     }
 
     private func send(_ body: Dualcam_V1_Envelope.OneOf_Body, to i: Int) async throws {
@@ -189,22 +224,22 @@ final class SessionCollector {
         reconnecting[i]?.cancel()
         reconnecting[i] = Task {
             var generation = firstGeneration
+            func attempt(_ candidate: AgentEndpoint) async -> Bool {
+                defer { generation += 1 }
+                guard let link = try? await AgentLink.open(index: i, generation: generation, endpoint: candidate,
+                                                           identity: identity, events: events) else { return false }
+                events.yield(.reconnected(agent: i, link))
+                return true
+            }
             while !Task.isCancelled {
                 try? await Task.sleep(nanoseconds: 2_000_000_000)
                 // Where it was, then where mDNS says it is now (a restarted agent may
                 // listen on another port).
-                var candidates = [endpoint]
-                if let found = try? await AgentFinder.find([endpoint.deviceID], timeoutSeconds: 3).first, found != endpoint {
-                    candidates.append(found)
-                }
-                for candidate in candidates where !Task.isCancelled {
-                    if let link = try? await AgentLink.open(index: i, generation: generation, endpoint: candidate,
-                                                            identity: identity, events: events) {
-                        events.yield(.reconnected(agent: i, link))
-                        return
-                    }
-                    generation += 1
-                }
+                if await attempt(endpoint) { return }
+                guard !Task.isCancelled,
+                      let found = try? await AgentFinder.find([endpoint.deviceID], timeoutSeconds: 2).first,
+                      found != endpoint else { continue }
+                if await attempt(found) { return }
             }
         }
     }
@@ -220,10 +255,22 @@ final class SessionCollector {
 
     /// A lost agent is waited for until the reconnect grace after the stop has passed; an
     /// attached one that says nothing for that long after the stop is treated as lost.
-    private func checkDeadlines() {
+    private func resumeMessage(_ i: Int) -> Dualcam_V1_Resume {
+        var resume = Dualcam_V1_Resume()
+        resume.sessionID = sessionID
+        resume.held = (agents[i].receiver?.received.keys.sorted() ?? []).map(UInt32.init)
+        return resume
+    }
+
+    private func checkDeadlines() async throws {
         guard let stopShared else { return }
         let now = MonotonicTime.now()
         let grace = Int64(plan.reconnectGraceSeconds * 1e9)
+        for i in agents.indices where agents[i].rejoining && now > stopShared - 1_000_000_000 {
+            // Too late to record again: fetch what it spooled.
+            agents[i].rejoining = false
+            try await send(.resume(resumeMessage(i)), to: i)
+        }
         for i in agents.indices where !agents[i].complete {
             switch agents[i].phase {
             case .lost(let since) where now > stopShared + grace && now - since > grace:

@@ -21,6 +21,7 @@ enum SessionFinisher {
                                      clockErrorBoundNanoseconds: a.clock?.errorBoundNs ?? 0)
             s.clockRoundTripNanoseconds = a.clock?.roundTripNs ?? 0
             s.reconnects = a.reconnects
+            s.rejoins = a.rejoins
             s.missingSegments = a.missingSegments
             return s
         }
