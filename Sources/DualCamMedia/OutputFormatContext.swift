@@ -38,13 +38,21 @@ final class OutputFormatContext {
         }
         try parameters.write(to: stream.pointee.codecpar, path: path)
         // Muxers that store a codec tag pick their own; a tag from elsewhere would be wrong.
-        stream.pointee.codecpar.pointee.codec_tag = 0
+        // H.265 in MP4 gets 'hvc1' (parameter sets in the sample entry), which Apple's
+        // players require; the mp4 muxer's default, 'hev1', they refuse to play.
+        let hevc = stream.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_HEVC
+        stream.pointee.codecpar.pointee.codec_tag = hevc ? Self.fourCC("hvc1") : 0
         stream.pointee.time_base = timeBase
         if let rate = parameters.frameRate {
             stream.pointee.avg_frame_rate = Timestamps.rational(rate)
             stream.pointee.r_frame_rate = Timestamps.rational(rate)
         }
         return stream
+    }
+
+    private static func fourCC(_ text: StaticString) -> UInt32 {
+        let b = text.utf8Start
+        return UInt32(b[0]) | UInt32(b[1]) << 8 | UInt32(b[2]) << 16 | UInt32(b[3]) << 24
     }
 
     func setMetadata(_ key: String, _ value: String) {
