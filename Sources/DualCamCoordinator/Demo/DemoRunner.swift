@@ -81,7 +81,11 @@ public struct DemoRunner {
         plan.clockThresholdNanoseconds = options.clockThresholdNanoseconds
         plan.clockSyncTimeoutNanoseconds = options.clockSyncTimeoutNanoseconds
         do {
-            return try await SessionRecorder(plan: plan, identity: identity, logger: logger, progress: progress).run()
+            // Keys work in the demo too when a person is at the terminal; Ctrl-C stays the
+            // demo's own (it ends the demo and its agents at once).
+            let keys = isatty(STDIN_FILENO) == 1
+            return try await SessionRecorder(plan: plan, identity: identity, logger: logger, progress: progress,
+                                             interactive: keys, takesInterrupts: false).run()
         } catch {
             for child in children {
                 let log = (try? String(contentsOfFile: child.logPath, encoding: .utf8)) ?? ""

@@ -16,14 +16,14 @@ public final class LiveControls: @unchecked Sendable {
     private var signalSource: DispatchSourceSignal?
     nonisolated(unsafe) private static var original: termios?
 
-    func attach(_ events: AsyncStream<SessionEvent>.Continuation) {
+    func attach(_ events: AsyncStream<SessionEvent>.Continuation, takesInterrupts: Bool = true) {
         let first = lock.withLock {
             target = events
             defer { started = true }
             return !started
         }
         guard first else { return }
-        watchInterrupts()
+        if takesInterrupts { watchInterrupts() }
         let thread = Thread { [self] in readInput() }
         thread.name = "dualcam-keys"
         thread.start()

@@ -15,13 +15,14 @@ public final class SessionRecorder {
     let controls: (@Sendable (AsyncStream<SessionEvent>.Continuation) -> Void)?
 
     public init(plan: SessionPlan, identity: DeviceIdentity, logger: Logger,
-                progress: @escaping @Sendable (String) -> Void = { _ in }, interactive: Bool = false) {
+                progress: @escaping @Sendable (String) -> Void = { _ in }, interactive: Bool = false,
+                takesInterrupts: Bool = true) {
         self.plan = plan
         self.identity = identity
         self.logger = logger
         self.progress = progress
         if interactive {
-            controls = { events in LiveControls.shared.attach(events) }
+            controls = { events in LiveControls.shared.attach(events, takesInterrupts: takesInterrupts) }
         } else {
             controls = nil
         }
