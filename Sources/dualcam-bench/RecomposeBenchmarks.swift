@@ -9,7 +9,8 @@ import Glibc
 /// rusage (wait4). Needs the release `dualcam-coordinator` (and `dualcam-agent` to record
 /// a session) next to this executable, and ffmpeg and ffprobe on the PATH.
 ///
-/// Arguments: `[--session DIR] [--rounds N] [--duration S] [--tune T]`. Without
+/// Arguments: `[--session DIR] [--rounds N] [--duration S] [--preset P] [--crf Q] [--tune T]`
+/// (encoder settings default to the session's). Without
 /// `--session` a 1280x720 demo session is recorded first. The session's per-camera files
 /// and manifest are copied to a scratch folder, so the session itself is not touched.
 func runRecomposeBenchmarks(arguments: [String]) throws {
@@ -46,12 +47,13 @@ func runRecomposeBenchmarks(arguments: [String]) throws {
         return
     }
     let expected = session.expectedFrames
+    let preset = value("--preset") ?? session.preset
+    let crf = value("--crf").flatMap { Int($0) } ?? session.crf
     let out = root + "/peer.mp4"
-    var ours = [coordinator, "recompose", session.directory, "--layout", "pip", "--preset", session.preset,
-                "--crf", "\(session.crf)"]
+    var ours = [coordinator, "recompose", session.directory, "--layout", "pip", "--preset", preset, "--crf", "\(crf)"]
     var peer = ["ffmpeg", "-hide_banner", "-loglevel", "error", "-y"] + session.cameraFiles.flatMap { ["-i", $0] }
-        + ["-filter_complex", session.pipFilterGraph(), "-map", "[out]", "-c:v", "libx264", "-preset", session.preset,
-           "-crf", "\(session.crf)", "-g", "\(session.gopFrames)", "-keyint_min", "\(session.gopFrames)",
+        + ["-filter_complex", session.pipFilterGraph(), "-map", "[out]", "-c:v", "libx264", "-preset", preset,
+           "-crf", "\(crf)", "-g", "\(session.gopFrames)", "-keyint_min", "\(session.gopFrames)",
            "-sc_threshold", "0", "-bf", "0", "-pix_fmt", "yuv420p"]
     if let tune {
         ours += ["--tune", tune]
@@ -60,7 +62,7 @@ func runRecomposeBenchmarks(arguments: [String]) throws {
     peer += ["-movflags", "+faststart", out]
 
     print("Recompose benchmark: \(session.cameraFiles.count) cameras \(session.width)x\(session.height) at \(session.fps) fps, "
-          + "\(expected) frames, pip, libx264 \(session.preset) crf \(session.crf), GOP \(session.gopFrames), "
+          + "\(expected) frames, pip, libx264 \(preset) crf \(crf), GOP \(session.gopFrames), "
           + "tune \(tune ?? "none"); runs A B alternating \(rounds) times, "
           + "\(ProcessInfo.processInfo.activeProcessorCount) cores")
     print("  A  " + shellLine(ours))

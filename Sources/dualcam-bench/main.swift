@@ -3,7 +3,7 @@
 //   dualcam-bench net       TLS transport on loopback: clock round trip, segment ingest
 //   dualcam-bench capture [rounds]   dualcam-agent record against the ffmpeg CLI, 1080p30 libx264:
 //                                    CPU per frame and peak RSS, rounds A/B pairs (default 3)
-//   dualcam-bench recompose [--session DIR] [--rounds N] [--duration S] [--tune T]
+//   dualcam-bench recompose [--session DIR] [--rounds N] [--duration S] [--preset P] [--crf Q] [--tune T]
 //                                    dualcam-coordinator recompose against the ffmpeg CLI (scale + overlay),
 //                                    same inputs and libx264 settings: wall and CPU time, ratio
 let which = CommandLine.arguments.dropFirst().first ?? "core"
@@ -17,5 +17,5 @@ case "capture":
 case "recompose":
     try runRecomposeBenchmarks(arguments: Array(CommandLine.arguments.dropFirst(2)))
 default:
-    print("usage: dualcam-bench [core|net|capture [rounds]|recompose [--session DIR] [--rounds N] [--duration S] [--tune T]]")
+    print("usage: dualcam-bench [core|net|capture [rounds]|recompose [--session DIR] [--rounds N] [--duration S] [--preset P] [--crf Q] [--tune T]]")
 }

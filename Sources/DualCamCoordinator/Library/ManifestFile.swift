@@ -21,19 +21,34 @@ extension SessionManifest {
     }
 
     /// Fields added to the manifest later with a default value are still required by
-    /// the synthesized decoder; an older manifest gets them filled in here.
-    private static var laterFields: [(object: String, key: String, value: Any)] { [("composite", "timeline", [Any]())] }
+    /// the synthesized decoder; an older manifest gets them filled in here, so that
+    /// sessions recorded before a field existed stay readable.
+    private static var laterTopFields: [String: Any] { ["stopSharedNanoseconds": 0] }
+    private static var laterCompositeFields: [String: Any] { ["timeline": [Any]()] }
+    private static var laterCameraFields: [String: Any] {
+        ["clockRoundTripNanoseconds": 0, "reconnects": 0, "rejoins": 0, "missingSegments": [Any]()]
+    }
 
     private static func withDefaults(_ data: Data) throws -> Data {
         guard var top = try JSONSerialization.jsonObject(with: data) as? [String: Any] else { return data }
-        var changed = false
-        for field in laterFields {
-            guard var object = top[field.object] as? [String: Any], object[field.key] == nil else { continue }
-            object[field.key] = field.value
-            top[field.object] = object
-            changed = true
+        func fill(_ object: inout [String: Any], _ defaults: [String: Any]) {
+            for (key, value) in defaults where object[key] == nil { object[key] = value }
         }
-        return changed ? try JSONSerialization.data(withJSONObject: top) : data
+        fill(&top, laterTopFields)
+        if var composite = top["composite"] as? [String: Any] {
+            fill(&composite, laterCompositeFields)
+            top["composite"] = composite
+        }
+        if let cameras = top["cameras"] as? [[String: Any]] {
+            top["cameras"] = cameras.map { camera -> [String: Any] in
+                guard var statistics = camera["statistics"] as? [String: Any] else { return camera }
+                fill(&statistics, laterCameraFields)
+                var filled = camera
+                filled["statistics"] = statistics
+                return filled
+            }
+        }
+        return try JSONSerialization.data(withJSONObject: top)
     }
 
     /// Written to a temporary file and renamed over the old one, so that a crash leaves

@@ -27,13 +27,13 @@ public struct SessionFolder: Sendable {
         }
     }
 
-    /// Whether `path` looks like a session folder: what the recorder creates first is
-    /// `segments/`, then the files and the manifest.
+    /// Whether `path` looks like a session folder: the recorder writes `session.json`
+    /// and `segments/` first, then the files, and the manifest last.
     static func isSession(_ path: String) -> Bool {
         let fm = FileManager.default
         var isDirectory: ObjCBool = false
         guard fm.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else { return false }
-        if fm.fileExists(atPath: path + "/" + SessionManifest.fileName) || fm.fileExists(atPath: path + "/segments") {
+        if [SessionManifest.fileName, SessionRecord.fileName, "segments"].contains(where: { fm.fileExists(atPath: path + "/" + $0) }) {
             return true
         }
         let names = (try? fm.contentsOfDirectory(atPath: path)) ?? []

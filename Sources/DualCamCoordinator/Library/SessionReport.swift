@@ -21,8 +21,15 @@ public enum SessionReport {
             let st = camera.statistics
             out.append("  \(i + 1). \(st.name) [\(st.role)]  \(camera.file)  device \(camera.deviceID)")
             out.append("     frames \(st.framesCaptured) captured, \(st.framesDropped) dropped, \(st.segments) segments")
+            // Manifests from before the round trip was recorded hold 0 for it.
             out.append(String(format: "     clock offset %+.3f ms, rate %+.2f ppm, error bound %.3f ms",
-                              st.clockOffsetNanoseconds / 1e6, st.clockRatePPM, Double(st.clockErrorBoundNanoseconds) / 1e6))
+                              st.clockOffsetNanoseconds / 1e6, st.clockRatePPM, Double(st.clockErrorBoundNanoseconds) / 1e6)
+                + (st.clockRoundTripNanoseconds > 0
+                    ? String(format: ", round trip %.3f ms", Double(st.clockRoundTripNanoseconds) / 1e6) : ""))
+            if st.reconnects > 0 || st.rejoins > 0 || !st.missingSegments.isEmpty {
+                out.append("     reconnected \(st.reconnects) times, rejoined \(st.rejoins) times"
+                    + (st.missingSegments.isEmpty ? "" : ", segments missing: \(st.missingSegments.map(String.init).joined(separator: " "))"))
+            }
         }
 
         let c = m.composite

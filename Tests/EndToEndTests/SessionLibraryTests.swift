@@ -1,0 +1,130 @@
+import DualCamCore
+import DualCamMedia
+import Foundation
+import Testing
+
+extension EndToEnd {
+    /// The session library on one small real session (320x240, 2 s, split-screen):
+    /// `list`, `show`, `recompose` replaying the recorded layout and with another one,
+    /// a recompose that fails, an unfinished session, and `delete`.
+    @Suite struct SessionLibraryTests {
+        static let (width, height, seconds, fps) = (320, 240, 2, 30)
+
+        @Test func listShowRecomposeDelete() throws {
+            let out = NSTemporaryDirectory() + "dualcam-e2e-library-\(getpid())"
+            defer { try? FileManager.default.removeItem(atPath: out) }
+            let demo = try DemoRun.run(["demo", "--duration", "\(Self.seconds)", "--out", out, "--state", out + "/state",
+                                        "--size", "\(Self.width)x\(Self.height)", "--layout", "split-horizontal"])
+            try #require(demo.exitCode == 0, "demo failed: \(demo.stderr.suffix(3000))")
+            let combined = try #require(demo.mp4Files.first { $0.contains("DualCam_Combined_") })
+            let folder = (combined as NSString).deletingLastPathComponent
+            let id = (folder as NSString).lastPathComponent
+            let frames = Self.seconds * Self.fps
+
+            let list = try Self.coordinator(["list", "--out", out])
+            #expect(list.exitCode == 0)
+            let row = try #require(list.stdout.split(separator: "\n").first { $0.hasPrefix(id) }, "\(list.stdout)")
+            #expect(row.contains("2.0 s") && row.contains("split-horizontal") && row.hasSuffix("complete"), "\(row)")
+
+            let show = try Self.coordinator(["show", id, "--out", out])
+            #expect(show.exitCode == 0)
+            for expected in ["Cameras", "demo-host [host]", "demo-guest [guest]", "captured", "Layout timeline",
+                             (combined as NSString).lastPathComponent, "split-horizontal", "Warnings"] {
+                #expect(show.stdout.contains(expected), "show lacks \(expected): \(show.stdout)")
+            }
+            let unknown = try Self.coordinator(["show", "19990101_000000", "--out", out])
+            #expect(unknown.exitCode != 0 && unknown.stderr.contains(id), "\(unknown.stderr)")
+
+            // Replaying the recorded layout gives, tick by tick, the pictures live
+            // composition chose: the same DCTC code in each half.
+            let split = LayoutSpec(kind: .splitHorizontal)
+            let live = try Self.codes(combined, layout: split)
+            #expect(live.count == frames)
+            let replay = try Self.coordinator(["recompose", folder])
+            try #require(replay.exitCode == 0, "\(replay.stderr)")
+            #expect(replay.stderr.contains("100.0 %"), "no progress shown: \(replay.stderr)")
+            let replayed = try Self.codes(combined, layout: split)
+            #expect(replayed.count == frames)
+            #expect(replayed.elementsEqual(live, by: ==), "live \(live)\nrecomposed \(replayed)")
+            // The halves themselves in sync (a repeated frame where a camera dropped one
+            // may differ by a period; a genlocked demo drops none at 320x240).
+            let apart = replayed.filter { abs(DCTC.differenceNanoseconds($0.0, $0.1)) > 500_000 }.count
+            #expect(apart <= 2, "\(apart) frames with halves apart: \(replayed)")
+
+            // Another layout: the large picture is the host, the inset the guest, in the
+            // same pairs as live.
+            let pip = LayoutSpec(kind: .pip, pip: PiPOptions(size: .large))
+            let recomposed = try Self.coordinator(["recompose", id, "--out", out, "--layout", "pip", "--pip-size", "40",
+                                                   "--preset", "ultrafast", "--crf", "18"])
+            try #require(recomposed.exitCode == 0, "\(recomposed.stderr)")
+            let probe = try MediaProbe.probe(path: combined)
+            #expect(probe.frameCount == frames && probe.width == Self.width && probe.height == Self.height)
+            let pipCodes = try Self.codes(combined, layout: pip)
+            #expect(pipCodes.map(\.0) == live.map(\.0), "host codes differ from live")
+            #expect(pipCodes.map(\.1) == live.map(\.1), "guest codes differ from live")
+            let manifest = try Self.manifest(folder)
+            let composite = try #require(manifest["composite"] as? [String: Any])
+            #expect(composite["layout"] as? String == "pip:size=40")
+            #expect(composite["ticks"] as? Int == frames)
+            #expect((composite["encoding"] as? [String: Any])?["preset"] as? String == "ultrafast")
+            #expect((manifest["cameras"] as? [Any])?.count == 2, "the rest of the manifest is kept")
+
+            // A recompose that fails leaves the combined file as it was, and no temporary file.
+            let before = try Data(contentsOf: URL(fileURLWithPath: combined))
+            let failed = try Self.coordinator(["recompose", folder, "--encoder", "no-such-encoder"])
+            #expect(failed.exitCode != 0)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: combined)) == before)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder).allSatisfy { !$0.hasPrefix(".recompose") })
+
+            // Without its manifest a session is unfinished: listed as such, not recomposed.
+            let unfinished = out + "/20200101_000000"
+            try FileManager.default.createDirectory(atPath: unfinished + "/segments", withIntermediateDirectories: true)
+            let listed = try Self.coordinator(["list", "--out", out])
+            #expect(listed.stdout.contains("unfinished — run `dualcam-coordinator resume 20200101_000000`"), "\(listed.stdout)")
+            let refused = try Self.coordinator(["recompose", "20200101_000000", "--out", out])
+            #expect(refused.exitCode != 0 && refused.stderr.contains("resume"), "\(refused.stderr)")
+
+            // Deleting asks a person; with no terminal it refuses unless told --yes.
+            let asked = try Self.coordinator(["delete", id, "--out", out])
+            #expect(asked.exitCode != 0 && asked.stderr.contains("--yes"), "\(asked.stderr)")
+            #expect(FileManager.default.fileExists(atPath: folder))
+            let deleted = try Self.coordinator(["delete", id, "--out", out, "--yes"])
+            #expect(deleted.exitCode == 0, "\(deleted.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: folder))
+            #expect(!(try Self.coordinator(["list", "--out", out])).stdout.contains(id))
+        }
+
+        /// Per frame, the DCTC code of the host's and of the guest's picture in the layout.
+        static func codes(_ path: String, layout: LayoutSpec) throws -> [(UInt32, UInt32)] {
+            let slots = LayoutGeometry.slots(for: layout, outputWidth: width, outputHeight: height, streamCount: 2)
+            let host = try #require(slots.first { $0.stream == 0 }).rect
+            let guest = try #require(slots.first { $0.stream == 1 }).rect
+            var codes: [(UInt32, UInt32)] = []
+            try MediaProbe.forEachFrame(path: path) { frame in
+                codes.append((DCTC.read(frame.image, slot: host, sourceWidth: width, sourceHeight: height),
+                              DCTC.read(frame.image, slot: guest, sourceWidth: width, sourceHeight: height)))
+            }
+            return codes
+        }
+
+        static func manifest(_ folder: String) throws -> [String: Any] {
+            let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/manifest.json"))
+            return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        }
+
+        /// The library commands take no clock options, so not through DemoRun.run.
+        static func coordinator(_ arguments: [String]) throws -> DemoRun {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: DemoRun.binDirectory + "/dualcam-coordinator")
+            process.arguments = arguments
+            let out = Pipe(), err = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            let stdout = LineCollector(out.fileHandleForReading), stderr = LineCollector(err.fileHandleForReading)
+            process.waitUntilExit()
+            return DemoRun(exitCode: process.terminationStatus, stdout: stdout.all(), stderr: stderr.all())
+        }
+    }
+}
