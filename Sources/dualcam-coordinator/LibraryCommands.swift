@@ -94,7 +94,11 @@ struct Recompose: ParsableCommand {
         MediaLog.setQuiet()
         let found = try LibraryCommandSupport.resolve(session, in: folder)
         var request = RecomposeRequest()
-        if LibraryCommandSupport.given(["--layout", "--pip-position", "--pip-size", "--swap"]) { request.layout = try layout.spec() }
+        // Any layout option gives one layout for the whole file; --pip-position, --pip-size
+        // or --swap alone adjust the layout the session started with.
+        if layout.layout != nil || layout.pipPosition != nil || layout.pipSize != nil || layout.swap {
+            request.layout = try layout.spec(remembered: found.recordedLayout)
+        }
         if LibraryCommandSupport.given(["--filter", "--filter-intensity"]) { request.filter = try layout.look() }
         request.encoder = encoder
         request.preset = preset
@@ -133,8 +137,8 @@ enum LibraryCommandSupport {
     }
 
     /// Whether one of `names` is on the command line. ArgumentParser fills in defaults
-    /// (LayoutOptions' layout is "pip"), so only this tells "replay the recorded layout"
-    /// from "--layout pip".
+    /// (LayoutOptions' filter is "none"), so only this tells "keep the recorded filter"
+    /// from "--filter none".
     static func given(_ names: [String]) -> Bool {
         CommandLine.arguments.dropFirst().contains { argument in
             names.contains { argument == $0 || argument.hasPrefix($0 + "=") }

@@ -69,6 +69,13 @@ extension EndToEnd {
             #expect((composite["encoding"] as? [String: Any])?["preset"] as? String == "ultrafast")
             #expect((manifest["cameras"] as? [Any])?.count == 2, "the rest of the manifest is kept")
 
+            // --swap alone adjusts the layout the file has: the guest large, the host inset.
+            let swapped = try Self.coordinator(["recompose", folder, "--swap", "--preset", "ultrafast"])
+            try #require(swapped.exitCode == 0, "\(swapped.stderr)")
+            let swapCodes = try Self.codes(combined, layout: LayoutSpec(kind: .pip, pip: PiPOptions(size: .large, swapped: true)))
+            #expect(swapCodes.elementsEqual(live, by: ==), "swapped pip differs from live")
+            #expect((try Self.manifest(folder)["composite"] as? [String: Any])?["layout"] as? String == "pip:size=40,swap")
+
             // A recompose that fails leaves the combined file as it was, and no temporary file.
             let before = try Data(contentsOf: URL(fileURLWithPath: combined))
             let failed = try Self.coordinator(["recompose", folder, "--encoder", "no-such-encoder"])

@@ -1,3 +1,4 @@
+import DualCamCore
 import Foundation
 
 /// One session folder on disk, finished (it has a manifest) or not.
@@ -70,6 +71,9 @@ public struct SessionFolder: Sendable {
     }
 
     public var sizeText: String { LibraryFormat.bytes(totalBytes) }
+
+    /// The layout the composite started with, as the manifest records it.
+    public var recordedLayout: LayoutSpec? { manifest.flatMap { try? LayoutSpec(parsing: $0.composite.layout) } }
 
     /// The composite's layout, with the number of changes made while recording.
     public var layoutText: String {
