@@ -27,6 +27,8 @@ struct CaptureOptions: ParsableArguments {
     var genlockFlag = false
     @Flag(name: .customLong("free-run"), help: "Synthetic source: frames follow the local clock from an arbitrary phase, as a camera's do.")
     var freeRun = false
+    @Option(help: "V4L2: append each delivered buffer's driver sequence number and timestamp (ns) to this file, to check a camera's timing.")
+    var frameLog: String?
     @Option(help: "Synthetic source: simulated clock offset in ms (testing).") var simulateClockOffsetMs: Double = 0
     @Option(help: "Synthetic source: simulated clock skew in ppm (testing).") var simulateClockSkewPpm: Double = 0
 
@@ -69,6 +71,7 @@ struct CaptureOptions: ParsableArguments {
         settings.source = try sourceConfig()
         settings.inputLatencyNanoseconds = Int64(inputLatencyMs * 1e6)
         settings.diskReserveBytes = Int64(max(diskReserveMb, 0) * 1e6)
+        settings.frameLogPath = frameLog
         return settings
     }
 

@@ -21,7 +21,7 @@ extension EndToEnd {
             let port = try #require(fields.first { $0.hasPrefix("port=") }?.dropFirst(5))
             let agentID = try #require(fields.first { $0.hasPrefix("id=") }?.dropFirst(3))
             let coordinator = try Child("dualcam-coordinator", ["start", "--state", root + "/coordinator",
-                                                                "--agent", "127.0.0.1:\(port),\(agentID)", "--duration", "30",
+                                                                "--agent", "127.0.0.1:\(port),\(agentID)", "--duration", "30", "--countdown", "0",
                                                                 "--size", "320x180", "--out", root + "/out"] + DemoRun.debugBuildClockGate)
             defer { coordinator.stop() }
             let deadline = Date().addingTimeInterval(60)

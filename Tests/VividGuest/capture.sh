@@ -6,7 +6,7 @@ agent="$1"
 record() {
     name="$1"; shift
     "$agent" record --source v4l2 --device /dev/video0 --size 320x180 --fps 30 --preset ultrafast \
-        --telemetry-seconds 1 --out "/out/$name" "$@" > "/out/$name.log" 2>&1
+        --telemetry-seconds 1 --frame-log "/out/$name.frames" --out "/out/$name" "$@" > "/out/$name.log" 2>&1
     echo $? > "/out/$name.rc"
 }
 "$agent" cameras > /out/cameras.log 2>&1; echo $? > /out/cameras.rc

@@ -196,7 +196,7 @@ enum SourceFactory {
                                    genlock: settings.genlock, clock: clock, t0Shared: t0Shared)
         case .v4l2(let device, let pixelFormat):
             return try V4L2Source(device: device, pixelFormat: pixelFormat, width: settings.width, height: settings.height,
-                                  rate: settings.rate, clock: clock)
+                                  rate: settings.rate, clock: clock, frameLogPath: settings.frameLogPath)
         case .stdin(let format):
             let input = PipeInput.shared(format: format, width: settings.width, height: settings.height, rate: settings.rate, clock: clock,
                                          latencyNanoseconds: settings.inputLatencyNanoseconds)

@@ -1,5 +1,6 @@
 import DualCamCore
 import DualCamMedia
+import Foundation
 
 /// A V4L2 camera. Capture instants are the driver's buffer timestamps (CLOCK_MONOTONIC,
 /// stamped by the kernel at the end of exposure or transfer), mapped onto the agent's
@@ -10,8 +11,19 @@ struct V4L2Source: FrameSource {
     private let capture: V4L2Capture
     private let clock: AgentClock
     private let rate: FrameRate
+    private let frameLog: FileHandle?
 
-    init(device: String, pixelFormat: String?, width: Int, height: Int, rate: FrameRate, clock: AgentClock) throws {
+    init(device: String, pixelFormat: String?, width: Int, height: Int, rate: FrameRate, clock: AgentClock,
+         frameLogPath: String? = nil) throws {
+        if let frameLogPath {
+            guard FileManager.default.createFile(atPath: frameLogPath, contents: nil),
+                  let handle = FileHandle(forWritingAtPath: frameLogPath) else {
+                throw V4L2Error(code: errno, call: "--frame-log", device: device, detail: "cannot write \(frameLogPath)")
+            }
+            frameLog = handle
+        } else {
+            frameLog = nil
+        }
         var fourcc: FourCC?
         if let pixelFormat {
             guard let code = FourCC(pixelFormat.uppercased()) else {
@@ -53,6 +65,7 @@ struct V4L2Source: FrameSource {
                 lost += 1
                 continue
             }
+            frameLog?.write(Data("\(picture.sequence) \(picture.monotonicNanoseconds)\n".utf8))
             return CapturedFrame(payload: payload, localCaptureNanoseconds: local, droppedBefore: lost)
         }
     }

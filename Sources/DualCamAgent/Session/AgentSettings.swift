@@ -22,6 +22,8 @@ public struct RecordingSettings: Sendable {
     /// Free space the spool's disk keeps: a recording stops at the segment boundary
     /// where less would remain (at least three segments' worth).
     public var diskReserveBytes: Int64 = DiskGuard.defaultReserveBytes
+    /// V4L2: where each delivered buffer's sequence and driver timestamp is logged.
+    public var frameLogPath: String?
 
     public init(width: Int = 1280, height: Int = 720, rate: FrameRate = .fps30, encoder: String = "libx264",
                 preset: String = "veryfast", crf: Int? = 23, bitrate: Int? = nil,
