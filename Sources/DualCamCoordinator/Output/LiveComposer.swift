@@ -7,7 +7,8 @@ import Foundation
 /// releases is composited and encoded at once. At stop only the tail remains, so the
 /// file is final seconds after the last segment, whatever the session's length.
 final class LiveComposer: @unchecked Sendable {
-    // Invariant: every stored var below is touched only on `queue`.
+    // Invariant: every stored var below is touched only on `queue`, except `counts`,
+    // which is touched only under `countsLock`.
     private let queue = DispatchQueue(label: "dualcam.compose")
     let outputPath: String
     private var decoders: [VideoDecoder?]
@@ -15,8 +16,9 @@ final class LiveComposer: @unchecked Sendable {
     private var scheduler: SegmentScheduler
     private var paths: [String: String] = [:]
     private var error: String?
-    private var composedSegments = 0
-    private var scheduledSegments = 0
+    /// Read by the progress bar under `countsLock`, without waiting for the queue.
+    private let countsLock = NSLock()
+    private var counts = (composed: 0, taken: 0)
 
     init(outputPath: String, streamCount: Int, plan: SessionPlan, creationTime: Int64) throws {
         self.outputPath = outputPath
@@ -29,7 +31,7 @@ final class LiveComposer: @unchecked Sendable {
             latencyWindowNanoseconds: Int64(plan.segmentMilliseconds) * 2_000_000 + 2_000_000_000,
             timeline: LayoutTimeline(initial: plan.layout), filter: plan.filter,
             encoder: VideoEncoderSettings(encoder: plan.encoder, width: plan.width, height: plan.height, rate: plan.rate,
-                                          preset: plan.preset, tune: "zerolatency", crf: plan.bitrate == nil ? plan.crf : nil, bitrate: plan.bitrate,
+                                          preset: plan.compositePreset, tune: "zerolatency", crf: plan.bitrate == nil ? plan.crf : nil, bitrate: plan.bitrate,
                                           gopFrames: max(framesPerSegment, 1), threads: 0),
             creationTime: creationTime)
     }
@@ -39,7 +41,7 @@ final class LiveComposer: @unchecked Sendable {
     func add(segment: SegmentScheduler.Segment, path: String) {
         queue.async { [self] in
             paths["\(segment.stream)/\(segment.index)"] = path
-            scheduledSegments += 1
+            countsLock.withLock { counts.taken += 1 }
             scheduler.arrived(segment)
             compose(scheduler.release())
         }
@@ -55,12 +57,12 @@ final class LiveComposer: @unchecked Sendable {
 
     /// Segments composed and segments taken so far, for progress bars.
     func progress() -> (composed: Int, taken: Int) {
-        queue.sync { (composedSegments, scheduledSegments) }
+        countsLock.withLock { counts }
     }
 
     private func compose(_ segments: [SegmentScheduler.Segment]) {
         for segment in segments {
-            composedSegments += 1
+            countsLock.withLock { counts.composed += 1 }
             guard error == nil, let path = paths.removeValue(forKey: "\(segment.stream)/\(segment.index)") else { continue }
             do {
                 let demuxer = try MediaDemuxer(path: path)
