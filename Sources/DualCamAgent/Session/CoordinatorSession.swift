@@ -18,7 +18,6 @@ final class CoordinatorSession: Sendable {
 
     struct State {
         var settings: RecordingSettings?
-        var sessionID: String?
     }
     let registry: RecordingRegistry
 
@@ -59,10 +58,7 @@ final class CoordinatorSession: Sendable {
                         }
                     case .prepare(let prepare):
                         let settings = options.defaults.merged(with: prepare.video)
-                        state.withLockedValue {
-                            $0.settings = settings
-                            $0.sessionID = prepare.sessionID
-                        }
+                        state.withLockedValue { $0.settings = settings }
                         var ready = Dualcam_V1_Ready()
                         ready.sessionID = prepare.sessionID
                         ready.video = settings.wire

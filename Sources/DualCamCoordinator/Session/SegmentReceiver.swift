@@ -33,11 +33,16 @@ final class SegmentReceiver {
             guard name.hasPrefix("seg-"), name.hasSuffix(".ts"), let index = Int(name.dropFirst(4).dropLast(3)) else { continue }
             received[index] = directory + "/" + name
         }
-        let lines = (try? String(contentsOfFile: directory + "/index.jsonl", encoding: .utf8)) ?? ""
+        let lines = (try? String(contentsOfFile: indexPath, encoding: .utf8)) ?? ""
         for line in lines.split(separator: "\n") {
             guard let entry = try? JSONDecoder().decode(IndexLine.self, from: Data(line.utf8)) else { continue }
             spans[entry.index] = (entry.firstPtsNs, entry.durationNs)
         }
+    }
+
+    /// One camera's segments in a session folder: `segments/<camera>`.
+    convenience init(sessionDirectory: String, camera: String) throws {
+        try self.init(directory: sessionDirectory + "/segments/" + camera.lowercased())
     }
 
     /// Ends a transfer cut off with its connection; its `.part` file is rewritten when

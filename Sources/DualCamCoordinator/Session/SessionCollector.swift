@@ -69,13 +69,9 @@ final class SessionCollector {
                 lose(i, reason: reason ?? "connection closed")
             case .reconnected(let i, let link):
                 reconnecting[i] = nil
-                agents[i].link = link
-                agents[i].generation = link.generation
-                agents[i].phase = .handshaking
                 agents[i].reconnects += 1
-                agents[i].lastHeard = MonotonicTime.now()
                 status.note("reconnected to \(agents[i].name)")
-                try? await link.writer.send(.hello(SessionRecorder.hello()))
+                await attach(i, link: link)
             case .tick:
                 try await checkDeadlines()
                 status.show(line())
@@ -99,11 +95,8 @@ final class SessionCollector {
                 // A restarted agent: it records the rest of the session, its indices going
                 // on after what it spooled before (and uploads that too).
                 agents[i].rejoining = true
-                var prepare = Dualcam_V1_Prepare()
-                prepare.sessionID = sessionID
-                prepare.video = plan.videoSettings
                 status.note("\(agents[i].name) was restarted; it rejoins the recording once its clock is locked")
-                try await send(.prepare(prepare), to: i)
+                try await send(.prepare(plan.prepare(sessionID: sessionID)), to: i)
                 return
             }
             try await send(.resume(resumeMessage(i)), to: i)
@@ -163,11 +156,8 @@ final class SessionCollector {
               clock.state == .clockLocked, clock.errorBoundNs < plan.clockThresholdNanoseconds else { return }
         agents[i].rejoining = false
         agents[i].rejoins += 1
-        var start = Dualcam_V1_StartAt()
-        start.sessionID = sessionID
-        start.t0SharedNs = t0
-        start.stopSharedNs = stopShared ?? 0
-        try await send(.startAt(start), to: i)
+        // The session's own StartAt, with the stop instant if one was decided since.
+        try await send(.startAt(record.startAt), to: i)
         status.note("\(agents[i].name) records again")
     }
 

@@ -46,6 +46,13 @@ public struct SessionPlan: Sendable {
         self.durationSeconds = durationSeconds
     }
 
+    func prepare(sessionID: String) -> Dualcam_V1_Prepare {
+        var prepare = Dualcam_V1_Prepare()
+        prepare.sessionID = sessionID
+        prepare.video = videoSettings
+        return prepare
+    }
+
     var videoSettings: Dualcam_V1_VideoSettings {
         Dualcam_V1_VideoSettings(width: width, height: height, rate: rate, encoder: encoder, preset: preset, crf: crf,
                                  bitrate: bitrate, segmentMilliseconds: segmentMilliseconds, genlock: genlock)

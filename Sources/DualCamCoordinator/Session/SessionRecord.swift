@@ -1,5 +1,6 @@
 import DualCamCore
 import DualCamNet
+import DualCamProtocol
 import Foundation
 
 /// `session.json`: what a recording session needs to be finished by another coordinator
@@ -91,6 +92,15 @@ public struct SessionRecord: Codable, Sendable {
         } catch {
             throw CoordinatorError("\(path) is unreadable (\(error)); the session's segments are in \(directory)/segments")
         }
+    }
+
+    /// The start every agent of the session gets, first and on rejoining.
+    var startAt: Dualcam_V1_StartAt {
+        var start = Dualcam_V1_StartAt()
+        start.sessionID = sessionID
+        start.t0SharedNs = t0SharedNanoseconds
+        start.stopSharedNs = stopSharedNanoseconds
+        return start
     }
 
     /// The plan that recorded the session, for the coordinator that finishes it.

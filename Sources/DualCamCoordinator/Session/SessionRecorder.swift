@@ -40,8 +40,7 @@ public final class SessionRecorder {
         for i in agents.indices { agents[i].link = links[i] }
 
         // Pulls events until `done` holds for the agents, applying each to their state.
-        func pump(until deadline: Int64, what: String, _ done: ([AgentTracker]) -> Bool,
-                  onMessage: (Int, ReceivedEnvelope) async throws -> Void = { _, _ in }) async throws {
+        func pump(until deadline: Int64, what: String, _ done: ([AgentTracker]) -> Bool) async throws {
             while !done(agents) {
                 guard MonotonicTime.now() < deadline else { throw CoordinatorError("timed out waiting for \(what)") }
                 guard let event = await iterator.next() else { throw CoordinatorError("connections ended") }
@@ -68,7 +67,7 @@ public final class SessionRecorder {
                         logger.warning("agent \(agents[i].name): \(error.message)")
                         if error.fatal { throw CoordinatorError("agent \(agents[i].name) failed: \(error.message)") }
                     default:
-                        try await onMessage(i, received)
+                        break
                     }
                 }
             }
@@ -103,9 +102,7 @@ public final class SessionRecorder {
         let sessionID = SessionNaming.sessionID(for: wall)
         let sessionDirectory = plan.outputDirectory + "/" + sessionID
         try FileManager.default.createDirectory(atPath: sessionDirectory, withIntermediateDirectories: true)
-        var prepare = Dualcam_V1_Prepare()
-        prepare.sessionID = sessionID
-        prepare.video = plan.videoSettings
+        let prepare = plan.prepare(sessionID: sessionID)
         for link in links { try await link.writer.send(.prepare(prepare)) }
         try await pump(until: MonotonicTime.now() + 15_000_000_000, what: "agents ready") { $0.allSatisfy(\.ready) }
 
@@ -116,7 +113,7 @@ public final class SessionRecorder {
         for i in agents.indices {
             agents[i].cameraName = names[i]
             agents[i].phase = .attached
-            agents[i].receiver = try SegmentReceiver(directory: sessionDirectory + "/segments/" + names[i].lowercased())
+            agents[i].receiver = try SegmentReceiver(sessionDirectory: sessionDirectory, camera: names[i])
         }
         let outputs = try SessionOutputs(plan: plan, sessionDirectory: sessionDirectory, sessionID: sessionID,
                                          cameraNames: names, wallStart: wall, logger: logger)
@@ -133,10 +130,7 @@ public final class SessionRecorder {
             })
         // Before StartAt: a coordinator killed from here on leaves what `resume` needs.
         try record.save(in: sessionDirectory)
-        var start = Dualcam_V1_StartAt()
-        start.sessionID = sessionID
-        start.t0SharedNs = t0
-        start.stopSharedNs = stop
+        let start = record.startAt
         for link in links { try await link.writer.send(.startAt(start)) }
         try await Countdown.run(until: t0, progress: progress)
         progress("recording \(sessionID)" + (plan.durationSeconds.map { " for \($0) s" } ?? " until Enter or Ctrl-C"))

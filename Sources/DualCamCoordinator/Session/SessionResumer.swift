@@ -52,7 +52,7 @@ public final class SessionResumer {
             agents[i].name = record.agents[i].name
             agents[i].role = roles[i]
             agents[i].cameraName = names[i]
-            agents[i].receiver = try SegmentReceiver(directory: sessionDirectory + "/segments/" + names[i].lowercased())
+            agents[i].receiver = try SegmentReceiver(sessionDirectory: sessionDirectory, camera: names[i])
         }
         let outputs = try SessionOutputs(plan: plan, sessionDirectory: sessionDirectory, sessionID: record.sessionID,
                                          cameraNames: names, wallStart: Date(timeIntervalSince1970: record.wallStartUnixSeconds),
