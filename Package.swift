@@ -24,10 +24,15 @@ let package = Package(
         // System libraries: one modulemap + shim header each.
         .systemLibrary(
             name: "CFFmpeg", path: "Sources/CFFmpeg", pkgConfig: "libavformat",
-            providers: [.apt(["libavcodec-dev", "libavformat-dev", "libavutil-dev", "libswscale-dev"])]),
+            providers: [.apt(["libavcodec-dev", "libavformat-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]),
         .systemLibrary(
             name: "CV4L2", path: "Sources/CV4L2", pkgConfig: "libv4l2",
             providers: [.apt(["libv4l-dev"])]),
+        // libasound directly, not libavdevice's ALSA input: it stamps audio with the
+        // wall clock, and audio must be stamped with CLOCK_MONOTONIC like video frames.
+        .systemLibrary(
+            name: "CAlsa", path: "Sources/CAlsa", pkgConfig: "alsa",
+            providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(
             name: "CAvahi", path: "Sources/CAvahi", pkgConfig: "avahi-client",
             providers: [.apt(["libavahi-client-dev"])]),
@@ -55,10 +60,10 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        // FFmpeg and V4L2 behind Swift types.
+        // FFmpeg, V4L2 and ALSA behind Swift types.
         .target(
             name: "DualCamMedia",
-            dependencies: ["DualCamCore", "CFFmpeg", "CV4L2"]),
+            dependencies: ["DualCamCore", "CFFmpeg", "CV4L2", "CAlsa"]),
         .target(
             name: "DualCamAgent",
             dependencies: [

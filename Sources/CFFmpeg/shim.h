@@ -14,6 +14,9 @@
 #include <libavutil/log.h>
 #include <libavutil/mathematics.h>
 #include <libswscale/swscale.h>
+#include <libswresample/swresample.h>
+#include <libavutil/channel_layout.h>
+#include <libavutil/samplefmt.h>
 
 static inline int dc_averror(int posix_errno) { return AVERROR(posix_errno); }
 static inline int dc_averror_eof(void) { return AVERROR_EOF; }
@@ -50,5 +53,10 @@ static inline int dc_averror_encoder_not_found(void) { return AVERROR_ENCODER_NO
 static inline int dc_averror_decoder_not_found(void) { return AVERROR_DECODER_NOT_FOUND; }
 static inline int dc_averror_muxer_not_found(void) { return AVERROR_MUXER_NOT_FOUND; }
 static inline int64_t dc_av_time_base(void) { return AV_TIME_BASE; }
+
+// AVChannelLayout initialisers are macros (AV_CHANNEL_LAYOUT_MONO, ...).
+static inline void dc_default_channel_layout(AVChannelLayout *layout, int channels) {
+    av_channel_layout_default(layout, channels);
+}
 
 #endif

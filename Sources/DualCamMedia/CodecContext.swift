@@ -21,4 +21,25 @@ final class CodecContext {
     }
 
     var codecName: String { String(cString: codec.pointee.name) }
+
+    /// An opened decoder for a stream described by `parameters` (written through
+    /// AVCodecParameters so extradata ownership follows libavcodec's rules), taking
+    /// packets in nanoseconds so frames come out in nanoseconds too.
+    static func openDecoder(id: AVCodecID, name: String,
+                            describe: (UnsafeMutablePointer<AVCodecParameters>) throws -> Void) throws -> CodecContext {
+        guard let codec = avcodec_find_decoder(id) else {
+            throw FFmpegError(code: dc_averror_decoder_not_found(), call: "avcodec_find_decoder", detail: "no decoder for \(name)")
+        }
+        let context = try CodecContext(codec: codec)
+        guard let par = avcodec_parameters_alloc() else {
+            throw FFmpegError(code: dc_averror(ENOMEM), call: "avcodec_parameters_alloc")
+        }
+        var doomed: UnsafeMutablePointer<AVCodecParameters>? = par
+        defer { avcodec_parameters_free(&doomed) }
+        try describe(par)
+        try check(avcodec_parameters_to_context(context.pointer, par), "avcodec_parameters_to_context")
+        context.pointer.pointee.pkt_timebase = Timestamps.nanosecondBase
+        try check(avcodec_open2(context.pointer, codec, nil), "avcodec_open2", detail: "decoder \(name)")
+        return context
+    }
 }

@@ -41,10 +41,7 @@ extension CodecParameters {
     /// has no frame rate in FFmpeg 5.
     init(_ par: UnsafePointer<AVCodecParameters>, rate: AVRational?) {
         let name = String(cString: avcodec_get_name(par.pointee.codec_id))
-        var extra: [UInt8] = []
-        if let data = par.pointee.extradata, par.pointee.extradata_size > 0 {
-            extra = Array(UnsafeBufferPointer(start: data, count: Int(par.pointee.extradata_size)))
-        }
+        let extra = Extradata.read(par)
         var formatName: String?
         if par.pointee.format >= 0, let cName = av_get_pix_fmt_name(AVPixelFormat(rawValue: par.pointee.format)) {
             formatName = String(cString: cName)
@@ -78,18 +75,6 @@ extension CodecParameters {
         if let pixelFormat {
             par.pointee.format = av_get_pix_fmt(pixelFormat).rawValue
         }
-        av_freep(&par.pointee.extradata)
-        par.pointee.extradata_size = 0
-        if !extradata.isEmpty {
-            // libav* frees extradata with av_free and may read past the end with SIMD
-            // parsers, hence av_mallocz with the documented padding.
-            guard let buffer = av_mallocz(extradata.count + Int(AV_INPUT_BUFFER_PADDING_SIZE)) else {
-                throw FFmpegError(code: dc_averror(ENOMEM), call: "av_mallocz", path: path)
-            }
-            let bytes = buffer.assumingMemoryBound(to: UInt8.self)
-            extradata.withUnsafeBufferPointer { bytes.update(from: $0.baseAddress!, count: extradata.count) }
-            par.pointee.extradata = bytes
-            par.pointee.extradata_size = Int32(extradata.count)
-        }
+        try Extradata.write(extradata, to: par, path: path)
     }
 }

@@ -6,6 +6,8 @@ final class InputFormatContext {
     let pointer: UnsafeMutablePointer<AVFormatContext>
     let path: String
     let videoStreamIndex: Int32
+    /// The audio stream, when the file has one.
+    let audioStreamIndex: Int32?
 
     init(path: String) throws {
         var context: UnsafeMutablePointer<AVFormatContext>? = nil
@@ -29,6 +31,8 @@ final class InputFormatContext {
         self.pointer = opened
         self.path = path
         self.videoStreamIndex = streamIndex
+        let audioIndex = av_find_best_stream(opened, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
+        self.audioStreamIndex = audioIndex >= 0 ? audioIndex : nil
     }
 
     deinit {
@@ -46,6 +50,30 @@ final class InputFormatContext {
         let stream = videoStream
         let rate = stream.pointee.avg_frame_rate.num > 0 ? stream.pointee.avg_frame_rate : stream.pointee.r_frame_rate
         return CodecParameters(stream.pointee.codecpar, rate: rate)
+    }
+
+    var audioStream: UnsafeMutablePointer<AVStream>? {
+        audioStreamIndex.map { pointer.pointee.streams[Int($0)]! }
+    }
+
+    var audioParameters: AudioParameters? {
+        audioStream.map { AudioParameters($0.pointee.codecpar) }
+    }
+
+    enum StreamKind { case video, audio }
+
+    /// Reads the next packet of the video or audio stream into `packet`, in file order;
+    /// nil at end of file. Packets of other streams are skipped.
+    func readPacket(into packet: Packet) throws -> StreamKind? {
+        while true {
+            packet.unref()
+            let result = av_read_frame(pointer, packet.pointer)
+            if result == dc_averror_eof() { return nil }
+            try check(result, "av_read_frame", path: path)
+            let index = packet.pointer.pointee.stream_index
+            if index == videoStreamIndex { return .video }
+            if index == audioStreamIndex { return .audio }
+        }
     }
 
     /// Reads the next packet of the video stream into `packet`; false at end of file.

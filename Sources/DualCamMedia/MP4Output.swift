@@ -2,14 +2,17 @@ import CFFmpeg
 import Glibc
 
 /// The MP4 side shared by MP4Remuxer and MP4VideoWriter: one video track in 1/90000 (the
-/// TS clock, so remuxed ticks are copied, never re-rounded), `creation_time`, and
-/// faststart (moov before mdat, so players can start before the whole file arrives).
+/// TS clock, so remuxed ticks are copied, never re-rounded), optionally one AAC track in
+/// 1/sample rate, `creation_time`, and faststart (moov before mdat, so players can start
+/// before the whole file arrives).
 final class MP4Output {
     let path: String
     private let output: OutputFormatContext
     private let creationTimeUnixSeconds: Int64?
     private(set) var stream: UnsafeMutablePointer<AVStream>?
+    private(set) var audioStream: UnsafeMutablePointer<AVStream>?
     private(set) var lastDts: Int64?
+    private var lastAudioDts: Int64?
 
     init(path: String, creationTimeUnixSeconds: Int64?) throws {
         self.path = path
@@ -21,9 +24,10 @@ final class MP4Output {
 
     /// Adds the track and writes the header. Deferred until the codec's extradata is
     /// known, which for a remux may only be the case once the first segment is open.
-    func start(parameters: CodecParameters) throws {
+    func start(parameters: CodecParameters, audio: AudioParameters? = nil) throws {
         precondition(stream == nil, "MP4Output started twice")
         let stream = try output.addVideoStream(parameters, timeBase: Timestamps.mpegBase)
+        audioStream = try audio.map { try output.addAudioStream($0, timeBase: $0.timeBase) }
         if let seconds = creationTimeUnixSeconds {
             output.setMetadata("creation_time", MP4Output.iso8601(seconds))
         }
@@ -34,6 +38,17 @@ final class MP4Output {
     /// The track's time base as the muxer settled it in the header.
     var timeBase: AVRational { stream?.pointee.time_base ?? Timestamps.mpegBase }
 
+    /// The audio track's time base as the muxer settled it.
+    var audioTimeBase: AVRational? { audioStream?.pointee.time_base }
+
+    /// Writes an audio packet whose timestamps are in `audioTimeBase`; like video, one
+    /// whose dts does not advance is dropped. Returns whether it was written.
+    @discardableResult
+    func writeAudio(_ packet: Packet) throws -> Bool {
+        guard let audioStream else { preconditionFailure("MP4Output.writeAudio without an audio track") }
+        return try write(packet, to: audioStream, after: &lastAudioDts)
+    }
+
     /// Writes a packet whose timestamps are already in `timeBase`. A packet whose dts
     /// does not advance (a segment delivered twice, an overlap) is dropped with a
     /// warning: MP4 cannot store it, and the earlier copy is already in the file.
@@ -41,15 +56,19 @@ final class MP4Output {
     @discardableResult
     func write(_ packet: Packet) throws -> Bool {
         guard let stream else { preconditionFailure("MP4Output.write before start") }
+        return try write(packet, to: stream, after: &lastDts)
+    }
+
+    private func write(_ packet: Packet, to stream: UnsafeMutablePointer<AVStream>, after last: inout Int64?) throws -> Bool {
         let p = packet.pointer
         if p.pointee.dts == dc_nopts_value() { p.pointee.dts = p.pointee.pts }
-        if let lastDts, p.pointee.dts <= lastDts {
-            MediaLog.warning("\(path): dropping packet with dts \(p.pointee.dts) not after \(lastDts)")
+        if let previous = last, p.pointee.dts <= previous {
+            MediaLog.warning("\(path): dropping packet of stream \(stream.pointee.index) with dts \(p.pointee.dts) not after \(previous)")
             packet.unref()
             return false
         }
         p.pointee.stream_index = stream.pointee.index
-        lastDts = p.pointee.dts
+        last = p.pointee.dts
         try output.write(packet)
         return true
     }

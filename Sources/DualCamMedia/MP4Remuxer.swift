@@ -1,6 +1,7 @@
 import CFFmpeg
 
-/// Concatenates TS segments of one camera into an MP4 file without re-encoding.
+/// Concatenates TS segments of one camera into an MP4 file without re-encoding, its
+/// sound (when the segments carry any) in a second track.
 ///
 /// Every packet keeps the pts it was stamped with: the track runs at 90 kHz like the
 /// segments, a first frame later than zero is kept as an initial offset (edit list), and
@@ -14,6 +15,7 @@ public final class MP4Remuxer {
     /// Packets dropped because their dts did not advance (overlapping or repeated segments).
     public private(set) var droppedPacketCount = 0
     public private(set) var packetCount = 0
+    public private(set) var audioPacketCount = 0
     private var finished = false
 
     public init(outputPath: String, parameters: CodecParameters, creationTimeUnixSeconds: Int64?) throws {
@@ -32,12 +34,16 @@ public final class MP4Remuxer {
             // Parameter sets only in-band (e.g. an H.264 pass-through camera): take them
             // from what the TS demuxer extracted.
             if start.extradata.isEmpty { start.extradata = input.videoParameters.extradata }
-            try output.start(parameters: start)
+            try output.start(parameters: start, audio: input.audioParameters)
         }
         let inputBase = input.videoTimeBase
         let outputBase = output.timeBase
         let frameDuration = frameDurationTicks(input: input, base: outputBase)
-        while try input.readVideoPacket(into: packet) {
+        while let kind = try input.readPacket(into: packet) {
+            if kind == .audio {
+                try appendAudio(from: input)
+                continue
+            }
             let p = packet.pointer
             if p.pointee.pts == dc_nopts_value() && p.pointee.dts == dc_nopts_value() {
                 throw FFmpegError(code: dc_averror_invaliddata(), call: "MP4Remuxer.append", path: path,
@@ -56,6 +62,21 @@ public final class MP4Remuxer {
             p.pointee.pos = -1
             if try output.write(packet) { packetCount += 1 } else { droppedPacketCount += 1 }
         }
+    }
+
+    /// Audio is copied like video, rescaled to the track's sample clock. A segment with
+    /// sound after ones without (or the reverse) cannot change the file's tracks: its
+    /// extra stream is left out.
+    private func appendAudio(from input: InputFormatContext) throws {
+        guard let base = output.audioTimeBase, let inputBase = input.audioStream?.pointee.time_base else { return }
+        let p = packet.pointer
+        if p.pointee.pts == dc_nopts_value() { p.pointee.pts = p.pointee.dts }
+        guard p.pointee.pts != dc_nopts_value() else { return }
+        p.pointee.pts = Timestamps.rescale(p.pointee.pts, from: inputBase, to: base)
+        p.pointee.dts = p.pointee.pts
+        p.pointee.duration = Timestamps.rescale(p.pointee.duration, from: inputBase, to: base)
+        p.pointee.pos = -1
+        if try output.writeAudio(packet) { audioPacketCount += 1 }
     }
 
     /// Writes the index (moved to the front), closes and fsyncs the file. A remuxer with

@@ -1,21 +1,36 @@
 import CFFmpeg
 import DualCamCore
 
-/// Encodes pictures straight into an MP4 file (the combined composite). Not thread-safe.
+/// Encodes pictures (and, when asked, a sound track) straight into an MP4 file: the
+/// combined composite. Not thread-safe.
 public final class MP4VideoWriter {
     public let outputPath: String
     private let encoder: VideoEncoder
     private let output: MP4Output
     private let packet: Packet
+    private let audioEncoder: AudioEncoder?
     private var finished = false
 
-    public init(outputPath: String, settings: VideoEncoderSettings, creationTimeUnixSeconds: Int64?) throws {
+    /// `audio` adds an AAC track fed through `writeAudio`.
+    public init(outputPath: String, settings: VideoEncoderSettings, creationTimeUnixSeconds: Int64?,
+                audio: (sampleRate: Int, channels: Int)? = nil) throws {
         self.outputPath = outputPath
         encoder = try VideoEncoder(settings: settings)
+        audioEncoder = try audio.map { try AudioEncoder(sampleRate: $0.sampleRate, channels: $0.channels) }
         output = try MP4Output(path: outputPath, creationTimeUnixSeconds: creationTimeUnixSeconds)
-        try output.start(parameters: encoder.parameters)
+        try output.start(parameters: encoder.parameters, audio: audioEncoder?.parameters)
         packet = try Packet()
     }
+
+    /// Appends interleaved samples continuing the sound track from its position 0 at
+    /// presentation time 0.
+    public func writeAudio(_ samples: [Float]) throws {
+        guard let audioEncoder else { throw FFmpegError.invalid("MP4VideoWriter.writeAudio", path: outputPath, "no audio track") }
+        for encoded in try audioEncoder.encode(samples) { try storeAudio(encoded) }
+    }
+
+    /// Samples per channel written to the sound track so far.
+    public var audioPosition: Int64 { audioEncoder?.position ?? 0 }
 
     /// Encodes and stores one picture; `ptsNanoseconds` strictly increasing.
     public func write(_ image: YUV420Image, ptsNanoseconds: Int64) throws {
@@ -30,7 +45,19 @@ public final class MP4VideoWriter {
         guard !finished else { return }
         finished = true
         for encoded in try encoder.flush() { try store(encoded) }
+        for encoded in try audioEncoder?.flush() ?? [] { try storeAudio(encoded) }
         try output.finish()
+    }
+
+    private func storeAudio(_ encoded: EncodedPacket) throws {
+        guard let base = output.audioTimeBase else { return }
+        // The priming packet before 0 is what MP4 needs for the first samples to decode
+        // exactly; libavformat records it as the track's encoder delay (edit list).
+        let pts = Timestamps.rescale(encoded.ptsNanoseconds, from: Timestamps.nanosecondBase, to: base)
+        try packet.load(encoded.data, pts: pts, dts: pts,
+                        duration: Timestamps.rescale(encoded.durationNanoseconds, from: Timestamps.nanosecondBase, to: base),
+                        keyframe: true)
+        try output.writeAudio(packet)
     }
 
     private func store(_ encoded: EncodedPacket) throws {

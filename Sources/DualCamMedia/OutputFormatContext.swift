@@ -50,6 +50,16 @@ final class OutputFormatContext {
         return stream
     }
 
+    func addAudioStream(_ parameters: AudioParameters, timeBase: AVRational) throws -> UnsafeMutablePointer<AVStream> {
+        guard let stream = avformat_new_stream(pointer, nil) else {
+            throw FFmpegError(code: dc_averror(ENOMEM), call: "avformat_new_stream", path: path)
+        }
+        try parameters.write(to: stream.pointee.codecpar, path: path)
+        stream.pointee.codecpar.pointee.codec_tag = 0
+        stream.pointee.time_base = timeBase
+        return stream
+    }
+
     private static func fourCC(_ text: StaticString) -> UInt32 {
         let b = text.utf8Start
         return UInt32(b[0]) | UInt32(b[1]) << 8 | UInt32(b[2]) << 16 | UInt32(b[3]) << 24

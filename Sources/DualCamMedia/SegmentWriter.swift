@@ -1,6 +1,7 @@
 import CFFmpeg
 
-/// Writes one MPEG-TS segment file from encoded packets.
+/// Writes one MPEG-TS segment file from encoded packets: the video stream and, when the
+/// node records sound, its AAC audio beside it on the same timeline.
 ///
 /// Timestamps are stored as round(ns * 9 / 100000) in 90 kHz and read back by libavformat
 /// unchanged. The TS muxer adds twice `max_delay` to every pts/dts unless `mpegts_copyts`
@@ -14,6 +15,9 @@ public final class SegmentWriter {
     public let path: String
     private let output: OutputFormatContext
     private let stream: UnsafeMutablePointer<AVStream>
+    private let audioStream: UnsafeMutablePointer<AVStream>?
+    private var lastAudioDtsTicks: Int64?
+    public private(set) var audioPacketCount = 0
     private let packet: Packet
     private var frameCount = 0
     private var firstPts: Int64?
@@ -22,10 +26,12 @@ public final class SegmentWriter {
     private var lastDtsTicks: Int64?
     private var info: SegmentInfo?
 
-    public init(path: String, parameters: CodecParameters) throws {
+    public init(path: String, parameters: CodecParameters, audio: AudioParameters? = nil) throws {
         self.path = path
-        output = try OutputFormatContext(path: path, formatName: "mpegts")
+        let output = try OutputFormatContext(path: path, formatName: "mpegts")
+        self.output = output
         stream = try output.addVideoStream(parameters, timeBase: Timestamps.mpegBase)
+        audioStream = try audio.map { try output.addAudioStream($0, timeBase: Timestamps.mpegBase) }
         output.pointer.pointee.max_delay = 0
         try output.writeHeader(options: [("mpegts_copyts", "1")])
         packet = try Packet()
@@ -56,6 +62,24 @@ public final class SegmentWriter {
             lastPts = encoded.ptsNanoseconds
             lastDuration = encoded.durationNanoseconds
         }
+    }
+
+    /// Appends one audio packet; dts strictly increasing within the audio stream.
+    public func writeAudio(_ encoded: EncodedPacket) throws {
+        guard info == nil else { throw FFmpegError.invalid("SegmentWriter.writeAudio", path: path, "segment already finished") }
+        guard let audioStream else { throw FFmpegError.invalid("SegmentWriter.writeAudio", path: path, "segment has no audio stream") }
+        guard encoded.ptsNanoseconds >= 0 else {
+            throw FFmpegError.invalid("SegmentWriter.writeAudio", path: path, "negative timestamp \(encoded.ptsNanoseconds) ns")
+        }
+        let pts = Timestamps.ticks90k(encoded.ptsNanoseconds)
+        if let previous = lastAudioDtsTicks, pts <= previous {
+            throw FFmpegError.invalid("SegmentWriter.writeAudio", path: path, "audio pts \(pts) (90 kHz) not after previous \(previous)")
+        }
+        try packet.load(encoded.data, pts: pts, dts: pts, duration: Timestamps.ticks90k(encoded.durationNanoseconds), keyframe: true)
+        packet.pointer.pointee.stream_index = audioStream.pointee.index
+        try output.write(packet)
+        lastAudioDtsTicks = pts
+        audioPacketCount += 1
     }
 
     /// Writes the trailer, fsyncs file and directory, and describes the result. Calling

@@ -14,25 +14,10 @@ public final class VideoDecoder {
     private var flushed = false
 
     public init(parameters: CodecParameters) throws {
-        let id = try parameters.codecID()
-        guard let codec = avcodec_find_decoder(id) else {
-            throw FFmpegError(code: dc_averror_decoder_not_found(), call: "avcodec_find_decoder",
-                              detail: "no decoder for \(parameters.codecName)")
+        context = try CodecContext.openDecoder(id: try parameters.codecID(), name: parameters.codecName) {
+            try parameters.write(to: $0)
         }
-        let context = try CodecContext(codec: codec)
-        // Go through AVCodecParameters so extradata ownership follows libavcodec's rules.
-        guard let par = avcodec_parameters_alloc() else {
-            throw FFmpegError(code: dc_averror(ENOMEM), call: "avcodec_parameters_alloc")
-        }
-        var doomed: UnsafeMutablePointer<AVCodecParameters>? = par
-        defer { avcodec_parameters_free(&doomed) }
-        try parameters.write(to: par)
-        try check(avcodec_parameters_to_context(context.pointer, par), "avcodec_parameters_to_context")
-        // Packets carry nanoseconds; frames then come out in nanoseconds too.
-        context.pointer.pointee.pkt_timebase = Timestamps.nanosecondBase
-        try check(avcodec_open2(context.pointer, codec, nil), "avcodec_open2", detail: "decoder \(parameters.codecName)")
         self.parameters = parameters
-        self.context = context
         self.packet = try Packet()
         self.frame = try Frame()
     }

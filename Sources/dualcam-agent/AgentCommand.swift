@@ -12,7 +12,7 @@ struct AgentCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dualcam-agent",
         abstract: "DualCam capture agent: records one camera and serves a coordinator over mutual TLS.",
-        subcommands: [Run.self, Record.self, Cameras.self, ID.self, Pair.self, Unpair.self, Paired.self],
+        subcommands: [Run.self, Record.self, Cameras.self, Microphones.self, ID.self, Pair.self, Unpair.self, Paired.self],
         defaultSubcommand: Run.self)
 
     /// Parses by hand rather than through the generated entry point, to expand

@@ -29,6 +29,17 @@ struct CaptureOptions: ParsableArguments {
     var freeRun = false
     @Option(help: "V4L2: append each delivered buffer's driver sequence number and timestamp (ns) to this file, to check a camera's timing.")
     var frameLog: String?
+    @Option(help: "Sound: synthetic (tone bursts, the default with --source synthetic), alsa (a microphone, the default when --microphone is given) or none.")
+    var audio: String?
+    @Option(help: "ALSA capture device, e.g. default, plughw:1,0 (see `dualcam-agent microphones`).") var microphone: String?
+    @Option(help: "Sound sample rate: 48000 or 44100.") var audioRate = 48_000
+    @Option(help: "Sound channels: 1 (mono) or 2 (stereo).") var audioChannels = 1
+    @Option(help: "Microphone sample size: 16 or 24 bits.") var audioBits = 16
+    @Option(help: "Microphone gain in dB, -12 to +12.") var gain: Double = 0
+    @Option(help: "AAC bitrate in bit/s.") var audioBitrate = 128_000
+    @Flag(help: "Record video only (no sound track).") var mute = false
+    @Option(help: "Synthetic sound: simulated sound-card rate error in ppm against the node's clock (testing).")
+    var simulateAudioRatePpm: Double = 0
     @Option(help: "Synthetic source: simulated clock offset in ms (testing).") var simulateClockOffsetMs: Double = 0
     @Option(help: "Synthetic source: simulated clock skew in ppm (testing).") var simulateClockSkewPpm: Double = 0
 
@@ -72,6 +83,22 @@ struct CaptureOptions: ParsableArguments {
         settings.inputLatencyNanoseconds = Int64(inputLatencyMs * 1e6)
         settings.diskReserveBytes = Int64(max(diskReserveMb, 0) * 1e6)
         settings.frameLogPath = frameLog
+        settings.audio = try audioSettings(videoSource: settings.source)
+        return settings
+    }
+
+    func audioSettings(videoSource: SourceConfig) throws -> AudioSettings {
+        let source: AudioSettings.Source
+        switch audio ?? (microphone != nil ? "alsa" : (videoSource == .synthetic ? "synthetic" : "none")) {
+        case "synthetic": source = .synthetic
+        case "alsa": source = .alsa(device: microphone ?? "default")
+        case "none": source = .none
+        default: throw ValidationError("--audio must be synthetic, alsa or none")
+        }
+        let settings = AudioSettings(source: mute ? .none : source, sampleRate: audioRate, channels: audioChannels,
+                                     bits: audioBits, gainDB: gain, bitRate: audioBitrate,
+                                     simulatedRatePPM: simulateAudioRatePpm)
+        if let problem = settings.problem { throw ValidationError(problem) }
         return settings
     }
 

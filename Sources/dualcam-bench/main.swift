@@ -6,6 +6,9 @@
 //   dualcam-bench recompose [--session DIR] [--rounds N] [--duration S] [--preset P] [--crf Q] [--tune T]
 //                                    dualcam-coordinator recompose against the ffmpeg CLI (scale + overlay),
 //                                    same inputs and libx264 settings: wall and CPU time, ratio
+//   dualcam-bench avsync FILE... [--layout SPEC --streams N]
+//                                    A/V offset of synthetic-source files: tone-burst onsets against
+//                                    DCTC second crossings (a composite read in stream 0's slot)
 let which = CommandLine.arguments.dropFirst().first ?? "core"
 switch which {
 case "core":
@@ -16,6 +19,8 @@ case "capture":
     try runCaptureBenchmarks(rounds: max(CommandLine.arguments.dropFirst(2).first.flatMap { Int($0) } ?? 3, 1))
 case "recompose":
     try runRecomposeBenchmarks(arguments: Array(CommandLine.arguments.dropFirst(2)))
+case "avsync":
+    try runAVSyncMeasurement(arguments: Array(CommandLine.arguments.dropFirst(2)))
 default:
-    print("usage: dualcam-bench [core|net|capture [rounds]|recompose [--session DIR] [--rounds N] [--duration S] [--preset P] [--crf Q] [--tune T]]")
+    print("usage: dualcam-bench [core|net|capture [rounds]|avsync FILE... [--layout SPEC --streams N]|recompose [--session DIR] [--rounds N] [--duration S] [--preset P] [--crf Q] [--tune T]]")
 }

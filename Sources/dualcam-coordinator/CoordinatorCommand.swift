@@ -48,6 +48,12 @@ struct LayoutOptions: ParsableArguments {
     @Flag(help: "The second camera large, the first small (pip) / first in the other slot.") var swap = false
     @Option(help: "Filter for the combined file: none, vivid, dramatic, cool, warm, bw, sepia, cinematic.") var filter = "none"
     @Option(help: "Filter intensity, 0-100 %.") var filterIntensity = 100
+    @Option(help: "Sound of the combined file: all (or both; every camera at 0 dB), one role (host), or levels in dB (host=0,guest=-3).")
+    var mix = "all"
+
+    func mixSpec() throws -> AudioMixSpec {
+        do { return try AudioMixSpec(parsing: mix) } catch { throw ValidationError("\(error)") }
+    }
 
     /// The layout asked for; without --layout, the one remembered from the last session
     /// (if given), else picture-in-picture.
@@ -120,6 +126,7 @@ struct Demo: AsyncParsableCommand {
     @Flag(help: "Free-running synthetic cameras, as real cameras behave (default: genlocked).") var freeRun = false
     @Option(help: "Simulated clock offset of the guest agent, ms.") var guestClockOffsetMs = 0.0
     @Option(help: "Simulated clock skew of the guest agent, ppm.") var guestClockSkewPpm = 0.0
+    @Option(help: "Simulated rate error of the guest's sound card against its clock, ppm.") var guestAudioRatePpm = 0.0
     @OptionGroup var clockSync: ClockSyncOptions
     @OptionGroup var state: StateOption
 
@@ -140,6 +147,8 @@ struct Demo: AsyncParsableCommand {
         options.genlock = !freeRun
         options.guestClockOffsetMs = guestClockOffsetMs
         options.guestClockSkewPPM = guestClockSkewPpm
+        options.guestAudioRatePPM = guestAudioRatePpm
+        options.mix = try layout.mixSpec()
         options.clockThresholdNanoseconds = clockSync.thresholdNanoseconds
         options.clockSyncTimeoutNanoseconds = clockSync.timeoutNanoseconds
         let result = try await DemoRunner(options: options, logger: logger).run { line in

@@ -68,6 +68,7 @@ struct Start: AsyncParsableCommand {
         plan.reconnectGraceSeconds = reconnectGrace
         plan.layout = try layout.spec(remembered: CoordinatorPreferences.layout())
         plan.filter = try layout.look()
+        plan.mix = try layout.mixSpec()
         if host != nil || guest != nil { plan.roles = [.host, .guest].prefix(plan.agents.count).map { $0 } }
         plan.clockThresholdNanoseconds = clockSync.thresholdNanoseconds
         plan.clockSyncTimeoutNanoseconds = clockSync.timeoutNanoseconds

@@ -20,6 +20,8 @@ public struct RecordingSummary: Sendable {
 /// clock, not by tasks. Every finished (fsynced) segment is handed to `onSegment`.
 final class RecordingPipeline: Sendable {
     private let stopShared = NIOLockedValueBox<Int64?>(nil)
+    /// The sound track, once the recording has one.
+    private let audio = NIOLockedValueBox<AudioTrack?>(nil)
     private let settings: RecordingSettings
     private let clock: AgentClock
     private let spool: SegmentSpool
@@ -61,6 +63,7 @@ final class RecordingPipeline: Sendable {
             if let c = current, c <= instant { return }
             current = instant
         }
+        audio.withLockedValue { $0 }?.stop(atShared: instant)
     }
 
     private func run() -> RecordingSummary {
@@ -81,14 +84,27 @@ final class RecordingPipeline: Sendable {
                 summary.notes.append("rejoined the recording at \(Double(sourceStart - t0Shared) / 1e9) s after a restart")
             }
             let source = try SourceFactory.make(settings: settings, clock: clock, t0Shared: sourceStart)
+            if settings.audio.isEnabled {
+                let track = try AudioTrack(settings: settings.audio, clock: clock, t0Shared: t0Shared,
+                                           startShared: sourceStart, stats: stats)
+                segments.audio = track.parameters
+                audio.withLockedValue { $0 = track }
+                if let stop = stopShared.withLockedValue({ $0 }) { track.stop(atShared: stop) }
+                track.start()
+            }
             queue = FrameQueue(capacity: Self.queueCapacity(settings, paced: source.isPaced))
             let maker = try PacketMaker(settings: settings, codedSize: source.codedSize,
                                         passesThrough: source.deliversH264)
             summary.sourceDescription = source.description
                 + (source.deliversH264 ? ", passed through" : ", encoded with \(maker.encoderName)")
             if let note = maker.encoderNote { summary.notes.append(note) }
+            if let track = audio.withLockedValue({ $0 }) {
+                summary.sourceDescription += "; sound from \(track.sourceDescription), \(track.settings.summary), AAC"
+            }
             startCapture(source, into: queue)
             var lastSlot: Int64 = -1
+            var lastPts: Int64 = -1
+            let audioTrack = audio.withLockedValue { $0 }
             while let frame = try queue.pop() {
                 summary.framesDropped += frame.droppedBefore
                 guard let estimate = clock.estimate else { throw SpoolError("clock not synchronised") }
@@ -104,6 +120,8 @@ final class RecordingPipeline: Sendable {
                 let forceKey = slot != lastSlot
                 lastSlot = slot
                 let packets = try maker.make(frame.payload, ptsNanoseconds: pts, forceKeyframe: forceKey)
+                if let track = audioTrack { try segments.storeAudio(track.take(before: pts)) }
+                lastPts = pts
                 if let parameters = maker.parameters { try segments.store(packets, parameters: parameters) }
                 summary.framesCaptured += 1
                 let latency = clock.localNow() - frame.localCaptureNanoseconds
@@ -114,10 +132,22 @@ final class RecordingPipeline: Sendable {
                 }
             }
             if let parameters = maker.parameters { try segments.store(try maker.flush(), parameters: parameters) }
+            if let track = audioTrack {
+                // Sound ends with the pictures: at the stop instant, or after the last frame.
+                track.stop(atShared: stopShared.withLockedValue { $0 } ?? t0Shared + lastPts + settings.rate.periodNanoseconds)
+                let rest = track.finish()
+                try segments.storeAudio(rest.packets)
+                if let error = rest.error { summary.notes.append("sound stopped early: \(error)") }
+            }
             try segments.finish()
             summary.framesDropped += maker.droppedBeforeKeyframe
         } catch {
             queue.end(error: nil)
+            if let track = audio.withLockedValue({ $0 }) {
+                // The pictures failed; the sound recorded so far is kept with them.
+                track.stop(atShared: Int64.min)
+                try? segments.storeAudio(track.finish().packets)
+            }
             if case .stdin = settings.source { PipeInput.stopListening() }
             summary.error = "\(error)"
             // Keep what was complete: the open segment is closed if it can be, or removed.

@@ -24,6 +24,8 @@ public struct RecordingSettings: Sendable {
     public var diskReserveBytes: Int64 = DiskGuard.defaultReserveBytes
     /// V4L2: where each delivered buffer's sequence and driver timestamp is logged.
     public var frameLogPath: String?
+    /// The node's microphone (agent-side, like the camera).
+    public var audio = AudioSettings()
 
     public init(width: Int = 1280, height: Int = 720, rate: FrameRate = .fps30, encoder: String = "libx264",
                 preset: String = "veryfast", crf: Int? = 23, bitrate: Int? = nil,

@@ -15,6 +15,10 @@ struct SegmentSink {
     private var writer: SegmentWriter?
     private var writerSlot: Int64 = -1
     private var space: DiskGuard
+    /// The sound track's format, nil for a node recording video only.
+    var audio: AudioParameters?
+    /// Audio that arrived before the first segment opened.
+    private var heldAudio: [EncodedPacket] = []
 
     /// `firstIndex` > 0 continues a session this agent recorded part of before it was
     /// restarted: indices go on after the spooled ones.
@@ -37,12 +41,29 @@ struct SegmentSink {
                 // Checked before a segment opens, so a disk about to fill ends the
                 // recording at a segment boundary, with nothing half written.
                 try space.check()
-                writer = try SegmentWriter(path: spool.segmentPath(session: sessionID, index: count), parameters: parameters)
+                writer = try SegmentWriter(path: spool.segmentPath(session: sessionID, index: count),
+                                           parameters: parameters, audio: audio)
                 writerSlot = slot
+                if !heldAudio.isEmpty {
+                    let held = heldAudio
+                    heldAudio = []
+                    try storeAudio(held)
+                }
             }
             // Before the first keyframe there is nothing decodable to store.
             try writer?.write(packet)
         }
+    }
+
+    /// Sound goes into whichever segment is open when it is ready: a packet belongs to
+    /// the stream's timeline, not to a segment's span, and every segment still decodes on
+    /// its own.
+    mutating func storeAudio(_ packets: [EncodedPacket]) throws {
+        guard let writer else {
+            heldAudio += packets
+            return
+        }
+        for packet in packets { try writer.writeAudio(packet) }
     }
 
     mutating func finish() throws { try finishSegment() }

@@ -16,6 +16,19 @@ final class PipelineStats: Sendable {
     }
 
     private let box = NIOLockedValueBox(Counters())
+    /// Sound levels since the telemetry last read them; nil when the node records no sound.
+    private let meter = NIOLockedValueBox<AudioLevelMeter?>(nil)
+
+    func meterAudio(_ samples: [Float]) {
+        meter.withLockedValue { m in
+            if m == nil { m = AudioLevelMeter() }
+            m!.add(samples)
+        }
+    }
+
+    func readAudioLevels() -> (peakDBFS: Double, rmsDBFS: Double)? {
+        meter.withLockedValue { $0?.read() }
+    }
 
     func update(_ change: (inout Counters) -> Void) { box.withLockedValue(change) }
     var snapshot: Counters { box.withLockedValue { $0 } }

@@ -40,6 +40,11 @@ final class TelemetryReporter: @unchecked Sendable {
         t.throttleFlags = SystemHealth.throttleFlags() ?? 0
         t.freeDiskBytes = UInt64(max(DiskSpace.freeBytes(at: spoolPath) ?? 0, 0))
         t.clockErrorBoundNs = clock.estimate?.errorBound(atLocal: now) ?? -1
+        if let levels = stats.readAudioLevels() {
+            t.audio = true
+            t.audioPeakDbfs = levels.peakDBFS
+            t.audioRmsDbfs = levels.rmsDBFS
+        }
         previous = counters
         previousInstant = now
         var line = String(format: "capture %.1f fps, encoded %.1f fps, dropped %d (source %d, encoder backlog %d), encode latency %.1f ms, queue %d",
@@ -48,6 +53,7 @@ final class TelemetryReporter: @unchecked Sendable {
         line += ", \(counters.segments) segments"
         if !t.cpuTemperatureC.isNaN { line += String(format: ", CPU %.1f °C", t.cpuTemperatureC) }
         if t.throttleFlags != 0 { line += ", throttled 0x" + String(t.throttleFlags, radix: 16) + " (\(SystemHealth.describeThrottle(t.throttleFlags)))" }
+        if t.audio { line += String(format: ", sound peak %.0f dBFS RMS %.0f dBFS", t.audioPeakDbfs, t.audioRmsDbfs) }
         line += ", disk free \(DiskSpace.megabytes(Int64(t.freeDiskBytes)))"
         if Int64(t.freeDiskBytes) < DiskSpace.warnBytes { line += " (LOW)" }
         if t.clockErrorBoundNs > 0 { line += String(format: ", clock ±%.0f µs", Double(t.clockErrorBoundNs) / 1000) }

@@ -17,6 +17,9 @@ public struct DemoOptions: Sendable {
     public var genlock = true
     public var guestClockOffsetMs = 0.0
     public var guestClockSkewPPM = 0.0
+    /// The guest's simulated sound card rate error against its own clock.
+    public var guestAudioRatePPM = 0.0
+    public var mix = AudioMixSpec.all
     public var agentExecutable: String
     public var coordinatorStateDirectory: String
     public var clockThresholdNanoseconds: Int64 = 1_000_000
@@ -64,7 +67,8 @@ public struct DemoRunner {
             if !options.genlock { args.append("--free-run") }
             if role == "guest" {
                 args += ["--simulate-clock-offset-ms", "\(options.guestClockOffsetMs)",
-                         "--simulate-clock-skew-ppm", "\(options.guestClockSkewPPM)"]
+                         "--simulate-clock-skew-ppm", "\(options.guestClockSkewPPM)",
+                         "--simulate-audio-rate-ppm", "\(options.guestAudioRatePPM)"]
             }
             children.append(try ChildAgent(executable: options.agentExecutable, role: role, arguments: args,
                                            logPath: scratch + "/agent\(i).log"))
@@ -77,6 +81,7 @@ public struct DemoRunner {
         plan.rate = options.rate
         plan.layout = options.layout
         plan.filter = options.filter
+        plan.mix = options.mix
         plan.genlock = options.genlock
         plan.clockThresholdNanoseconds = options.clockThresholdNanoseconds
         plan.clockSyncTimeoutNanoseconds = options.clockSyncTimeoutNanoseconds

@@ -11,13 +11,25 @@ final class CompositeRenderer {
     private var pairer: FramePairer<YUV420Image>
     private let compositor: Compositor
     private let filter: Filter
-    private let writer: MP4VideoWriter
+    private let encoder: VideoEncoderSettings
+    private let creationTime: Int64
+    /// Opened at the first tick, when the cameras' sound (if any) is known.
+    private var writer: MP4VideoWriter?
     var timeline: LayoutTimeline
     private(set) var framesComposed = 0
+    /// The end of the last composed frame.
+    private var composedUntil: Int64 = 0
+    /// The sound mix, once a camera's sound format is known (`openAudio`).
+    private var mixer: AudioMixer?
+    private var mixRate = 0
+    private let gains: [Float]
+    /// Sound is mixed this far behind the pictures: a segment's last audio packets may
+    /// ride in the camera's next segment.
+    static let mixLagNanoseconds: Int64 = 500_000_000
 
     init(outputPath: String, streamCount: Int, width: Int, height: Int, rate: FrameRate,
          latencyWindowNanoseconds: Int64, timeline: LayoutTimeline, filter: Filter,
-         encoder: VideoEncoderSettings, creationTime: Int64) throws {
+         encoder: VideoEncoderSettings, creationTime: Int64, gains: [Float]? = nil) throws {
         self.outputPath = outputPath
         self.rate = rate
         // A camera silent for longer than a second is shown repeating, then as "no signal".
@@ -27,7 +39,48 @@ final class CompositeRenderer {
         compositor.spec = timeline.initial
         self.timeline = timeline
         self.filter = filter
-        writer = try MP4VideoWriter(outputPath: outputPath, settings: encoder, creationTimeUnixSeconds: creationTime)
+        self.encoder = encoder
+        self.creationTime = creationTime
+        self.gains = gains ?? Array(repeating: 1, count: streamCount)
+        self.streamCount = streamCount
+    }
+
+    private let streamCount: Int
+
+    /// Gives the combined file a sound track at `sampleRate`; called before the first
+    /// tick is composed, by whoever has seen the cameras' sound. The first caller sets
+    /// the rate; more channels than before widen the mix while nothing is written yet.
+    func openAudio(sampleRate: Int, channels: Int) {
+        guard writer == nil else { return }
+        if let mixer, mixer.channels >= channels { return }
+        mixRate = mixRate == 0 ? sampleRate : mixRate
+        mixer = AudioMixer(streamCount: streamCount, channels: channels, gains: gains)
+    }
+
+    /// The sample rate of the mix, 0 while it has no sound.
+    var audioSampleRate: Int { mixRate }
+
+    /// A camera's decoded sound, on the session's timeline.
+    func pushAudio(stream: Int, _ chunk: DecodedAudio) {
+        guard mixer != nil, mixRate > 0 else { return }
+        let position = chunk.ptsNanoseconds * Int64(mixRate) / 1_000_000_000
+        mixer!.push(stream: stream, startPosition: position, samples: chunk.samples, sourceChannels: chunk.channels)
+    }
+
+    private func openedWriter() throws -> MP4VideoWriter {
+        if let writer { return writer }
+        let audio = mixer.map { (sampleRate: mixRate, channels: $0.channels) }
+        let opened = try MP4VideoWriter(outputPath: outputPath, settings: encoder, creationTimeUnixSeconds: creationTime,
+                                        audio: audio)
+        writer = opened
+        return opened
+    }
+
+    private func writeMix(upToNanoseconds end: Int64) throws {
+        guard var m = mixer, let writer else { return }
+        let target = max(0, end) * Int64(mixRate) / 1_000_000_000
+        if target > m.position { try writer.writeAudio(m.mix(upTo: target)) }
+        mixer = m
     }
 
     func push(stream: Int, frame: DecodedFrame) {
@@ -41,9 +94,11 @@ final class CompositeRenderer {
             compositor.spec = timeline.spec(at: instant)
             var picture = compositor.compose(tick.frames.map(\.payload))
             if !filter.isIdentity { filter.apply(to: &picture) }
-            try writer.write(picture, ptsNanoseconds: instant)
+            try openedWriter().write(picture, ptsNanoseconds: instant)
             framesComposed += 1
+            composedUntil = rate.instant(ofFrame: tick.index + 1)
         }
+        if framesComposed > 0 { try writeMix(upToNanoseconds: composedUntil - Self.mixLagNanoseconds) }
     }
 
     /// Composes the rest up to `endPresentationNanoseconds` (nil: the last frame) and
@@ -51,6 +106,8 @@ final class CompositeRenderer {
     func finish(endPresentationNanoseconds: Int64?) throws -> PairingStatistics {
         pairer.finishAll(endPresentationNanoseconds: endPresentationNanoseconds)
         try composeReady()
+        let writer = try openedWriter()
+        try writeMix(upToNanoseconds: endPresentationNanoseconds ?? composedUntil)
         try writer.finish()
         return pairer.statistics
     }

@@ -12,6 +12,7 @@ final class LiveComposer: @unchecked Sendable {
     private let queue = DispatchQueue(label: "dualcam.compose")
     let outputPath: String
     private var decoders: [VideoDecoder?]
+    private var audioDecoders: [AudioDecoder?]
     private let renderer: CompositeRenderer
     private var scheduler: SegmentScheduler
     private var paths: [String: String] = [:]
@@ -20,9 +21,10 @@ final class LiveComposer: @unchecked Sendable {
     private let countsLock = NSLock()
     private var counts = (composed: 0, taken: 0)
 
-    init(outputPath: String, streamCount: Int, plan: SessionPlan, creationTime: Int64) throws {
+    init(outputPath: String, streamCount: Int, plan: SessionPlan, creationTime: Int64, mixGains: [Float]) throws {
         self.outputPath = outputPath
         decoders = Array(repeating: nil, count: streamCount)
+        audioDecoders = Array(repeating: nil, count: streamCount)
         scheduler = SegmentScheduler(streamCount: streamCount)
         let framesPerSegment = Int(Int64(plan.segmentMilliseconds) * plan.rate.numerator / (1000 * plan.rate.denominator))
         // A tick waits for every camera up to two segments plus upload slack.
@@ -33,7 +35,7 @@ final class LiveComposer: @unchecked Sendable {
             encoder: VideoEncoderSettings(encoder: plan.encoder, width: plan.width, height: plan.height, rate: plan.rate,
                                           preset: plan.compositePreset, tune: "zerolatency", crf: plan.bitrate == nil ? plan.crf : nil, bitrate: plan.bitrate,
                                           gopFrames: max(framesPerSegment, 1), threads: 0),
-            creationTime: creationTime)
+            creationTime: creationTime, gains: mixGains)
     }
 
     /// Takes a durable segment; it is composed once every camera still awaited has
@@ -69,8 +71,17 @@ final class LiveComposer: @unchecked Sendable {
                 let stream = segment.stream
                 if decoders[stream] == nil { decoders[stream] = try VideoDecoder(parameters: demuxer.videoParameters) }
                 guard let decoder = decoders[stream] else { continue }
-                while let packet = try demuxer.nextVideoPacket() {
-                    for frame in try decoder.decode(packet) { renderer.push(stream: stream, frame: frame) }
+                if audioDecoders[stream] == nil, let audio = demuxer.audioParameters {
+                    audioDecoders[stream] = try AudioDecoder(parameters: audio)
+                    renderer.openAudio(sampleRate: audio.sampleRate, channels: audio.channels)
+                }
+                while let packet = try demuxer.nextPacket() {
+                    switch packet {
+                    case .video(let encoded):
+                        for frame in try decoder.decode(encoded) { renderer.push(stream: stream, frame: frame) }
+                    case .audio(let encoded):
+                        for chunk in try audioDecoders[stream]?.decode(encoded) ?? [] { renderer.pushAudio(stream: stream, chunk) }
+                    }
                 }
                 // Segments end on frame boundaries: the decoder holds nothing back with
                 // no B-frames, so nothing is flushed here and the next segment continues.

@@ -35,7 +35,8 @@ final class SessionOutputs: @unchecked Sendable {
         remuxes = cameraNames.map { CameraRemux(outputPath: sessionDirectory + "/" + SessionNaming.file($0, stamp: stamp), creationTime: creation) }
         composer = try LiveComposer(
             outputPath: sessionDirectory + "/" + SessionNaming.file("Combined", stamp: stamp),
-            streamCount: cameraNames.count, plan: plan, creationTime: creation)
+            streamCount: cameraNames.count, plan: plan, creationTime: creation,
+            mixGains: plan.mix.gains(for: cameraNames))
     }
 
     private func record(_ error: Error, _ context: String) {

@@ -25,6 +25,8 @@ public struct SessionPlan: Sendable {
     public var layout: LayoutSpec = LayoutSpec(kind: .pip)
     /// Applied to the combined file only; the per-camera files are never re-encoded.
     public var filter = Filter(kind: .none)
+    /// The combined file's sound.
+    public var mix = AudioMixSpec.all
     /// Agents must report an error bound under this before the start is scheduled.
     public var clockThresholdNanoseconds: Int64 = 1_000_000
     /// How long the start waits for every agent's bound to drop under the threshold.

@@ -923,6 +923,14 @@ public nonisolated struct Dualcam_V1_Telemetry: Sendable {
 
   public var segmentsPending: UInt32 = 0
 
+  /// the node records sound; the levels below are set
+  public var audio: Bool = false
+
+  /// since the previous report; -96 is silence
+  public var audioPeakDbfs: Double = 0
+
+  public var audioRmsDbfs: Double = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -2416,7 +2424,7 @@ nonisolated extension Dualcam_V1_RecordingFinished: SwiftProtobuf.Message, Swift
 
 nonisolated extension Dualcam_V1_Telemetry: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Telemetry"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}local_time_ns\0\u{3}capture_fps\0\u{3}encoded_fps\0\u{3}frames_dropped\0\u{3}encode_latency_ms\0\u{3}queue_depth\0\u{3}cpu_temperature_c\0\u{3}throttle_flags\0\u{3}free_disk_bytes\0\u{3}clock_error_bound_ns\0\u{3}segments_pending\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}local_time_ns\0\u{3}capture_fps\0\u{3}encoded_fps\0\u{3}frames_dropped\0\u{3}encode_latency_ms\0\u{3}queue_depth\0\u{3}cpu_temperature_c\0\u{3}throttle_flags\0\u{3}free_disk_bytes\0\u{3}clock_error_bound_ns\0\u{3}segments_pending\0\u{1}audio\0\u{3}audio_peak_dbfs\0\u{3}audio_rms_dbfs\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2435,6 +2443,9 @@ nonisolated extension Dualcam_V1_Telemetry: SwiftProtobuf.Message, SwiftProtobuf
       case 9: try { try decoder.decodeSingularUInt64Field(value: &self.freeDiskBytes) }()
       case 10: try { try decoder.decodeSingularInt64Field(value: &self.clockErrorBoundNs) }()
       case 11: try { try decoder.decodeSingularUInt32Field(value: &self.segmentsPending) }()
+      case 12: try { try decoder.decodeSingularBoolField(value: &self.audio) }()
+      case 13: try { try decoder.decodeSingularDoubleField(value: &self.audioPeakDbfs) }()
+      case 14: try { try decoder.decodeSingularDoubleField(value: &self.audioRmsDbfs) }()
       default: break
       }
     }
@@ -2474,6 +2485,15 @@ nonisolated extension Dualcam_V1_Telemetry: SwiftProtobuf.Message, SwiftProtobuf
     if self.segmentsPending != 0 {
       try visitor.visitSingularUInt32Field(value: self.segmentsPending, fieldNumber: 11)
     }
+    if self.audio != false {
+      try visitor.visitSingularBoolField(value: self.audio, fieldNumber: 12)
+    }
+    if self.audioPeakDbfs.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.audioPeakDbfs, fieldNumber: 13)
+    }
+    if self.audioRmsDbfs.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.audioRmsDbfs, fieldNumber: 14)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2489,6 +2509,9 @@ nonisolated extension Dualcam_V1_Telemetry: SwiftProtobuf.Message, SwiftProtobuf
     if lhs.freeDiskBytes != rhs.freeDiskBytes {return false}
     if lhs.clockErrorBoundNs != rhs.clockErrorBoundNs {return false}
     if lhs.segmentsPending != rhs.segmentsPending {return false}
+    if lhs.audio != rhs.audio {return false}
+    if lhs.audioPeakDbfs != rhs.audioPeakDbfs {return false}
+    if lhs.audioRmsDbfs != rhs.audioRmsDbfs {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -1,0 +1,87 @@
+import DualCamCore
+import DualCamMedia
+import DualCamNet
+
+/// One period of sound, stamped on the agent's local clock like a video frame.
+struct CapturedAudio {
+    /// Interleaved, −1…1.
+    var samples: [Float]
+    var localFirstSampleNanoseconds: Int64
+}
+
+/// A microphone or the synthetic companion of the DCTC pattern. `next` blocks until a
+/// period is captured.
+protocol AudioSource {
+    mutating func next() throws -> CapturedAudio
+    var sampleRate: Int { get }
+    var channels: Int { get }
+    var description: String { get }
+}
+
+/// The audio companion of DCTC (TIMECODE.md): silence with a 1 kHz burst starting at each
+/// whole second of the true clock. Its samples are paced by a simulated sound card that
+/// runs off the agent's local clock, `ratePPM` fast, so drift correction has a real
+/// error to take out; the burst sits at the true instant of each sample, so a file whose
+/// sound is placed right shows burst onsets at DCTC second crossings.
+struct SyntheticAudioSource: AudioSource {
+    let sampleRate: Int
+    let channels: Int
+    let clock: AgentClock
+    static let periodFrames = 1024
+    private let startLocal: Int64
+    private let localNanosecondsPerSample: Double
+    private var index: Int64 = 0
+
+    init(sampleRate: Int, channels: Int, ratePPM: Double, clock: AgentClock, startLocalNanoseconds: Int64) {
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.clock = clock
+        self.startLocal = startLocalNanoseconds
+        localNanosecondsPerSample = 1e9 / (Double(sampleRate) * (1 + ratePPM * 1e-6))
+    }
+
+    var description: String { "synthetic tone bursts \(sampleRate) Hz" }
+
+    private func local(ofSample n: Int64) -> Int64 {
+        startLocal + Int64((Double(n) * localNanosecondsPerSample).rounded())
+    }
+
+    mutating func next() throws -> CapturedAudio {
+        let count = Self.periodFrames
+        let firstLocal = local(ofSample: index)
+        let endLocal = local(ofSample: index + Int64(count))
+        let error = clock.simulatedError
+        let firstTrue = error.trueTime(fromLocal: firstLocal)
+        let endTrue = error.trueTime(fromLocal: endLocal)
+        // A card hands over a period once its last sample is in.
+        MonotonicTime.sleep(until: endTrue)
+        let step = Double(endTrue - firstTrue) / Double(count)
+        var samples = [Float](repeating: 0, count: count * channels)
+        for i in 0..<count {
+            let value = ToneBurst.sample(atTrueNanoseconds: firstTrue + Int64((Double(i) * step).rounded()))
+            if value != 0 { for ch in 0..<channels { samples[i * channels + ch] = value } }
+        }
+        index += Int64(count)
+        return CapturedAudio(samples: samples, localFirstSampleNanoseconds: firstLocal)
+    }
+}
+
+/// A real microphone through ALSA. The driver stamps on CLOCK_MONOTONIC, which is the
+/// agent's local clock when no clock error is simulated (a simulated error applies to the
+/// synthetic sources only).
+struct MicrophoneSource: AudioSource {
+    let capture: ALSACapture
+    var sampleRate: Int { capture.sampleRate }
+    var channels: Int { capture.channels }
+    var description: String { "microphone \(capture.device) (\(capture.formatName), \(capture.sampleRate) Hz, \(capture.channels) ch)" }
+
+    init(device: String, settings: AudioSettings) throws {
+        capture = try ALSACapture(device: device, sampleRate: settings.sampleRate, channels: settings.channels,
+                                  bits: settings.bits)
+    }
+
+    mutating func next() throws -> CapturedAudio {
+        let chunk = try capture.read()
+        return CapturedAudio(samples: chunk.samples, localFirstSampleNanoseconds: chunk.firstSampleNanoseconds)
+    }
+}

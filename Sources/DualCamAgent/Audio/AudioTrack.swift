@@ -1,0 +1,157 @@
+import DualCamCore
+import DualCamMedia
+import Foundation
+import NIOConcurrencyHelpers
+
+/// A node's sound, recorded beside its pictures on a thread of its own: a microphone is
+/// paced by its own clock and must never wait for the video encoder.
+///
+/// Each period is stamped on the shared clock like a frame, placed on the session's
+/// sample grid by the core's drift corrector (the card's rate error is taken out by
+/// resampling, so sound and pictures stay together however long the session), encoded
+/// to AAC and queued; the encode thread takes the packets into the segment being written.
+final class AudioTrack: Sendable {
+    let parameters: AudioParameters
+    let settings: AudioSettings
+    private let state = NIOLockedValueBox(State())
+    private let done = DispatchSemaphore(value: 0)
+    private let handoff: Handoff
+    private let clock: AgentClock
+    private let t0Shared: Int64
+    /// The sample position (from T0) the track starts at: 0, or later after a restart.
+    private let startPosition: Int64
+
+    private struct State {
+        var ready: [EncodedPacket] = []
+        var ended = false
+        var error: String?
+        var sourceDescription = ""
+        /// Samples at or after this shared instant are not recorded.
+        var stopShared: Int64?
+    }
+
+    /// `startShared` is where recording begins (T0, or the rejoin instant).
+    private let stats: PipelineStats
+
+    init(settings: AudioSettings, clock: AgentClock, t0Shared: Int64, startShared: Int64, stats: PipelineStats) throws {
+        self.settings = settings
+        self.stats = stats
+        self.clock = clock
+        self.t0Shared = t0Shared
+        let rate = Int64(settings.sampleRate)
+        startPosition = max(0, (startShared - t0Shared) * rate / 1_000_000_000)
+        let encoder = try AudioEncoder(sampleRate: settings.sampleRate, channels: settings.channels,
+                                       bitRate: settings.bitRate, startPosition: startPosition)
+        parameters = encoder.parameters
+        let source: any AudioSource
+        switch settings.source {
+        case .none, .synthetic:
+            // A period early, so the first one covers T0.
+            let lead = Int64(SyntheticAudioSource.periodFrames) * 1_000_000_000 / rate
+            let startLocal = clock.estimate?.local(fromShared: startShared - lead) ?? clock.localNow()
+            source = SyntheticAudioSource(sampleRate: settings.sampleRate, channels: settings.channels,
+                                          ratePPM: settings.simulatedRatePPM, clock: clock, startLocalNanoseconds: startLocal)
+        case .alsa(let device):
+            source = try MicrophoneSource(device: device, settings: settings)
+        }
+        handoff = Handoff(source: source, encoder: encoder)
+        state.withLockedValue { $0.sourceDescription = source.description }
+    }
+
+    var sourceDescription: String { state.withLockedValue { $0.sourceDescription } }
+
+    func start() {
+        let thread = Thread { [self] in
+            do { try run() } catch { state.withLockedValue { $0.error = "\(error)" } }
+            state.withLockedValue { $0.ended = true }
+            done.signal()
+        }
+        thread.name = "dualcam-audio"
+        thread.start()
+    }
+
+    /// Ends the track at `instant` (the earliest one asked for wins): the session's stop,
+    /// or where the pictures ended when they ended otherwise.
+    func stop(atShared instant: Int64) {
+        state.withLockedValue { s in
+            if let current = s.stopShared, current <= instant { return }
+            s.stopShared = instant
+        }
+    }
+
+    private var stopShared: Int64? { state.withLockedValue { $0.stopShared } }
+
+    /// Packets ready whose pts is before `pts`, in order.
+    func take(before pts: Int64) -> [EncodedPacket] {
+        state.withLockedValue { s in
+            let n = s.ready.firstIndex { $0.ptsNanoseconds >= pts } ?? s.ready.count
+            defer { s.ready.removeFirst(n) }
+            return Array(s.ready.prefix(n))
+        }
+    }
+
+    /// Waits for the thread to end (it does once the stop instant is captured, or the
+    /// source failed) and returns the rest, plus the error that ended it, if any.
+    func finish() -> (packets: [EncodedPacket], error: String?) {
+        done.wait()
+        return state.withLockedValue { s in
+            defer { s.ready = [] }
+            return (s.ready, s.error)
+        }
+    }
+
+    private func run() throws {
+        var source = handoff.source
+        let encoder = handoff.encoder
+        let rate = settings.sampleRate
+        let channels = settings.channels
+        let resampler = try AudioResampler(inputRate: source.sampleRate, outputRate: rate, channels: channels)
+        // The corrector's sample 0 is the track's first position, whatever T0 was.
+        let gridStart = t0Shared + startPosition * 1_000_000_000 / Int64(rate)
+        var corrector = AudioDriftCorrector(sampleRate: rate, t0SharedNanoseconds: gridStart)
+        let gain = AudioLevelMeter.factor(gainDB: settings.gainDB)
+        while true {
+            var chunk = try source.next()
+            guard let estimate = clock.estimate else { continue }
+            let shared = estimate.shared(fromLocal: chunk.localFirstSampleNanoseconds)
+            let count = chunk.samples.count / channels
+            let endShared = shared + Int64(count) * 1_000_000_000 / Int64(source.sampleRate)
+            if endShared <= gridStart { continue }
+            if let stop = stopShared, shared >= stop { break }
+            if gain != 1 { for i in chunk.samples.indices { chunk.samples[i] = max(-1, min(1, chunk.samples[i] * gain)) } }
+            stats.meterAudio(chunk.samples)
+            let plan = corrector.plan(inputSamples: count, firstSampleSharedNanoseconds: shared)
+            var out = [Float](repeating: 0, count: plan.silenceBefore * channels)
+            if plan.output > 0, plan.dropInput < count {
+                out += try resampler.convert(Array(chunk.samples[(plan.dropInput * channels)...]), outputCount: plan.output)
+            }
+            if let stop = stopShared {
+                // The track ends where the pictures do.
+                let last = (stop - t0Shared) * Int64(rate) / 1_000_000_000
+                let room = max(0, Int(last - encoder.position)) * channels
+                if out.count > room { out.removeLast(out.count - room) }
+            }
+            queue(try encoder.encode(out))
+        }
+        queue(try encoder.flush())
+    }
+
+    /// TS cannot store a time before 0, so the encoder's priming packet (before T0) is
+    /// not kept; the price is that the first 21 ms of a session decode faded in.
+    private func queue(_ packets: [EncodedPacket]) {
+        let kept = packets.filter { $0.ptsNanoseconds >= 0 }
+        if !kept.isEmpty { state.withLockedValue { $0.ready += kept } }
+    }
+}
+
+/// Moves the source and encoder (not Sendable: a device handle, codec state) to the
+/// audio thread.
+private final class Handoff: @unchecked Sendable {
+    // Invariant: written once at init, then used only by the one audio thread.
+    let source: any AudioSource
+    let encoder: AudioEncoder
+    init(source: any AudioSource, encoder: AudioEncoder) {
+        self.source = source
+        self.encoder = encoder
+    }
+}

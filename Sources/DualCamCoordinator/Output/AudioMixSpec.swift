@@ -1,0 +1,47 @@
+import DualCamCore
+import Foundation
+
+/// Which voices the combined file's sound carries and how loud: `all` (every camera at
+/// 0 dB, the default; `both` says the same for two), one role's name (`host`), or levels
+/// per role in dB (`host=0,guest=-3`; a role left out is not in the mix).
+public struct AudioMixSpec: Sendable, Equatable, CustomStringConvertible, Codable {
+    /// Role name (lowercased) → gain in dB; nil means every camera at 0 dB.
+    public var levels: [String: Double]?
+
+    public static let all = AudioMixSpec(levels: nil)
+
+    public init(levels: [String: Double]?) { self.levels = levels }
+
+    public init(parsing text: String) throws {
+        let t = text.lowercased().trimmingCharacters(in: .whitespaces)
+        if t == "all" || t == "both" || t.isEmpty {
+            levels = nil
+            return
+        }
+        var parsed: [String: Double] = [:]
+        for part in t.split(separator: ",") {
+            let pieces = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let role = pieces.first, !role.isEmpty else { continue }
+            if pieces.count == 1 {
+                parsed[role] = 0
+            } else if let db = Double(pieces[1].replacingOccurrences(of: "db", with: "")), (-60...12).contains(db) {
+                parsed[role] = db
+            } else {
+                throw CoordinatorError("--mix: '\(part)' is not ROLE or ROLE=DB with DB from -60 to +12 (e.g. host=0,guest=-3)")
+            }
+        }
+        guard !parsed.isEmpty else { throw CoordinatorError("--mix must be all, both, a role (host) or levels like host=0,guest=-3") }
+        levels = parsed
+    }
+
+    /// One linear gain per camera, in the session's camera order.
+    public func gains(for cameraNames: [String]) -> [Float] {
+        guard let levels else { return cameraNames.map { _ in 1 } }
+        return cameraNames.map { name in levels[name.lowercased()].map { Float(pow(10, $0 / 20)) } ?? 0 }
+    }
+
+    public var description: String {
+        guard let levels else { return "all" }
+        return levels.keys.sorted().map { levels[$0] == 0 ? $0 : "\($0)=\(levels[$0]!)" }.joined(separator: ",")
+    }
+}

@@ -1,0 +1,95 @@
+/// Places a sound card's samples on the session's shared timeline: output sample `n` is
+/// meant to be at the shared instant `t0 + n·1e9/sampleRate` exactly.
+///
+/// Chunk timestamps jitter by milliseconds, so rather than following each one the corrector
+/// fits a line (card samples → shared time) over the last minute and makes the output
+/// position follow that line, stretching a chunk by at most ±0.5 % so the correction
+/// cannot be heard. Only a jump beyond 20 ms (lost samples, or output ahead of the card)
+/// is corrected at once, with silence or by discarding input, and starts a new history.
+public struct AudioDriftCorrector: Sendable {
+    /// Errors beyond this are not drift but a discontinuity.
+    static let hardLimitNanoseconds = 20_000_000.0
+    /// History the rate is fitted over.
+    static let windowSeconds: Int64 = 60
+    /// Uncertainty assumed before any history: cards are within ±100 ppm or so, timestamps
+    /// within a millisecond or so; their ratio weighs the prior (see `TimestampLine`).
+    static let priorRateSigma = 2e-4
+    static let timestampSigmaNanoseconds = 1e6
+
+    private let t0: Int64
+    private let nanosecondsPerSample: Double
+    private var line: TimestampLine
+    /// Cumulative input samples seen, dropped ones included: the x axis of the line.
+    private var inputIndex: Int64 = 0
+    /// Set until output is exactly aligned: at the start, and while a hard drop longer
+    /// than a chunk is still under way.
+    private var aligning = true
+
+    public private(set) var outputPosition: Int64 = 0
+    /// Fitted position minus output position at the start of the last planned chunk,
+    /// before that chunk's correction, so a gap shows here at its full size.
+    public private(set) var lastErrorNanoseconds: Double = 0
+
+    public init(sampleRate: Int, t0SharedNanoseconds: Int64) {
+        precondition(sampleRate > 0, "sample rate must be positive")
+        t0 = t0SharedNanoseconds
+        nanosecondsPerSample = 1e9 / Double(sampleRate)
+        let slopeSigma = Self.priorRateSigma * nanosecondsPerSample
+        line = TimestampLine(
+            span: Self.windowSeconds * Int64(sampleRate), priorSlope: nanosecondsPerSample,
+            priorWeight: (Self.timestampSigmaNanoseconds / slopeSigma) * (Self.timestampSigmaNanoseconds / slopeSigma))
+    }
+
+    /// The card's rate error against the shared clock, in ppm; positive when it is fast.
+    public var ratePPM: Double {
+        (nanosecondsPerSample / line.slope - 1) * 1e6
+    }
+
+    public mutating func plan(inputSamples count: Int, firstSampleSharedNanoseconds timestamp: Int64) -> AudioChunkPlan {
+        precondition(count >= 0, "negative sample count")
+        var plan = AudioChunkPlan(dropInput: 0, silenceBefore: 0, output: 0)
+        guard count > 0 else { return plan }
+        let first = inputIndex
+        inputIndex += Int64(count)
+
+        // Judged against the line before this point joins it: one point barely moves a
+        // minute's fit, so a jump would otherwise look like a small error.
+        if let predicted = line.timestamp(atInput: first, minus: timestamp),
+           predicted.magnitude > Self.hardLimitNanoseconds {
+            line.restart()
+            aligning = true
+        }
+        line.add(input: first, timestamp: timestamp)
+
+        let start = position(atInput: first)
+        let error = start - Double(outputPosition)
+        lastErrorNanoseconds = error * nanosecondsPerSample
+        let limit = aligning ? 0.5 : Self.hardLimitNanoseconds / nanosecondsPerSample
+        if error > limit {
+            plan.silenceBefore = Int(Int64(start.rounded()) - outputPosition)
+        } else if error < -limit {
+            let outputPerInput = line.slope / nanosecondsPerSample
+            let wanted = Int((-error / outputPerInput).rounded())
+            plan.dropInput = min(count, wanted)
+            // A drop longer than the chunk continues into the next one.
+            aligning = wanted > count
+        }
+
+        let kept = count - plan.dropInput
+        if kept > 0 {
+            let base = outputPosition + Int64(plan.silenceBefore)
+            let target = Int64(position(atInput: inputIndex).rounded()) - base
+            // ±0.5 %, but at least one sample so that very short chunks can still follow.
+            let give = Int64(max(1, kept / 200))
+            plan.output = Int(min(max(target, Int64(kept) - give), Int64(kept) + give))
+            aligning = false
+        }
+        outputPosition += Int64(plan.silenceBefore + plan.output)
+        return plan
+    }
+
+    /// Where input sample `input` belongs, in output samples from t0 (fractional).
+    private func position(atInput input: Int64) -> Double {
+        (line.timestamp(atInput: input, minus: t0) ?? 0) / nanosecondsPerSample
+    }
+}
