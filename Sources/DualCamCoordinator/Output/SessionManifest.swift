@@ -100,4 +100,8 @@ struct SessionManifest: Codable {
     var cameras: [Camera]
     var composite: Composite
     var warnings: [String]
+    /// The nodes' offset measured from their sound (cross-correlation), at the start and
+    /// the end: a check of the clock figures above that does not rely on them. Absent
+    /// in manifests from before sound, or when fewer than two cameras recorded any.
+    var audioSync: [AudioSyncCheck.Entry]? = nil
 }

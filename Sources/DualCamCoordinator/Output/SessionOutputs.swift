@@ -99,7 +99,9 @@ final class SessionOutputs: @unchecked Sendable {
                                                layout: plan.layout.description,
                                                filter: "\(plan.filter.kind.rawValue) \(plan.filter.intensity)%",
                                                timeline: composer.timeline),
-            warnings: sessionWarnings + remuxWarnings + composite.warnings)
+            warnings: sessionWarnings + remuxWarnings + composite.warnings,
+            audioSync: AudioSyncCheck.measure(files: remuxes.map(\.outputPath), names: cameraNames,
+                                              durationNanoseconds: durationNanoseconds))
         let manifestPath = sessionDirectory + "/manifest.json"
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

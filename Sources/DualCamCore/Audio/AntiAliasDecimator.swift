@@ -15,14 +15,29 @@ enum AntiAliasDecimator {
         guard factor > 1 else { return x.map(Double.init) }
         let outputs = x.count >= 2 * factor - 1 ? (x.count - 2 * factor + 1) / factor + 1 : 0
         guard outputs > 0 else { return [] }
-        let boxes = x.count - factor + 1
-        var prefix = [Double](repeating: 0, count: x.count + 1)
-        for i in 0..<x.count { prefix[i + 1] = prefix[i] + Double(x[i]) }
-        var boxPrefix = [Double](repeating: 0, count: boxes + 1)
         let scale = 1 / Double(factor)
-        for i in 0..<boxes { boxPrefix[i + 1] = boxPrefix[i] + (prefix[i + factor] - prefix[i]) * scale }
-        return (0..<outputs).map { k in
-            (boxPrefix[k * factor + factor] - boxPrefix[k * factor]) * scale
+        var out = [Double](repeating: 0, count: outputs)
+        // Running sums over buffer pointers: a debug build's checked subscripts would make
+        // this the slowest part of a correlation.
+        x.withUnsafeBufferPointer { input in
+            out.withUnsafeMutableBufferPointer { output in
+                var box = 0.0  // sum of the last `factor` inputs
+                var boxes = 0.0  // sum of the last `factor` box sums
+                var recentBoxes = [Double](repeating: 0, count: factor)
+                for i in 0..<(2 * factor - 2 + (outputs - 1) * factor + 1) {
+                    box += Double(input[i])
+                    if i >= factor { box -= Double(input[i - factor]) }
+                    guard i >= factor - 1 else { continue }
+                    let slot = i % factor
+                    boxes += box - recentBoxes[slot]
+                    recentBoxes[slot] = box
+                    let end = i - (factor - 1)  // index of this box among all boxes
+                    if end >= factor - 1, (end - (factor - 1)) % factor == 0 {
+                        output[(end - (factor - 1)) / factor] = boxes * scale * scale
+                    }
+                }
+            }
         }
+        return out
     }
 }

@@ -7,10 +7,26 @@ struct RadixTwoFFT: Sendable {
     init(size: Int) {
         precondition(size > 0 && size & (size - 1) == 0, "FFT size must be a power of two")
         self.size = size
-        // A table from the exact fraction k/size rather than a rotation recurrence, whose
-        // rounding would build up over a large transform.
-        cosines = (0..<max(1, size / 2)).map { Sinusoid.cos(turns: Double($0) / Double(size)) }
-        sines = (0..<max(1, size / 2)).map { Sinusoid.sin(turns: Double($0) / Double(size)) }
+        // From the exact fraction k/size rather than a rotation recurrence, whose rounding
+        // would build up over a large transform; only the first quarter turn is evaluated,
+        // the rest follows by symmetry, since a debug build spends most of a transform here.
+        let quarter = size / 4
+        let quadrant = (0...quarter).map { Sinusoid.sin(turns: Double($0) / Double(size)) }
+        var cosines = [Double](repeating: 1, count: max(1, size / 2))
+        var sines = [Double](repeating: 0, count: max(1, size / 2))
+        if size >= 4 {
+            for k in 0..<(size / 2) {
+                if k <= quarter {
+                    sines[k] = quadrant[k]
+                    cosines[k] = quadrant[quarter - k]
+                } else {
+                    sines[k] = quadrant[size / 2 - k]
+                    cosines[k] = -quadrant[k - quarter]
+                }
+            }
+        }
+        self.cosines = cosines
+        self.sines = sines
     }
 
     static func size(atLeast n: Int) -> Int {

@@ -22,24 +22,33 @@ enum Sinusoid {
         sin(turns: turns + 0.25)
     }
 
-    /// Taylor series to x^17; on |x| ≤ π/4 the first omitted term is below 1e-17.
+    /// Taylor series to x^17 (Horner form); on |x| ≤ π/4 the first omitted term is below 1e-17.
     private static func sinSeries(_ x: Double) -> Double {
         let x2 = x * x
-        var term = x, sum = x
-        for n in stride(from: 2, through: 16, by: 2) {
-            term *= -x2 / Double(n * (n + 1))
-            sum += term
-        }
-        return sum
+        var sum = 1.0 / 355_687_428_096_000  // 1/17!
+        sum = sum * -x2 + 1.0 / 1_307_674_368_000  // 1/15!
+        sum = sum * -x2 + 1.0 / 6_227_020_800
+        sum = sum * -x2 + 1.0 / 39_916_800
+        sum = sum * -x2 + 1.0 / 362_880
+        sum = sum * -x2 + 1.0 / 5040
+        sum = sum * -x2 + 1.0 / 120
+        sum = sum * -x2 + 1.0 / 6
+        sum = sum * -x2 + 1
+        return sum * x
     }
 
+    /// Taylor series to x^16.
     private static func cosSeries(_ x: Double) -> Double {
         let x2 = x * x
-        var term = 1.0, sum = 1.0
-        for n in stride(from: 1, through: 15, by: 2) {
-            term *= -x2 / Double(n * (n + 1))
-            sum += term
-        }
+        var sum = 1.0 / 20_922_789_888_000  // 1/16!
+        sum = sum * -x2 + 1.0 / 87_178_291_200  // 1/14!
+        sum = sum * -x2 + 1.0 / 479_001_600
+        sum = sum * -x2 + 1.0 / 3_628_800
+        sum = sum * -x2 + 1.0 / 40320
+        sum = sum * -x2 + 1.0 / 720
+        sum = sum * -x2 + 1.0 / 24
+        sum = sum * -x2 + 1.0 / 2
+        sum = sum * -x2 + 1
         return sum
     }
 }
