@@ -1,0 +1,54 @@
+import DualCamCore
+import DualCamMedia
+import Foundation
+import Testing
+
+extension EndToEnd {
+    /// Lip sync measured from the outside: two agent processes with the DCTC pattern and
+    /// its audio companion, the guest's clock 37 ms off and 80 ppm fast and its sound card
+    /// 50 ppm off that clock. In every file each tone-burst onset must sit on the DCTC
+    /// second crossing of the pictures (≤ 15 ms; it should be well under 1 ms), and the
+    /// manifest's cross-correlation report must find the nodes together.
+    @Suite struct AudioSyncTests {
+        @Test func everyFileKeepsLipSyncAndTheManifestReportsIt() throws {
+            let out = NSTemporaryDirectory() + "dualcam-e2e-audio-\(getpid())"
+            defer { try? FileManager.default.removeItem(atPath: out) }
+            let seconds = 8
+            let run = try DemoRun.run(["demo", "--duration", "\(seconds)", "--out", out, "--state", out + "/coordinator-state",
+                                       "--size", "640x360", "--layout", "split-horizontal",
+                                       "--guest-clock-offset-ms", "37", "--guest-clock-skew-ppm", "80",
+                                       "--guest-audio-rate-ppm", "50"])
+            try #require(run.exitCode == 0, "demo failed: \(run.stderr.suffix(3000))")
+            let files = run.mp4Files
+            try #require(files.count == 3, "expected three files, got: \(run.stdout)")
+            let limit: Int64 = 15_000_000
+            for file in files {
+                let name = (file as NSString).lastPathComponent
+                var reader: (YUV420Image) -> UInt32 = { DCTC.read($0) }
+                if name.hasPrefix("DualCam_Combined_") {
+                    // The composite's sound is the mix; its pictures are read in the host's slot.
+                    let slot = try #require(LayoutGeometry.slots(for: LayoutSpec(kind: .splitHorizontal), outputWidth: 640,
+                                                                 outputHeight: 360, streamCount: 2).first { $0.stream == 0 }).rect
+                    reader = { DCTC.read($0, slot: slot, sourceWidth: 640, sourceHeight: 360) }
+                }
+                let m = try AVSyncProbe.measure(path: file, readCode: reader)
+                // Every second of the session has its burst and its crossing, and they agree.
+                #expect(m.offsetsNanoseconds.count >= seconds - 1, "\(name): \(m.offsetsNanoseconds.count) seconds matched")
+                #expect(m.worstNanoseconds <= limit, "\(name): A/V offsets \(m.offsetsNanoseconds) ns")
+            }
+            let folder = ((files[0] as NSString).deletingLastPathComponent)
+            let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/manifest.json")))
+            let report = try #require((manifest as? [String: Any])?["audioSync"] as? [[String: Any]])
+            try #require(report.count == 1)
+            let entry = report[0]
+            #expect(entry["camera"] as? String == "Guest" && entry["reference"] as? String == "Host")
+            for key in ["startOffsetNanoseconds", "endOffsetNanoseconds"] {
+                let value = try #require(entry[key] as? Int64 ?? (entry[key] as? NSNumber)?.int64Value)
+                #expect(abs(value) <= 2_000_000, "\(key) \(value) ns")
+            }
+            for key in ["startConfidence", "endConfidence"] {
+                #expect((entry[key] as? Double ?? 0) > 0.8, "\(key) \(entry[key] ?? "missing")")
+            }
+        }
+    }
+}
