@@ -38,7 +38,7 @@ final class StatusLine {
 }
 
 extension SessionCollector {
-    /// "00:42 | Host 30.0 fps, 0 dropped, lag 1.8 s, clock ±40 µs, 51 °C, 12.1 GB free | Guest …"
+    /// "00:42 | Host 30.0 fps, 0 dropped, mic [#####...] -21 dB, lag 1.8 s, clock ±40 µs, 51 °C, 12.1 GB free | Guest …"
     func line() -> String {
         let now = MonotonicTime.now()
         let elapsed = max(0, (min(now, stopShared ?? now) - t0) / 1_000_000_000)
@@ -55,6 +55,7 @@ extension SessionCollector {
             if let t = a.telemetry, a.phase == .attached, a.finished == nil {
                 fields.append(String(format: "%.1f fps", t.captureFps))
                 fields.append("\(t.framesDropped) dropped")
+                if t.audio { fields.append(LevelMeter.text(peakDBFS: t.audioPeakDbfs, rmsDBFS: t.audioRmsDbfs)) }
                 if !t.cpuTemperatureC.isNaN { fields.append(String(format: "%.0f °C", t.cpuTemperatureC)) }
                 if t.freeDiskBytes > 0 { fields.append(String(format: "%.1f GB free", Double(t.freeDiskBytes) / 1e9)) }
             }
@@ -67,5 +68,18 @@ extension SessionCollector {
         }
         if stopShared == nil { parts.append("Enter stops") }
         return parts.joined(separator: " | ")
+    }
+}
+
+/// A microphone's level as a text meter for the status line: eight cells over −48…0 dBFS
+/// by peak, the RMS in figures, and CLIP when the peak reaches full scale.
+enum LevelMeter {
+    static func text(peakDBFS: Double, rmsDBFS: Double) -> String {
+        let cells = 8
+        let lit = max(0, min(cells, Int(((peakDBFS + 48) / 48 * Double(cells)).rounded())))
+        let bar = String(repeating: "#", count: lit) + String(repeating: ".", count: cells - lit)
+        let clip = peakDBFS >= -0.1 ? " CLIP" : ""
+        let rms = rmsDBFS <= -96 ? "silent" : String(format: "%.0f dB", rmsDBFS)
+        return "mic [\(bar)] \(rms)\(clip)"
     }
 }

@@ -54,8 +54,7 @@ public struct AudioDriftCorrector: Sendable {
 
         // Judged against the line before this point joins it: one point barely moves a
         // minute's fit, so a jump would otherwise look like a small error.
-        if let predicted = line.timestamp(atInput: first, minus: timestamp),
-           predicted.magnitude > Self.hardLimitNanoseconds {
+        if let miss = line.timestamp(atInput: first, minus: timestamp), miss.magnitude > Self.hardLimitNanoseconds {
             line.restart()
             aligning = true
         }
