@@ -5,6 +5,9 @@ DualCam's own code: ffmpeg decodes to raw luma, numpy reads the cells.
   tools/dctc_read.py FILE                 codes of every frame
   tools/dctc_read.py A.mp4 B.mp4          per-frame difference A - B in ms, with summary
   tools/dctc_read.py --slot X,Y,W,H --source WxH FILE   read a source scaled into a slot
+  tools/dctc_read.py --av [--slot ...] FILE   A/V offset: each tone-burst onset of the sound
+                                          (TIMECODE.md, audio companion) minus the file time
+                                          at which the DCTC codes cross that whole second
 """
 import argparse
 import json
@@ -64,6 +67,52 @@ def read_code(y, slot=None, source=None):
     return value
 
 
+def audio(path):
+    """The first audio stream as mono float samples, its rate and its start time (s)."""
+    out = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "a:0", "-show_entries",
+                          "stream=sample_rate,start_time", "-of", "json", path], capture_output=True, check=True, text=True)
+    s = json.loads(out.stdout)["streams"][0]
+    rate, start = int(s["sample_rate"]), float(s.get("start_time", 0) or 0)
+    raw = subprocess.run(["ffmpeg", "-v", "error", "-i", path, "-map", "0:a:0", "-ac", "1", "-f", "f32le", "-"],
+                         capture_output=True, check=True).stdout
+    return np.frombuffer(raw, dtype=np.float32), rate, start
+
+
+def burst_onsets(samples, rate):
+    """Onsets (s, from sample 0) of 1 kHz bursts: 1 ms RMS blocks above a threshold halfway
+    in dB between the noise floor and the loudest block (at least -30 dBFS), then the first
+    sample above 25 % of the burst's peak, minus the 40 us a sine takes to get there."""
+    block = rate // 1000
+    n = len(samples) // block
+    rms = np.sqrt(np.mean(samples[:n * block].reshape(n, block).astype(np.float64) ** 2, axis=1)) + 1e-12
+    db = 20 * np.log10(rms)
+    threshold = max(-30.0, (np.percentile(db, 10) + db.max()) / 2)
+    onsets, last = [], -10**9
+    for i in np.nonzero(db > threshold)[0]:
+        if i - last > 200 and i > 0:
+            lo, hi = max(0, (i - 2) * block), (i + 25) * block
+            seg = np.abs(samples[lo:hi])
+            first = lo + int(np.argmax(seg > 0.25 * seg.max()))
+            onsets.append(first / rate - 40.2e-6)
+        last = i
+    return onsets
+
+
+def av_offsets(path, slot, source):
+    samples, rate, start = audio(path)
+    onsets = [start + t for t in burst_onsets(samples, rate)]
+    ts = [t / 1000 for t in timestamps(path)]
+    codes = [read_code(f, slot, source) for f in frames(path)]
+    crossings = [t - (c % 10000) / 10000 for t, c, p in zip(ts[1:], codes[1:], codes) if c // 10000 != p // 10000
+                 and 0 < signed_diff(c, p) < 2000]
+    offsets = []
+    for x in crossings:
+        near = min(onsets, key=lambda o: abs(o - x), default=None)
+        if near is not None and abs(near - x) < 0.5:
+            offsets.append((near - x) * 1000)
+    return offsets, len(onsets), len(crossings)
+
+
 def signed_diff(a, b):
     d = (a - b) & 0xFFFFFFFF
     return d - (1 << 32) if d >= (1 << 31) else d
@@ -74,9 +123,17 @@ def main():
     ap.add_argument("files", nargs="+")
     ap.add_argument("--slot", help="X,Y,W,H of the slot in the picture")
     ap.add_argument("--source", help="WxH of the source drawn into the slot")
+    ap.add_argument("--av", action="store_true", help="A/V offset from tone bursts against DCTC seconds")
     args = ap.parse_args()
     slot = tuple(int(v) for v in args.slot.split(",")) if args.slot else None
     source = tuple(int(v) for v in args.source.split("x")) if args.source else None
+    if args.av:
+        for p in args.files:
+            offsets, bursts, crossings = av_offsets(p, slot, source)
+            worst = max((abs(o) for o in offsets), default=float("nan"))
+            print(f"{p}: {len(offsets)} seconds matched ({bursts} bursts, {crossings} crossings); "
+                  f"A/V offset worst {worst:.2f} ms; per second: " + " ".join(f"{o:+.2f}" for o in offsets))
+        return
     codes = [[read_code(f, slot, source) for f in frames(p)] for p in args.files]
     if len(codes) == 1:
         for i, c in enumerate(codes[0]):

@@ -6,8 +6,10 @@ final class InputFormatContext {
     let pointer: UnsafeMutablePointer<AVFormatContext>
     let path: String
     let videoStreamIndex: Int32
-    /// The audio stream, when the file has one.
+    /// The (compressed) audio stream, when the file has one.
     let audioStreamIndex: Int32?
+    /// A segment's uncompressed copy of its sound (SMPTE 302M), when it has one.
+    let losslessStreamIndex: Int32?
 
     init(path: String) throws {
         var context: UnsafeMutablePointer<AVFormatContext>? = nil
@@ -31,8 +33,19 @@ final class InputFormatContext {
         self.pointer = opened
         self.path = path
         self.videoStreamIndex = streamIndex
-        let audioIndex = av_find_best_stream(opened, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
-        self.audioStreamIndex = audioIndex >= 0 ? audioIndex : nil
+        // Chosen by codec, not by av_find_best_stream, which would prefer the bulkier PCM.
+        var audioIndex: Int32?, losslessIndex: Int32?
+        for i in 0..<Int32(opened.pointee.nb_streams) {
+            let par = opened.pointee.streams[Int(i)]!.pointee.codecpar!
+            guard par.pointee.codec_type == AVMEDIA_TYPE_AUDIO else { continue }
+            if par.pointee.codec_id == AV_CODEC_ID_S302M {
+                if losslessIndex == nil { losslessIndex = i }
+            } else if audioIndex == nil {
+                audioIndex = i
+            }
+        }
+        self.audioStreamIndex = audioIndex
+        self.losslessStreamIndex = losslessIndex
     }
 
     deinit {
@@ -60,7 +73,15 @@ final class InputFormatContext {
         audioStream.map { AudioParameters($0.pointee.codecpar) }
     }
 
-    enum StreamKind { case video, audio }
+    var losslessStream: UnsafeMutablePointer<AVStream>? {
+        losslessStreamIndex.map { pointer.pointee.streams[Int($0)]! }
+    }
+
+    var losslessParameters: AudioParameters? {
+        losslessStream.map { AudioParameters($0.pointee.codecpar) }
+    }
+
+    enum StreamKind { case video, audio, lossless }
 
     /// Reads the next packet of the video or audio stream into `packet`, in file order;
     /// nil at end of file. Packets of other streams are skipped.
@@ -73,6 +94,7 @@ final class InputFormatContext {
             let index = packet.pointer.pointee.stream_index
             if index == videoStreamIndex { return .video }
             if index == audioStreamIndex { return .audio }
+            if index == losslessStreamIndex { return .lossless }
         }
     }
 

@@ -40,6 +40,8 @@ public final class MP4Remuxer {
         let outputBase = output.timeBase
         let frameDuration = frameDurationTicks(input: input, base: outputBase)
         while let kind = try input.readPacket(into: packet) {
+            // The uncompressed copy is for the WAV beside the file, not for the MP4.
+            if kind == .lossless { continue }
             if kind == .audio {
                 try appendAudio(from: input)
                 continue

@@ -7,6 +7,8 @@ public final class MediaDemuxer {
     public let videoParameters: CodecParameters
     /// The audio stream's parameters, nil for a file without sound.
     public let audioParameters: AudioParameters?
+    /// The uncompressed copy of the sound a segment may carry (SMPTE 302M).
+    public let losslessParameters: AudioParameters?
     private let input: InputFormatContext
     private let packet: Packet
 
@@ -15,12 +17,14 @@ public final class MediaDemuxer {
         input = try InputFormatContext(path: path)
         videoParameters = input.videoParameters
         audioParameters = input.audioParameters
+        losslessParameters = input.losslessParameters
         packet = try Packet()
     }
 
     public enum Demuxed {
         case video(EncodedPacket)
         case audio(EncodedPacket)
+        case lossless(EncodedPacket)
     }
 
     /// The next video or audio packet in file order, nil at end of file.
@@ -33,6 +37,8 @@ public final class MediaDemuxer {
             let audio = audioParameters!
             let frame = Int64(audio.frameSize) * 1_000_000_000 / Int64(max(audio.sampleRate, 1))
             return .audio(try current(base: input.audioStream!.pointee.time_base, nominal: frame))
+        case .lossless:
+            return .lossless(try current(base: input.losslessStream!.pointee.time_base, nominal: nil))
         }
     }
 

@@ -16,7 +16,9 @@ public final class SegmentWriter {
     private let output: OutputFormatContext
     private let stream: UnsafeMutablePointer<AVStream>
     private let audioStream: UnsafeMutablePointer<AVStream>?
+    private let losslessStream: UnsafeMutablePointer<AVStream>?
     private var lastAudioDtsTicks: Int64?
+    private var lastLosslessDtsTicks: Int64?
     public private(set) var audioPacketCount = 0
     private let packet: Packet
     private var frameCount = 0
@@ -26,12 +28,15 @@ public final class SegmentWriter {
     private var lastDtsTicks: Int64?
     private var info: SegmentInfo?
 
-    public init(path: String, parameters: CodecParameters, audio: AudioParameters? = nil) throws {
+    /// `lossless` adds a second sound stream: the same sound uncompressed (SMPTE 302M).
+    public init(path: String, parameters: CodecParameters, audio: AudioParameters? = nil,
+                lossless: AudioParameters? = nil) throws {
         self.path = path
         let output = try OutputFormatContext(path: path, formatName: "mpegts")
         self.output = output
         stream = try output.addVideoStream(parameters, timeBase: Timestamps.mpegBase)
         audioStream = try audio.map { try output.addAudioStream($0, timeBase: Timestamps.mpegBase) }
+        losslessStream = try lossless.map { try output.addAudioStream($0, timeBase: Timestamps.mpegBase) }
         output.pointer.pointee.max_delay = 0
         try output.writeHeader(options: [("mpegts_copyts", "1")])
         packet = try Packet()
@@ -64,22 +69,27 @@ public final class SegmentWriter {
         }
     }
 
-    /// Appends one audio packet; dts strictly increasing within the audio stream.
-    public func writeAudio(_ encoded: EncodedPacket) throws {
+    /// Appends one audio packet (of the uncompressed stream with `lossless`); dts
+    /// strictly increasing within its stream.
+    public func writeAudio(_ encoded: EncodedPacket, lossless: Bool = false) throws {
         guard info == nil else { throw FFmpegError.invalid("SegmentWriter.writeAudio", path: path, "segment already finished") }
-        guard let audioStream else { throw FFmpegError.invalid("SegmentWriter.writeAudio", path: path, "segment has no audio stream") }
+        guard let audioStream = lossless ? losslessStream : audioStream else {
+            throw FFmpegError.invalid("SegmentWriter.writeAudio", path: path, "segment has no \(lossless ? "lossless " : "")audio stream")
+        }
         guard encoded.ptsNanoseconds >= 0 else {
             throw FFmpegError.invalid("SegmentWriter.writeAudio", path: path, "negative timestamp \(encoded.ptsNanoseconds) ns")
         }
         let pts = Timestamps.ticks90k(encoded.ptsNanoseconds)
-        if let previous = lastAudioDtsTicks, pts <= previous {
+        if let previous = lossless ? lastLosslessDtsTicks : lastAudioDtsTicks, pts <= previous {
             throw FFmpegError.invalid("SegmentWriter.writeAudio", path: path, "audio pts \(pts) (90 kHz) not after previous \(previous)")
         }
         try packet.load(encoded.data, pts: pts, dts: pts, duration: Timestamps.ticks90k(encoded.durationNanoseconds), keyframe: true)
         packet.pointer.pointee.stream_index = audioStream.pointee.index
         try output.write(packet)
-        lastAudioDtsTicks = pts
-        audioPacketCount += 1
+        if lossless { lastLosslessDtsTicks = pts } else {
+            lastAudioDtsTicks = pts
+            audioPacketCount += 1
+        }
     }
 
     /// Writes the trailer, fsyncs file and directory, and describes the result. Calling

@@ -48,11 +48,11 @@ struct LayoutOptions: ParsableArguments {
     @Flag(help: "The second camera large, the first small (pip) / first in the other slot.") var swap = false
     @Option(help: "Filter for the combined file: none, vivid, dramatic, cool, warm, bw, sepia, cinematic.") var filter = "none"
     @Option(help: "Filter intensity, 0-100 %.") var filterIntensity = 100
-    @Option(help: "Sound of the combined file: all (or both; every camera at 0 dB), one role (host), or levels in dB (host=0,guest=-3).")
-    var mix = "all"
+    @Option(help: "Sound of the combined file: all (or both; every camera at 0 dB, the default), one role (host), or levels in dB (host=0,guest=-3). recompose keeps the session's mix unless given.")
+    var mix: String?
 
     func mixSpec() throws -> AudioMixSpec {
-        do { return try AudioMixSpec(parsing: mix) } catch { throw ValidationError("\(error)") }
+        do { return try mix.map { try AudioMixSpec(parsing: $0) } ?? .all } catch { throw ValidationError("\(error)") }
     }
 
     /// The layout asked for; without --layout, the one remembered from the last session
@@ -109,6 +109,7 @@ enum CommandSupport {
         print("Session folder: \(result.sessionDirectory)")
         for file in result.perCameraFiles { print(file) }
         print(result.combinedFile)
+        for file in result.soundFiles { print("Sound (uncompressed, for editors): \(file)") }
         print("Manifest: \(result.manifestFile)")
     }
 }

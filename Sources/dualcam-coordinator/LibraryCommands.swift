@@ -100,6 +100,7 @@ struct Recompose: ParsableCommand {
             request.layout = try layout.spec(remembered: found.recordedLayout)
         }
         if LibraryCommandSupport.given(["--filter", "--filter-intensity"]) { request.filter = try layout.look() }
+        if layout.mix != nil { request.mix = try layout.mixSpec() }
         request.encoder = encoder
         request.preset = preset
         request.crf = crf

@@ -106,3 +106,50 @@ import Testing
         #expect(pts.prefix(3) == [10_000_000_000 - 23_219_955, 10_000_000_000, 10_023_219_955])
     }
 }
+
+/// The uncompressed path: SMPTE 302M in the segments, WAV beside the files.
+@Suite struct LosslessAudioTests {
+    @Test(arguments: [16, 24])
+    func smpte302mRoundTripIsBitExact(bits: Int) throws {
+        MediaLog.setQuiet()
+        let encoder = try AudioEncoder(codec: .smpte302m(bits: bits), sampleRate: 48_000, channels: 1)
+        #expect(encoder.parameters.codecName == "s302m" && encoder.parameters.channels == 2)
+        #expect(encoder.parameters.bitsPerSample == bits)
+        let scale = Float(bits == 16 ? 32768 : 8_388_608)
+        // Every value a capture of that depth can hold is representable exactly.
+        let input = (0..<4096).map { Float(($0 * 7919) % Int(scale) - Int(scale) / 2) / scale }
+        let packets = try encoder.encode(input) + encoder.flush()
+        let decoder = try AudioDecoder(parameters: encoder.parameters)
+        var output: [Float] = []
+        for packet in packets { for chunk in try decoder.decode(packet) { output += chunk.samples.enumerated().filter { $0.offset % 2 == 0 }.map(\.element) } }
+        #expect(output.count == input.count)
+        #expect(output == input, "first difference at \(zip(output, input).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? -1)")
+    }
+
+    @Test func smpte302mRefusesWhatItCannotCarry() {
+        #expect(throws: FFmpegError.self) { try AudioEncoder(codec: .smpte302m(bits: 16), sampleRate: 44_100, channels: 1) }
+    }
+
+    @Test func wavPlacesSamplesByPositionFromT0() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.file("node.wav")
+        let wav = try WAVWriter(path: path, sampleRate: 48_000, channels: 1, bits: 16)
+        // Sound from position 10, a gap from 14 to 20, then a chunk overlapping what was written.
+        try wav.write([0.5, 0.5, 0.5, 0.5], sourceChannels: 1, atPosition: 10)
+        try wav.write([0.25, 0.25], sourceChannels: 1, atPosition: 20)
+        // Stereo in, mono out (left kept); its first frame overlaps position 21 and is dropped.
+        try wav.write([-0.5, -0.5, -0.25, 0.75], sourceChannels: 2, atPosition: 21)
+        try wav.finish()
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(data.count == 44 + 2 * 23)
+        #expect(String(decoding: data[0..<4], as: UTF8.self) == "RIFF" && String(decoding: data[8..<12], as: UTF8.self) == "WAVE")
+        func u32(_ at: Int) -> Int { Int(data[at]) | Int(data[at + 1]) << 8 | Int(data[at + 2]) << 16 | Int(data[at + 3]) << 24 }
+        #expect(u32(4) == 36 + 46 && u32(24) == 48_000 && u32(40) == 46)
+        let samples = stride(from: 44, to: data.count, by: 2).map { Int16(bitPattern: UInt16(data[$0]) | UInt16(data[$0 + 1]) << 8) }
+        #expect(Array(samples[0..<10]) == Array(repeating: 0, count: 10))
+        #expect(Array(samples[10..<14]) == [16384, 16384, 16384, 16384])
+        #expect(Array(samples[14..<20]) == Array(repeating: 0, count: 6))
+        #expect(Array(samples[20..<23]) == [8192, 8192, -8192])
+    }
+}

@@ -49,6 +49,47 @@ extension EndToEnd {
             for key in ["startConfidence", "endConfidence"] {
                 #expect((entry[key] as? Double ?? 0) > 0.8, "\(key) \(entry[key] ?? "missing")")
             }
+            try checkSoundFiles(run: run, folder: folder, seconds: seconds)
+            try checkRecomposeKeepsSound(out: out, folder: folder)
+        }
+
+        /// Each node's WAV starts at T0 and holds the same sound as its MP4, sample for
+        /// sample in time: its bursts fall where the MP4's do.
+        func checkSoundFiles(run: DemoRun, folder: String, seconds: Int) throws {
+            let wavs = run.stdout.split(separator: "\n").compactMap { line in
+                line.hasPrefix("Sound (uncompressed, for editors): ") ? String(line.split(separator: " ").last!) : nil
+            }
+            try #require(wavs.count == 2, "\(run.stdout)")
+            for wav in wavs {
+                let data = try Data(contentsOf: URL(fileURLWithPath: wav))
+                let samples = stride(from: 44, to: data.count - 1, by: 2).map {
+                    Float(Int16(bitPattern: UInt16(data[$0]) | UInt16(data[$0 + 1]) << 8)) / 32768
+                }
+                #expect(abs(samples.count - seconds * 48_000) <= 2048, "\(wav): \(samples.count) samples")
+                let mp4 = (wav as NSString).deletingPathExtension + ".mp4"
+                let track = try #require(try AudioTrackReader.read(path: mp4))
+                let fromMP4 = BurstOnsets.find(samples: track.mono, sampleRate: 48_000).map { $0 + track.startNanoseconds }
+                let fromWAV = BurstOnsets.find(samples: samples, sampleRate: 48_000)
+                #expect(fromWAV.count >= seconds - 1 && fromWAV.count == fromMP4.count, "\(wav): \(fromWAV) vs \(fromMP4)")
+                for (a, b) in zip(fromWAV, fromMP4) { #expect(abs(a - b) < 1_000_000, "\(wav): burst at \(a) ns, MP4's at \(b) ns") }
+            }
+        }
+
+        /// A re-render keeps the sound, mixed as asked, still in sync with the pictures.
+        func checkRecomposeKeepsSound(out: String, folder: String) throws {
+            let session = (folder as NSString).lastPathComponent
+            let run = try SessionLibraryTests.coordinator(["recompose", session, "--out", out, "--mix", "host", "--layout", "split-horizontal",
+                                       "--preset", "ultrafast"])
+            try #require(run.exitCode == 0, "recompose failed: \(run.stderr.suffix(2000))")
+            let combined = try #require(try FileManager.default.contentsOfDirectory(atPath: folder)
+                .first { $0.hasPrefix("DualCam_Combined_") && $0.hasSuffix(".mp4") })
+            let slot = try #require(LayoutGeometry.slots(for: LayoutSpec(kind: .splitHorizontal), outputWidth: 640,
+                                                         outputHeight: 360, streamCount: 2).first { $0.stream == 0 }).rect
+            let m = try AVSyncProbe.measure(path: folder + "/" + combined) { DCTC.read($0, slot: slot, sourceWidth: 640, sourceHeight: 360) }
+            #expect(m.offsetsNanoseconds.count >= 6 && m.worstNanoseconds <= 15_000_000, "\(m.offsetsNanoseconds)")
+            let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/manifest.json")))
+            let composite = try #require((manifest as? [String: Any])?["composite"] as? [String: Any])
+            #expect(composite["mix"] as? String == "host")
         }
     }
 }

@@ -10,8 +10,16 @@ import NIOConcurrencyHelpers
 /// sample grid by the core's drift corrector (the card's rate error is taken out by
 /// resampling, so sound and pictures stay together however long the session), encoded
 /// to AAC and queued; the encode thread takes the packets into the segment being written.
+/// An encoded packet of the sound track, or of its uncompressed copy.
+struct AudioPacket: Sendable {
+    var packet: EncodedPacket
+    var lossless: Bool
+}
+
 final class AudioTrack: Sendable {
     let parameters: AudioParameters
+    /// The uncompressed copy's format; nil where SMPTE 302M cannot carry it (44.1 kHz).
+    let losslessParameters: AudioParameters?
     let settings: AudioSettings
     private let state = NIOLockedValueBox(State())
     private let done = DispatchSemaphore(value: 0)
@@ -22,7 +30,7 @@ final class AudioTrack: Sendable {
     private let startPosition: Int64
 
     private struct State {
-        var ready: [EncodedPacket] = []
+        var ready: [AudioPacket] = []
         var ended = false
         var error: String?
         var sourceDescription = ""
@@ -43,6 +51,11 @@ final class AudioTrack: Sendable {
         let encoder = try AudioEncoder(sampleRate: settings.sampleRate, channels: settings.channels,
                                        bitRate: settings.bitRate, startPosition: startPosition)
         parameters = encoder.parameters
+        let pcm = settings.sampleRate == 48_000
+            ? try AudioEncoder(codec: .smpte302m(bits: settings.bits), sampleRate: settings.sampleRate,
+                               channels: settings.channels, startPosition: startPosition)
+            : nil
+        losslessParameters = pcm?.parameters
         let source: any AudioSource
         switch settings.source {
         case .none, .synthetic:
@@ -54,7 +67,7 @@ final class AudioTrack: Sendable {
         case .alsa(let device):
             source = try MicrophoneSource(device: device, settings: settings)
         }
-        handoff = Handoff(source: source, encoder: encoder)
+        handoff = Handoff(source: source, encoder: encoder, lossless: pcm)
         state.withLockedValue { $0.sourceDescription = source.description }
     }
 
@@ -81,18 +94,18 @@ final class AudioTrack: Sendable {
 
     private var stopShared: Int64? { state.withLockedValue { $0.stopShared } }
 
-    /// Packets ready whose pts is before `pts`, in order.
-    func take(before pts: Int64) -> [EncodedPacket] {
+    /// Packets ready whose pts is before `pts`, in order within each stream.
+    func take(before pts: Int64) -> [AudioPacket] {
         state.withLockedValue { s in
-            let n = s.ready.firstIndex { $0.ptsNanoseconds >= pts } ?? s.ready.count
-            defer { s.ready.removeFirst(n) }
-            return Array(s.ready.prefix(n))
+            let taken = s.ready.filter { $0.packet.ptsNanoseconds < pts }
+            s.ready.removeAll { $0.packet.ptsNanoseconds < pts }
+            return taken
         }
     }
 
     /// Waits for the thread to end (it does once the stop instant is captured, or the
     /// source failed) and returns the rest, plus the error that ended it, if any.
-    func finish() -> (packets: [EncodedPacket], error: String?) {
+    func finish() -> (packets: [AudioPacket], error: String?) {
         done.wait()
         return state.withLockedValue { s in
             defer { s.ready = [] }
@@ -103,6 +116,7 @@ final class AudioTrack: Sendable {
     private func run() throws {
         var source = handoff.source
         let encoder = handoff.encoder
+        let lossless = handoff.lossless
         let rate = settings.sampleRate
         let channels = settings.channels
         let resampler = try AudioResampler(inputRate: source.sampleRate, outputRate: rate, channels: channels)
@@ -131,27 +145,31 @@ final class AudioTrack: Sendable {
                 let room = max(0, Int(last - encoder.position)) * channels
                 if out.count > room { out.removeLast(out.count - room) }
             }
-            queue(try encoder.encode(out))
+            queue(try encoder.encode(out), lossless: false)
+            if let lossless { queue(try lossless.encode(out), lossless: true) }
         }
-        queue(try encoder.flush())
+        queue(try encoder.flush(), lossless: false)
+        if let lossless { queue(try lossless.flush(), lossless: true) }
     }
 
     /// TS cannot store a time before 0, so the encoder's priming packet (before T0) is
     /// not kept; the price is that the first 21 ms of a session decode faded in.
-    private func queue(_ packets: [EncodedPacket]) {
-        let kept = packets.filter { $0.ptsNanoseconds >= 0 }
+    private func queue(_ packets: [EncodedPacket], lossless: Bool) {
+        let kept = packets.filter { $0.ptsNanoseconds >= 0 }.map { AudioPacket(packet: $0, lossless: lossless) }
         if !kept.isEmpty { state.withLockedValue { $0.ready += kept } }
     }
 }
 
-/// Moves the source and encoder (not Sendable: a device handle, codec state) to the
+/// Moves the source and encoders (not Sendable: a device handle, codec state) to the
 /// audio thread.
 private final class Handoff: @unchecked Sendable {
     // Invariant: written once at init, then used only by the one audio thread.
     let source: any AudioSource
     let encoder: AudioEncoder
-    init(source: any AudioSource, encoder: AudioEncoder) {
+    let lossless: AudioEncoder?
+    init(source: any AudioSource, encoder: AudioEncoder, lossless: AudioEncoder?) {
         self.source = source
         self.encoder = encoder
+        self.lossless = lossless
     }
 }

@@ -88,6 +88,7 @@ final class RecordingPipeline: Sendable {
                 let track = try AudioTrack(settings: settings.audio, clock: clock, t0Shared: t0Shared,
                                            startShared: sourceStart, stats: stats)
                 segments.audio = track.parameters
+                segments.lossless = track.losslessParameters
                 audio.withLockedValue { $0 = track }
                 if let stop = stopShared.withLockedValue({ $0 }) { track.stop(atShared: stop) }
                 track.start()

@@ -17,8 +17,10 @@ struct SegmentSink {
     private var space: DiskGuard
     /// The sound track's format, nil for a node recording video only.
     var audio: AudioParameters?
+    /// Its uncompressed copy, for the lossless file beside the video.
+    var lossless: AudioParameters?
     /// Audio that arrived before the first segment opened.
-    private var heldAudio: [EncodedPacket] = []
+    private var heldAudio: [AudioPacket] = []
 
     /// `firstIndex` > 0 continues a session this agent recorded part of before it was
     /// restarted: indices go on after the spooled ones.
@@ -42,7 +44,7 @@ struct SegmentSink {
                 // recording at a segment boundary, with nothing half written.
                 try space.check()
                 writer = try SegmentWriter(path: spool.segmentPath(session: sessionID, index: count),
-                                           parameters: parameters, audio: audio)
+                                           parameters: parameters, audio: audio, lossless: lossless)
                 writerSlot = slot
                 if !heldAudio.isEmpty {
                     let held = heldAudio
@@ -58,12 +60,12 @@ struct SegmentSink {
     /// Sound goes into whichever segment is open when it is ready: a packet belongs to
     /// the stream's timeline, not to a segment's span, and every segment still decodes on
     /// its own.
-    mutating func storeAudio(_ packets: [EncodedPacket]) throws {
+    mutating func storeAudio(_ packets: [AudioPacket]) throws {
         guard let writer else {
             heldAudio += packets
             return
         }
-        for packet in packets { try writer.writeAudio(packet) }
+        for p in packets { try writer.writeAudio(p.packet, lossless: p.lossless) }
     }
 
     mutating func finish() throws { try finishSegment() }

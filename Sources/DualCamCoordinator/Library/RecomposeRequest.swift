@@ -6,6 +6,8 @@ public struct RecomposeRequest: Sendable {
     /// A new layout for the whole file; nil replays the manifest's layout and its changes.
     public var layout: LayoutSpec?
     public var filter: Filter?
+    /// The sound mix; nil keeps the session's.
+    public var mix: AudioMixSpec?
     public var encoder: String?
     public var preset: String?
     /// Constant quality; setting it clears a bitrate the session had, and the reverse.

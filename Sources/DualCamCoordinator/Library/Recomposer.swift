@@ -29,6 +29,7 @@ public enum Recomposer {
         }
         let timeline = try request.layout.map { LayoutTimeline(initial: $0) } ?? manifest.compositeTimeline()
         let filter = try request.filter ?? manifest.compositeFilter()
+        let mix = try request.mix ?? manifest.composite.mix.map { try AudioMixSpec(parsing: $0) } ?? .all
         let encoding = Self.encoding(manifest, request: request, rate: rate)
         let width = manifest.settings.width, height = manifest.settings.height
         let durationNanoseconds = Int64((manifest.durationSeconds * 1e9).rounded())
@@ -50,8 +51,12 @@ public enum Recomposer {
             encoder: VideoEncoderSettings(encoder: encoding.encoder, width: width, height: height, rate: rate,
                                           preset: encoding.preset, tune: encoding.tune, crf: encoding.crf,
                                           bitrate: encoding.bitrate, gopFrames: encoding.gopFrames, threads: 0),
-            creationTime: creation)
+            creationTime: creation, gains: mix.gains(for: manifest.cameras.map { SessionNaming.cameraName(ofFile: $0.file) }))
         let feeds = manifest.cameras.map { CameraFrameFeed(path: session.path + "/" + $0.file) }
+        let sound = try manifest.cameras.map { try CameraAudioFeed(path: session.path + "/" + $0.file) }
+        for parameters in sound.compactMap(\.parameters) {
+            renderer.openAudio(sampleRate: parameters.sampleRate, channels: parameters.channels)
+        }
         defer { feeds.forEach { $0.cancel() } }
 
         let expected = Int(rate.firstFrame(atOrAfter: durationNanoseconds))
@@ -76,9 +81,16 @@ public enum Recomposer {
             }
             guard let i = earliest, let frame = heads[i] else { break }
             renderer.push(stream: i, frame: frame)
+            // Sound a second ahead of the pictures: the mix follows them half a second behind.
+            for (j, feed) in sound.enumerated() {
+                for chunk in try feed.chunks(until: frame.ptsNanoseconds + 1_000_000_000) { renderer.pushAudio(stream: j, chunk) }
+            }
             heads[i] = try feeds[i].next()
             try renderer.composeReady()
             report()
+        }
+        for (j, feed) in sound.enumerated() {
+            for chunk in try feed.chunks(until: .max) { renderer.pushAudio(stream: j, chunk) }
         }
         let statistics = try renderer.finish(endPresentationNanoseconds: durationNanoseconds)
         report(force: true)
@@ -93,7 +105,7 @@ public enum Recomposer {
             timeline: timeline.entries.map { .init(presentationNanoseconds: $0.presentationNanoseconds, layout: $0.spec.description) },
             ticks: statistics.ticks, pairs: statistics.pairs, repeats: statistics.repeats, noSignal: statistics.noSignal,
             droppedFrames: statistics.droppedFrames, frameError: .init(statistics.frameError),
-            pairSpread: .init(statistics.pairSpread), encoding: encoding,
+            pairSpread: .init(statistics.pairSpread), mix: mix.description, encoding: encoding,
             recomposedAt: ISO8601DateFormatter().string(from: Date()))
         try manifest.write(sessionDirectory: session.path)
         let wall = ContinuousClock.now - started

@@ -8,6 +8,10 @@ final class CameraRemux {
     let outputPath: String
     let creationTime: Int64
     private var remuxer: MP4Remuxer?
+    /// The node's uncompressed sound, beside the MP4, when its segments carry it.
+    private var wav: WAVWriter?
+    private var losslessDecoder: AudioDecoder?
+    private var spokenChannels = 1
     private var nextIndex = 0
     private var waiting: [Int: String] = [:]
 
@@ -30,6 +34,31 @@ final class CameraRemux {
             remuxer = try MP4Remuxer(outputPath: outputPath, parameters: parameters, creationTimeUnixSeconds: creationTime)
         }
         try remuxer?.append(segmentAt: path)
+        try appendLossless(path)
+    }
+
+    /// The WAV's path: the MP4's, with the other extension.
+    var soundPath: String { (outputPath as NSString).deletingPathExtension + ".wav" }
+    var hasSound: Bool { wav != nil }
+
+    private func appendLossless(_ path: String) throws {
+        let demuxer = try MediaDemuxer(path: path)
+        guard let pcm = demuxer.losslessParameters else { return }
+        if wav == nil {
+            // 302M carries mono as a pair: the WAV has as many channels as the node recorded.
+            spokenChannels = demuxer.audioParameters?.channels ?? pcm.channels
+            wav = try WAVWriter(path: soundPath, sampleRate: pcm.sampleRate, channels: spokenChannels,
+                                bits: pcm.bitsPerSample == 24 ? 24 : 16)
+            losslessDecoder = try AudioDecoder(parameters: pcm)
+        }
+        guard let wav, let decoder = losslessDecoder else { return }
+        while let packet = try demuxer.nextPacket() {
+            guard case .lossless(let encoded) = packet else { continue }
+            for chunk in try decoder.decode(encoded) {
+                try wav.write(chunk.samples, sourceChannels: chunk.channels,
+                              atPosition: chunk.ptsNanoseconds * Int64(wav.sampleRate) / 1_000_000_000)
+            }
+        }
     }
 
     /// Indices below the newest one that never arrived. The segments after such a gap
@@ -44,5 +73,6 @@ final class CameraRemux {
         waiting = [:]
         guard let remuxer else { throw CoordinatorError("no segment arrived for \(outputPath)") }
         try remuxer.finish()
+        try wav?.finish()
     }
 }

@@ -81,6 +81,7 @@ final class LiveComposer: @unchecked Sendable {
                         for frame in try decoder.decode(encoded) { renderer.push(stream: stream, frame: frame) }
                     case .audio(let encoded):
                         for chunk in try audioDecoders[stream]?.decode(encoded) ?? [] { renderer.pushAudio(stream: stream, chunk) }
+                    case .lossless: continue
                     }
                 }
                 // Segments end on frame boundaries: the decoder holds nothing back with
@@ -103,12 +104,13 @@ final class LiveComposer: @unchecked Sendable {
         var statistics: PairingStatistics
         var warnings: [String]
 
-        func manifestEntry(file: String, layout: String, filter: String, timeline: LayoutTimeline) -> SessionManifest.Composite {
+        func manifestEntry(file: String, layout: String, filter: String, mix: AudioMixSpec,
+                           timeline: LayoutTimeline) -> SessionManifest.Composite {
             .init(file: file, layout: layout, filter: filter,
                   timeline: timeline.entries.map { .init(presentationNanoseconds: $0.presentationNanoseconds, layout: $0.spec.description) },
                   ticks: statistics.ticks, pairs: statistics.pairs, repeats: statistics.repeats,
                   noSignal: statistics.noSignal, droppedFrames: statistics.droppedFrames,
-                  frameError: .init(statistics.frameError), pairSpread: .init(statistics.pairSpread))
+                  frameError: .init(statistics.frameError), pairSpread: .init(statistics.pairSpread), mix: mix.description)
         }
     }
 

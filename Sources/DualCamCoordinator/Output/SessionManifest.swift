@@ -26,6 +26,9 @@ struct SessionManifest: Codable {
         var file: String
         var deviceID: String
         var statistics: CameraStatistics
+        /// The node's sound uncompressed (WAV) beside the file, for editors; absent when
+        /// the node recorded none, or at 44.1 kHz (no uncompressed copy in its segments).
+        var soundFile: String? = nil
     }
     struct Settings: Codable {
         var width: Int
@@ -53,6 +56,8 @@ struct SessionManifest: Codable {
         /// How far apart the cameras' frames were on ticks where all had a fresh one:
         /// the measured pairing error between cameras.
         var pairSpread: Distribution
+        /// The sound mix (`AudioMixSpec`); absent in manifests from before sound.
+        var mix: String? = nil
         /// How the file was encoded. Absent in a live composite (the session's settings
         /// with tune zerolatency); `recompose` writes what it used.
         var encoding: Encoding?

@@ -30,4 +30,10 @@ enum SessionNaming {
     }
 
     static func file(_ camera: String, stamp: String) -> String { "DualCam_\(camera)_\(stamp).mp4" }
+
+    /// "Host" from "DualCam_Host_20260101_120000.mp4": the camera name `file` was given.
+    static func cameraName(ofFile file: String) -> String {
+        let parts = file.split(separator: "_")
+        return parts.count >= 2 ? String(parts[1]) : file
+    }
 }

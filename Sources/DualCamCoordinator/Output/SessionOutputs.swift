@@ -69,7 +69,7 @@ final class SessionOutputs: @unchecked Sendable {
 
     func finish(t0Shared: Int64, durationNanoseconds: Int64, cameras: [CameraStatistics],
                 deviceIDs: [String], warnings sessionWarnings: [String]) async throws -> SessionResult {
-        let remuxWarnings: [String] = await withCheckedContinuation { done in
+        let (remuxWarnings, soundFiles): ([String], [String?]) = await withCheckedContinuation { done in
             remuxQueue.async { [self] in
                 var warnings: [String] = []
                 for (i, remux) in remuxes.enumerated() {
@@ -78,7 +78,7 @@ final class SessionOutputs: @unchecked Sendable {
                     }
                     do { try remux.finish() } catch { record(error, "finishing \(remux.outputPath)") }
                 }
-                done.resume(returning: warnings)
+                done.resume(returning: (warnings, remuxes.map { $0.hasSound ? $0.soundPath : nil }))
             }
         }
         let composite = try await composer.finish(endPresentationNanoseconds: durationNanoseconds)
@@ -93,11 +93,13 @@ final class SessionOutputs: @unchecked Sendable {
                             preset: plan.preset, crf: plan.crf, segmentMilliseconds: plan.segmentMilliseconds,
                             genlock: plan.genlock),
             cameras: cameras.indices.map { i in
-                .init(file: (remuxes[i].outputPath as NSString).lastPathComponent, deviceID: deviceIDs[i], statistics: cameras[i])
+                .init(file: (remuxes[i].outputPath as NSString).lastPathComponent, deviceID: deviceIDs[i], statistics: cameras[i],
+                      soundFile: soundFiles[i].map { ($0 as NSString).lastPathComponent })
             },
             composite: composite.manifestEntry(file: (composer.outputPath as NSString).lastPathComponent,
                                                layout: plan.layout.description,
                                                filter: "\(plan.filter.kind.rawValue) \(plan.filter.intensity)%",
+                                               mix: plan.mix,
                                                timeline: composer.timeline),
             warnings: sessionWarnings + remuxWarnings + composite.warnings,
             audioSync: AudioSyncCheck.measure(files: remuxes.map(\.outputPath), names: cameraNames,
@@ -107,6 +109,7 @@ final class SessionOutputs: @unchecked Sendable {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try encoder.encode(manifest).write(to: URL(fileURLWithPath: manifestPath))
         return SessionResult(sessionDirectory: sessionDirectory, perCameraFiles: remuxes.map(\.outputPath),
+                             soundFiles: soundFiles.compactMap { $0 },
                              combinedFile: composer.outputPath, manifestFile: manifestPath)
     }
 }

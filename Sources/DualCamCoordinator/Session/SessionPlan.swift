@@ -65,6 +65,8 @@ public struct SessionPlan: Sendable {
 public struct SessionResult: Sendable {
     public var sessionDirectory: String
     public var perCameraFiles: [String]
+    /// Each node's uncompressed sound (WAV), for editors.
+    public var soundFiles: [String]
     public var combinedFile: String
     public var manifestFile: String
 }

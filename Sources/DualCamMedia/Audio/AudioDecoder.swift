@@ -9,8 +9,8 @@ public struct DecodedAudio: Sendable {
     public var sampleCount: Int { samples.count / max(channels, 1) }
 }
 
-/// Decodes AAC (or any float-output audio codec) packets to interleaved Float. Not
-/// thread-safe.
+/// Decodes AAC, SMPTE 302M (or any codec putting out float or 16/32-bit integer
+/// samples) to interleaved Float. Not thread-safe.
 public final class AudioDecoder {
     public let parameters: AudioParameters
     private let context: CodecContext
@@ -75,6 +75,12 @@ public final class AudioDecoder {
         case AV_SAMPLE_FMT_FLT:
             let data = f.pointee.extended_data[0]!.withMemoryRebound(to: Float.self, capacity: count * channels) { $0 }
             for i in 0..<(count * channels) { samples[i] = data[i] }
+        case AV_SAMPLE_FMT_S16:
+            let data = f.pointee.extended_data[0]!.withMemoryRebound(to: Int16.self, capacity: count * channels) { $0 }
+            for i in 0..<(count * channels) { samples[i] = Float(data[i]) / 32768 }
+        case AV_SAMPLE_FMT_S32:
+            let data = f.pointee.extended_data[0]!.withMemoryRebound(to: Int32.self, capacity: count * channels) { $0 }
+            for i in 0..<(count * channels) { samples[i] = Float(data[i]) / 2_147_483_648 }
         default:
             let name = av_get_sample_fmt_name(AVSampleFormat(rawValue: f.pointee.format)).map { String(cString: $0) } ?? "?"
             throw FFmpegError.invalid("AudioDecoder", "decoder output \(name) is not a float format")

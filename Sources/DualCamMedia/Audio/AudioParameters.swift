@@ -12,6 +12,8 @@ public struct AudioParameters: Sendable, Equatable {
     public var bitRate: Int
     /// Samples per channel in one packet (1024 for AAC).
     public var frameSize: Int
+    /// Bits per sample of an uncompressed stream (16 or 24), 0 for a compressed one.
+    public var bitsPerSample: Int = 0
 
     public init(codecName: String, sampleRate: Int, channels: Int, extradata: [UInt8] = [],
                 bitRate: Int = 0, frameSize: Int = 1024) {
@@ -31,6 +33,7 @@ extension AudioParameters {
                   sampleRate: Int(par.pointee.sample_rate), channels: Int(par.pointee.ch_layout.nb_channels),
                   extradata: extra, bitRate: Int(par.pointee.bit_rate),
                   frameSize: par.pointee.frame_size > 0 ? Int(par.pointee.frame_size) : 1024)
+        bitsPerSample = Int(par.pointee.bits_per_raw_sample)
     }
 
     func write(to par: UnsafeMutablePointer<AVCodecParameters>, path: String? = nil) throws {
@@ -45,6 +48,7 @@ extension AudioParameters {
         dc_default_channel_layout(&par.pointee.ch_layout, Int32(channels))
         par.pointee.bit_rate = Int64(bitRate)
         par.pointee.frame_size = Int32(frameSize)
+        par.pointee.bits_per_raw_sample = Int32(bitsPerSample)
         try Extradata.write(extradata, to: par, path: path)
     }
 
