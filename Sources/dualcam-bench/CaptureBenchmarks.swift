@@ -44,7 +44,8 @@ func runCaptureBenchmarks(rounds: Int) throws {
          "-keyint_min", "60", "-sc_threshold", "0", "-f", "mpegts", out + "/peer.ts"]
     }
     func agentSynthetic(_ out: String) -> [String] {
-        [agent, "record", "--source", "synthetic", "--size", size, "--fps", "30", "--preset", "veryfast",
+        // Video only, as the peer: the synthetic source would add its tone bursts.
+        [agent, "record", "--source", "synthetic", "--audio", "none", "--size", size, "--fps", "30", "--preset", "veryfast",
          "--duration", "10", "--out", out]
     }
     print("Capture agent benchmark: \(frameCount) frames \(size) yuv420p at 30 fps (\(rawBytes >> 20) MiB on stdin), "
