@@ -7,6 +7,8 @@ struct CapturedAudio {
     /// Interleaved, −1…1.
     var samples: [Float]
     var localFirstSampleNanoseconds: Int64
+    /// Samples were lost just before this period, and the source knows it (an overrun).
+    var discontinuity = false
 }
 
 /// A microphone or the synthetic companion of the DCTC pattern. `next` blocks until a
@@ -16,6 +18,8 @@ protocol AudioSource {
     var sampleRate: Int { get }
     var channels: Int { get }
     var description: String { get }
+    /// Times samples were lost because nobody read them in time (overruns).
+    var overruns: Int { get }
 }
 
 /// The audio companion of DCTC (TIMECODE.md): silence with a 1 kHz burst starting at each
@@ -41,6 +45,7 @@ struct SyntheticAudioSource: AudioSource {
     }
 
     var description: String { "synthetic tone bursts \(sampleRate) Hz" }
+    var overruns: Int { 0 }
 
     private func local(ofSample n: Int64) -> Int64 {
         startLocal + Int64((Double(n) * localNanosecondsPerSample).rounded())
@@ -73,6 +78,7 @@ struct MicrophoneSource: AudioSource {
     let capture: ALSACapture
     var sampleRate: Int { capture.sampleRate }
     var channels: Int { capture.channels }
+    var overruns: Int { capture.overruns }
     var description: String { "microphone \(capture.device) (\(capture.formatName), \(capture.sampleRate) Hz, \(capture.channels) ch)" }
 
     init(device: String, settings: AudioSettings) throws {
@@ -82,6 +88,7 @@ struct MicrophoneSource: AudioSource {
 
     mutating func next() throws -> CapturedAudio {
         let chunk = try capture.read()
-        return CapturedAudio(samples: chunk.samples, localFirstSampleNanoseconds: chunk.firstSampleNanoseconds)
+        return CapturedAudio(samples: chunk.samples, localFirstSampleNanoseconds: chunk.firstSampleNanoseconds,
+                             discontinuity: chunk.overrun)
     }
 }

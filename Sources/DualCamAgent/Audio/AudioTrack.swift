@@ -36,6 +36,9 @@ final class AudioTrack: Sendable {
         var sourceDescription = ""
         /// Samples at or after this shared instant are not recorded.
         var stopShared: Int64?
+        /// Periods whose timestamps were set aside as late (see AudioDriftCorrector).
+        var lateStamps = 0
+        var overruns = 0
     }
 
     /// `startShared` is where recording begins (T0, or the rejoin instant).
@@ -105,11 +108,11 @@ final class AudioTrack: Sendable {
 
     /// Waits for the thread to end (it does once the stop instant is captured, or the
     /// source failed) and returns the rest, plus the error that ended it, if any.
-    func finish() -> (packets: [AudioPacket], error: String?) {
+    func finish() -> (packets: [AudioPacket], error: String?, lateStamps: Int, overruns: Int) {
         done.wait()
         return state.withLockedValue { s in
             defer { s.ready = [] }
-            return (s.ready, s.error)
+            return (s.ready, s.error, s.lateStamps, s.overruns)
         }
     }
 
@@ -134,7 +137,13 @@ final class AudioTrack: Sendable {
             if let stop = stopShared, shared >= stop { break }
             if gain != 1 { for i in chunk.samples.indices { chunk.samples[i] = max(-1, min(1, chunk.samples[i] * gain)) } }
             stats.meterAudio(chunk.samples)
-            let plan = corrector.plan(inputSamples: count, firstSampleSharedNanoseconds: shared)
+            let plan = corrector.plan(inputSamples: count, firstSampleSharedNanoseconds: shared,
+                                      discontinuity: chunk.discontinuity)
+            let overruns = source.overruns
+            state.withLockedValue {
+                $0.lateStamps = corrector.outliersIgnored
+                $0.overruns = overruns
+            }
             var out = [Float](repeating: 0, count: plan.silenceBefore * channels)
             if plan.output > 0, plan.dropInput < count {
                 out += try resampler.convert(Array(chunk.samples[(plan.dropInput * channels)...]), outputCount: plan.output)

@@ -139,6 +139,12 @@ final class RecordingPipeline: Sendable {
                 let rest = track.finish()
                 try segments.storeAudio(rest.packets)
                 if let error = rest.error { summary.notes.append("sound stopped early: \(error)") }
+                if rest.overruns > 0 {
+                    summary.notes.append("sound: \(rest.overruns) overruns (the machine was too busy to read the microphone in time); silence stands where sound was lost, nothing after it moved")
+                }
+                if rest.lateStamps > 0 {
+                    summary.notes.append("sound: \(rest.lateStamps) late timestamps set aside (a busy machine); the sound kept its place")
+                }
             }
             try segments.finish()
             summary.framesDropped += maker.droppedBeforeKeyframe

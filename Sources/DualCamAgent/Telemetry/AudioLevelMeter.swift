@@ -11,11 +11,16 @@ struct AudioLevelMeter: Sendable {
     init() {}
 
     mutating func add(_ samples: [Float]) {
-        for s in samples {
-            let a = abs(s)
-            if a > peak { peak = a }
-            sumOfSquares += Double(s) * Double(s)
+        var top = peak, sum: Float = 0
+        samples.withUnsafeBufferPointer { buffer in
+            for s in buffer {
+                let a = s < 0 ? -s : s
+                if a > top { top = a }
+                sum += s * s
+            }
         }
+        peak = top
+        sumOfSquares += Double(sum)
         count += samples.count
     }
 

@@ -45,7 +45,12 @@ public struct AudioDriftCorrector: Sendable {
         (nanosecondsPerSample / line.slope - 1) * 1e6
     }
 
-    public mutating func plan(inputSamples count: Int, firstSampleSharedNanoseconds timestamp: Int64) -> AudioChunkPlan {
+    /// `discontinuity`: the source knows samples were lost just before this chunk (an
+    /// overrun the driver reported), so a jump in its timestamp is believed at once.
+    /// Otherwise a timestamp far off the line is taken for a late stamp (a thread woken
+    /// late, a busy machine) and ignored, unless the next chunks confirm the jump.
+    public mutating func plan(inputSamples count: Int, firstSampleSharedNanoseconds timestamp: Int64,
+                              discontinuity: Bool = false) -> AudioChunkPlan {
         precondition(count >= 0, "negative sample count")
         var plan = AudioChunkPlan(dropInput: 0, silenceBefore: 0, output: 0)
         guard count > 0 else { return plan }
@@ -55,10 +60,19 @@ public struct AudioDriftCorrector: Sendable {
         // Judged against the line before this point joins it: one point barely moves a
         // minute's fit, so a jump would otherwise look like a small error.
         if let miss = line.timestamp(atInput: first, minus: timestamp), miss.magnitude > Self.hardLimitNanoseconds {
-            line.restart()
-            aligning = true
+            suspects.append(Suspect(input: first, timestamp: timestamp, miss: miss))
+            if discontinuity || confirmedJump {
+                line.restart()
+                for s in suspects { line.add(input: s.input, timestamp: s.timestamp) }
+                suspects = []
+                aligning = true
+            } else {
+                outliersIgnored += 1
+            }
+        } else {
+            suspects = []
+            line.add(input: first, timestamp: timestamp)
         }
-        line.add(input: first, timestamp: timestamp)
 
         let start = position(atInput: first)
         let error = start - Double(outputPosition)
@@ -85,6 +99,26 @@ public struct AudioDriftCorrector: Sendable {
         }
         outputPosition += Int64(plan.silenceBefore + plan.output)
         return plan
+    }
+
+    /// Chunks whose timestamps missed the line by more than the hard limit, in a row.
+    private struct Suspect: Sendable {
+        var input: Int64
+        var timestamp: Int64
+        var miss: Double
+    }
+    private var suspects: [Suspect] = []
+    /// Late stamps set aside without a correction; a busy machine shows here.
+    public private(set) var outliersIgnored = 0
+    static let confirmations = 3
+
+    /// The last chunks all missed the line the same way, by amounts that agree: the
+    /// card's timeline really moved (samples lost without a report, a clock step).
+    private var confirmedJump: Bool {
+        guard suspects.count >= Self.confirmations else { return false }
+        let misses = suspects.suffix(Self.confirmations).map(\.miss)
+        let sameSide = misses.allSatisfy { $0 > 0 } || misses.allSatisfy { $0 < 0 }
+        return sameSide && (misses.max()! - misses.min()!) < Self.hardLimitNanoseconds
     }
 
     /// Where input sample `input` belongs, in output samples from t0 (fractional).

@@ -27,6 +27,8 @@ public final class ALSACapture {
     private var pcm: OpaquePointer?
     private let format: snd_pcm_format_t
     private var raw: [UInt8]
+    /// Overruns so far: each lost what the card captured while nobody read.
+    public private(set) var overruns = 0
 
     /// `bits` 16 or 24; 24-bit takes whichever of S24_3LE, S32_LE or S24_LE the device offers.
     public init(device: String, sampleRate: Int, channels: Int, bits: Int, periodFrames: Int = 1024) throws {
@@ -77,8 +79,8 @@ public final class ALSACapture {
         var frames = snd_pcm_uframes_t(period)
         var direction: Int32 = 0
         try alsaCheck(snd_pcm_hw_params_set_period_size_near(pcm, hw, &frames, &direction), "set_period_size_near", device: device)
-        // A quarter second of buffer rides out a busy encoder without an overrun.
-        var buffer = snd_pcm_uframes_t(max(Int(frames) * 4, rate / 4))
+        // Half a second of buffer rides out a busy encoder without an overrun.
+        var buffer = snd_pcm_uframes_t(max(Int(frames) * 4, rate / 2))
         try alsaCheck(snd_pcm_hw_params_set_buffer_size_near(pcm, hw, &buffer), "set_buffer_size_near", device: device)
         try alsaCheck(snd_pcm_hw_params(pcm, hw), "snd_pcm_hw_params", device: device,
                       detail: "\(rate) Hz, \(channels) ch, \(String(cString: snd_pcm_format_name(format)))")
@@ -107,6 +109,7 @@ public final class ALSACapture {
             if n == -Int(EPIPE) || n == -Int(ESTRPIPE) {
                 // Overrun: what was captured meanwhile is gone; the gap shows in the instants.
                 overrun = true
+                overruns += 1
                 try alsaCheck(snd_pcm_recover(pcm, Int32(n), 1), "snd_pcm_recover", device: device)
                 try alsaCheck(snd_pcm_start(pcm), "snd_pcm_start", device: device)
                 got = 0
@@ -136,27 +139,33 @@ public final class ALSACapture {
         return at - (Int64(periodFrames) + Int64(available)) * 1_000_000_000 / Int64(sampleRate)
     }
 
+    /// Raw pointers throughout: this runs for every sample and must stay cheap even in
+    /// a debug build on a small machine.
     private func convert(count: Int) -> [Float] {
         var out = [Float](repeating: 0, count: count)
-        raw.withUnsafeBytes { bytes in
-            switch format {
-            case SND_PCM_FORMAT_S16_LE:
-                for i in 0..<count { out[i] = Float(Int16(littleEndian: bytes.loadUnaligned(fromByteOffset: i * 2, as: Int16.self))) / 32768 }
-            case SND_PCM_FORMAT_S24_3LE:
-                for i in 0..<count {
-                    let b = i * 3
-                    let v = Int32(bytes[b]) | Int32(bytes[b + 1]) << 8 | Int32(Int8(bitPattern: bytes[b + 2])) << 16
-                    out[i] = Float(v) / 8_388_608
-                }
-            case SND_PCM_FORMAT_S24_LE:
-                // 24 bits in the low three bytes of 32, sign in bit 23.
-                for i in 0..<count {
-                    let v = (Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: i * 4, as: Int32.self)) << 8) >> 8
-                    out[i] = Float(v) / 8_388_608
-                }
-            default:
-                for i in 0..<count {
-                    out[i] = Float(Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: i * 4, as: Int32.self))) / 2_147_483_648
+        let format = self.format
+        out.withUnsafeMutableBufferPointer { target in
+            raw.withUnsafeBytes { bytes in
+                let b = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                switch format {
+                case SND_PCM_FORMAT_S16_LE:
+                    for i in 0..<count {
+                        let v = Int16(bitPattern: UInt16(b[2 * i]) | UInt16(b[2 * i + 1]) << 8)
+                        target[i] = Float(v) * (1 / 32768)
+                    }
+                case SND_PCM_FORMAT_S24_3LE:
+                    for i in 0..<count {
+                        let v = Int32(b[3 * i]) | Int32(b[3 * i + 1]) << 8 | Int32(Int8(bitPattern: b[3 * i + 2])) << 16
+                        target[i] = Float(v) * (1 / 8_388_608)
+                    }
+                default:
+                    // S32_LE, or S24_LE: 24 bits in the low three bytes, sign in bit 23.
+                    let low24 = format == SND_PCM_FORMAT_S24_LE
+                    for i in 0..<count {
+                        let u = UInt32(b[4 * i]) | UInt32(b[4 * i + 1]) << 8 | UInt32(b[4 * i + 2]) << 16 | UInt32(b[4 * i + 3]) << 24
+                        let v = Int32(bitPattern: low24 ? u << 8 : u)
+                        target[i] = Float(v) * (1 / 2_147_483_648)
+                    }
                 }
             }
         }

@@ -129,23 +129,32 @@ public final class AudioEncoder {
         dc_default_channel_layout(&f.pointee.ch_layout, Int32(codedChannels))
         try check(av_frame_get_buffer(f, 0), "av_frame_get_buffer", detail: "\(count) audio samples")
         // The one copy the codec's input format requires: planar float for AAC,
-        // interleaved integers for PCM.
+        // interleaved integers for PCM. Plain loops over raw pointers: this runs for
+        // every sample, twice, and must stay cheap even in a debug build.
         let (channels, coded) = (self.channels, codedChannels)
-        samples.withUnsafeBufferPointer { source in
-            func value(_ i: Int, _ ch: Int) -> Float { max(-1, min(1, source[start + i * channels + min(ch, channels - 1)])) }
+        samples.withUnsafeBufferPointer { buffer in
+            let source = buffer.baseAddress! + start
             switch sampleFormat {
             case AV_SAMPLE_FMT_S16:
                 let out = f.pointee.extended_data[0]!.withMemoryRebound(to: Int16.self, capacity: count * coded) { $0 }
-                for i in 0..<count { for ch in 0..<coded { out[i * coded + ch] = Int16(clamping: Int32((value(i, ch) * 32768).rounded())) } }
+                for i in 0..<count {
+                    for ch in 0..<coded {
+                        let x = Self.clip(source[i * channels + min(ch, channels - 1)] * 32768, 32767)
+                        out[i * coded + ch] = Int16(x.rounded())
+                    }
+                }
             case AV_SAMPLE_FMT_S32:
                 let out = f.pointee.extended_data[0]!.withMemoryRebound(to: Int32.self, capacity: count * coded) { $0 }
                 for i in 0..<count {
-                    for ch in 0..<coded { out[i * coded + ch] = min(Int32((value(i, ch) * 8_388_608).rounded()), 8_388_607) << 8 }
+                    for ch in 0..<coded {
+                        let x = Self.clip(source[i * channels + min(ch, channels - 1)] * 8_388_608, 8_388_607)
+                        out[i * coded + ch] = Int32(x.rounded()) << 8
+                    }
                 }
             default:
                 for ch in 0..<coded {
                     let plane = f.pointee.extended_data[ch]!.withMemoryRebound(to: Float.self, capacity: count) { $0 }
-                    for i in 0..<count { plane[i] = source[start + i * channels + ch] }
+                    for i in 0..<count { plane[i] = source[i * channels + ch] }
                 }
             }
         }
@@ -153,6 +162,12 @@ public final class AudioEncoder {
         nextFramePosition += Int64(count)
         try check(avcodec_send_frame(context.pointer, f), "avcodec_send_frame", detail: "audio pts \(f.pointee.pts)")
         return try receive()
+    }
+
+    /// `x` limited to −(top + 1)…top, the range of a signed integer sample.
+    @inline(__always)
+    private static func clip(_ x: Float, _ top: Float) -> Float {
+        x > top ? top : (x < -top - 1 ? -top - 1 : x)
     }
 
     private func receive() throws -> [EncodedPacket] {
