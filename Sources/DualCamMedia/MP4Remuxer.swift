@@ -25,10 +25,20 @@ public final class MP4Remuxer {
         packet = try Packet()
     }
 
-    /// Appends every video packet of the segment at `path`, in order.
+    /// The segment's uncompressed sound (SMPTE 302M) as the last `append` found it, for
+    /// the caller's WAV: read in the same pass, so a segment is opened once.
+    public private(set) var losslessPackets: [EncodedPacket] = []
+    public private(set) var losslessParameters: AudioParameters?
+    /// Channels the node recorded (302M carries mono as a pair); from the AAC stream.
+    public private(set) var recordedChannels: Int?
+
+    /// Appends every video and audio packet of the segment at `path`, in order.
     public func append(segmentAt path: String) throws {
         guard !finished else { throw FFmpegError.invalid("MP4Remuxer.append", path: outputPath, "already finished") }
         let input = try InputFormatContext(path: path)
+        losslessPackets = []
+        losslessParameters = input.losslessParameters
+        recordedChannels = input.audioParameters?.channels
         if !output.started {
             var start = parameters
             // Parameter sets only in-band (e.g. an H.264 pass-through camera): take them
@@ -41,7 +51,16 @@ public final class MP4Remuxer {
         let frameDuration = frameDurationTicks(input: input, base: outputBase)
         while let kind = try input.readPacket(into: packet) {
             // The uncompressed copy is for the WAV beside the file, not for the MP4.
-            if kind == .lossless { continue }
+            if kind == .lossless {
+                let p = packet.pointer.pointee
+                if let base = input.losslessStream?.pointee.time_base, p.pts != dc_nopts_value() {
+                    let pts = Timestamps.nanoseconds(p.pts, in: base)
+                    losslessPackets.append(EncodedPacket(data: packet.bytes, ptsNanoseconds: pts, dtsNanoseconds: pts,
+                                                         durationNanoseconds: Timestamps.nanoseconds(p.duration, in: base),
+                                                         isKeyframe: true))
+                }
+                continue
+            }
             if kind == .audio {
                 try appendAudio(from: input)
                 continue

@@ -128,6 +128,7 @@ struct Demo: AsyncParsableCommand {
     @Option(help: "Simulated clock offset of the guest agent, ms.") var guestClockOffsetMs = 0.0
     @Option(help: "Simulated clock skew of the guest agent, ppm.") var guestClockSkewPpm = 0.0
     @Option(help: "Simulated rate error of the guest's sound card against its clock, ppm.") var guestAudioRatePpm = 0.0
+    @Flag(help: "Pictures only: the agents record no sound.") var noSound = false
     @OptionGroup var clockSync: ClockSyncOptions
     @OptionGroup var state: StateOption
 
@@ -149,6 +150,7 @@ struct Demo: AsyncParsableCommand {
         options.guestClockOffsetMs = guestClockOffsetMs
         options.guestClockSkewPPM = guestClockSkewPpm
         options.guestAudioRatePPM = guestAudioRatePpm
+        options.sound = !noSound
         options.mix = try layout.mixSpec()
         options.clockThresholdNanoseconds = clockSync.thresholdNanoseconds
         options.clockSyncTimeoutNanoseconds = clockSync.timeoutNanoseconds

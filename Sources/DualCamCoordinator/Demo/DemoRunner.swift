@@ -20,6 +20,8 @@ public struct DemoOptions: Sendable {
     /// The guest's simulated sound card rate error against its own clock.
     public var guestAudioRatePPM = 0.0
     public var mix = AudioMixSpec.all
+    /// The agents record their synthetic sound (tone bursts) beside the pictures.
+    public var sound = true
     public var agentExecutable: String
     public var coordinatorStateDirectory: String
     public var clockThresholdNanoseconds: Int64 = 1_000_000
@@ -65,6 +67,7 @@ public struct DemoRunner {
                         // to IPv4 where IPv6 is off) because mDNS may resolve either first.
                         "--mdns-interface", "lo"]
             if !options.genlock { args.append("--free-run") }
+            if !options.sound { args += ["--audio", "none"] }
             if role == "guest" {
                 args += ["--simulate-clock-offset-ms", "\(options.guestClockOffsetMs)",
                          "--simulate-clock-skew-ppm", "\(options.guestClockSkewPPM)",

@@ -11,7 +11,6 @@ final class CameraRemux {
     /// The node's uncompressed sound, beside the MP4, when its segments carry it.
     private var wav: WAVWriter?
     private var losslessDecoder: AudioDecoder?
-    private var spokenChannels = 1
     private var nextIndex = 0
     private var waiting: [Int: String] = [:]
 
@@ -33,27 +32,25 @@ final class CameraRemux {
             let parameters = try MediaDemuxer(path: path).videoParameters
             remuxer = try MP4Remuxer(outputPath: outputPath, parameters: parameters, creationTimeUnixSeconds: creationTime)
         }
-        try remuxer?.append(segmentAt: path)
-        try appendLossless(path)
+        guard let remuxer else { return }
+        try remuxer.append(segmentAt: path)
+        try appendLossless(from: remuxer)
     }
 
     /// The WAV's path: the MP4's, with the other extension.
     var soundPath: String { (outputPath as NSString).deletingPathExtension + ".wav" }
     var hasSound: Bool { wav != nil }
 
-    private func appendLossless(_ path: String) throws {
-        let demuxer = try MediaDemuxer(path: path)
-        guard let pcm = demuxer.losslessParameters else { return }
+    private func appendLossless(from remuxer: MP4Remuxer) throws {
+        guard let pcm = remuxer.losslessParameters, !remuxer.losslessPackets.isEmpty else { return }
         if wav == nil {
             // 302M carries mono as a pair: the WAV has as many channels as the node recorded.
-            spokenChannels = demuxer.audioParameters?.channels ?? pcm.channels
-            wav = try WAVWriter(path: soundPath, sampleRate: pcm.sampleRate, channels: spokenChannels,
+            wav = try WAVWriter(path: soundPath, sampleRate: pcm.sampleRate, channels: remuxer.recordedChannels ?? pcm.channels,
                                 bits: pcm.bitsPerSample == 24 ? 24 : 16)
             losslessDecoder = try AudioDecoder(parameters: pcm)
         }
         guard let wav, let decoder = losslessDecoder else { return }
-        while let packet = try demuxer.nextPacket() {
-            guard case .lossless(let encoded) = packet else { continue }
+        for encoded in remuxer.losslessPackets {
             for chunk in try decoder.decode(encoded) {
                 try wav.write(chunk.samples, sourceChannels: chunk.channels,
                               atPosition: chunk.ptsNanoseconds * Int64(wav.sampleRate) / 1_000_000_000)

@@ -7,16 +7,22 @@ import Logging
 /// each worked on its own serial queue (FFmpeg calls block; they stay off Swift's
 /// cooperative pool). Finishing waits for both and writes manifest.json.
 final class SessionOutputs: @unchecked Sendable {
-    // Invariant: `remuxes` is touched only on `remuxQueue`; `firstError` only under `lock`.
+    // Invariant: `remuxes` is touched only on `remuxQueue`; `firstError` only under `lock`;
+    // `finished` is written by `finish` and read by `addSoundSyncReport`, which the one
+    // caller runs after `finish` has returned.
     private let remuxQueue = DispatchQueue(label: "dualcam.remux")
     private let lock = NSLock()
     private var remuxes: [CameraRemux]
     private var firstError: String?
     private let composer: LiveComposer
+    /// The manifest as `finish` wrote it, for the sound sync report added after.
+    private var finished: (manifest: SessionManifest, durationNanoseconds: Int64)?
     let plan: SessionPlan
     let sessionDirectory: String
     let sessionID: String
     let cameraNames: [String]
+    /// Each camera's MP4, in camera order.
+    let cameraFiles: [String]
     let wallStart: Date
     let stamp: String
     let logger: Logger
@@ -32,7 +38,8 @@ final class SessionOutputs: @unchecked Sendable {
         let stamp = SessionNaming.stamp(for: wallStart)
         self.stamp = stamp
         let creation = Int64(wallStart.timeIntervalSince1970)
-        remuxes = cameraNames.map { CameraRemux(outputPath: sessionDirectory + "/" + SessionNaming.file($0, stamp: stamp), creationTime: creation) }
+        cameraFiles = cameraNames.map { sessionDirectory + "/" + SessionNaming.file($0, stamp: stamp) }
+        remuxes = cameraFiles.map { CameraRemux(outputPath: $0, creationTime: creation) }
         composer = try LiveComposer(
             outputPath: sessionDirectory + "/" + SessionNaming.file("Combined", stamp: stamp),
             streamCount: cameraNames.count, plan: plan, creationTime: creation,
@@ -101,15 +108,25 @@ final class SessionOutputs: @unchecked Sendable {
                                                filter: "\(plan.filter.kind.rawValue) \(plan.filter.intensity)%",
                                                mix: plan.mix,
                                                timeline: composer.timeline),
-            warnings: sessionWarnings + remuxWarnings + composite.warnings,
-            audioSync: AudioSyncCheck.measure(files: remuxes.map(\.outputPath), names: cameraNames,
-                                              durationNanoseconds: durationNanoseconds))
+            warnings: sessionWarnings + remuxWarnings + composite.warnings)
         let manifestPath = sessionDirectory + "/manifest.json"
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try encoder.encode(manifest).write(to: URL(fileURLWithPath: manifestPath))
+        try manifest.write(sessionDirectory: sessionDirectory)
+        finished = (manifest, durationNanoseconds)
         return SessionResult(sessionDirectory: sessionDirectory, perCameraFiles: remuxes.map(\.outputPath),
                              soundFiles: soundFiles.compactMap { $0 },
                              combinedFile: composer.outputPath, manifestFile: manifestPath)
+    }
+
+    /// The nodes' offset measured from their sound, written into the manifest once the
+    /// files are final: it reads and correlates the cameras' sound, which takes a moment
+    /// that the files should not wait for. Returns the entries (empty without sound).
+    func addSoundSyncReport() throws -> [AudioSyncCheck.Entry] {
+        guard let (original, duration) = finished else { return [] }
+        var manifest = original
+        let entries = AudioSyncCheck.measure(files: cameraFiles, names: cameraNames, durationNanoseconds: duration)
+        guard !entries.isEmpty else { return [] }
+        manifest.audioSync = entries
+        try manifest.write(sessionDirectory: sessionDirectory)
+        return entries
     }
 }

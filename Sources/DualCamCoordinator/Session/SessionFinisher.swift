@@ -50,6 +50,16 @@ enum SessionFinisher {
         _ = await bar.value
         let afterStop = Double(MonotonicTime.now() - stop) / 1e9
         progress(String(format: "files final %.2f s after the stop instant", afterStop))
+        let started = MonotonicTime.now()
+        do {
+            for e in try outputs.addSoundSyncReport() {
+                progress(String(format: "sound check: %@ against %@ %+.2f ms at the start, %+.2f ms at the end (confidence %.2f / %.2f), measured in %.1f s",
+                                e.camera, e.reference, Double(e.startOffsetNanoseconds) / 1e6, Double(e.endOffsetNanoseconds) / 1e6,
+                                e.startConfidence, e.endConfidence, Double(MonotonicTime.now() - started) / 1e9))
+            }
+        } catch {
+            progress("sound check not written into the manifest: \(error)")
+        }
         return result
     }
 }
