@@ -34,8 +34,9 @@ let package = Package(
             name: "CAlsa", path: "Sources/CAlsa", pkgConfig: "alsa",
             providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(
-            name: "CAvahi", path: "Sources/CAvahi", pkgConfig: "avahi-client",
-            providers: [.apt(["libavahi-client-dev"])]),
+            // No pkgConfig: avahi-client.pc only adds -D_REENTRANT, which SwiftPM rejects
+            // with a warning; the headers are in /usr/include (libavahi-client-dev).
+            name: "CAvahi", path: "Sources/CAvahi"),
 
         // Pure frame-sync core: no I/O, no C, time passed in.
         .target(name: "DualCamCore"),

@@ -11,12 +11,20 @@ final class InputFormatContext {
     /// A segment's uncompressed copy of its sound (SMPTE 302M), when it has one.
     let losslessStreamIndex: Int32?
 
-    init(path: String) throws {
+    /// `lossless`: whether the uncompressed sound stream (SMPTE 302M) is wanted. Where it
+    /// is not, it is discarded before probing: at ~1.9 Mbit/s it would cost more to
+    /// parse than the pictures.
+    init(path: String, lossless: Bool = false) throws {
         var context: UnsafeMutablePointer<AVFormatContext>? = nil
         // On failure avformat_open_input frees the context itself.
         try check(avformat_open_input(&context, path, nil, nil), "avformat_open_input", path: path)
         guard let opened = context else {
             throw FFmpegError(code: dc_averror(ENOMEM), call: "avformat_open_input", path: path)
+        }
+        if !lossless {
+            for i in 0..<Int(opened.pointee.nb_streams) where opened.pointee.streams[i]!.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_S302M {
+                opened.pointee.streams[i]!.pointee.discard = AVDISCARD_ALL
+            }
         }
         let infoResult = avformat_find_stream_info(opened, nil)
         let streamIndex = av_find_best_stream(opened, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
@@ -39,7 +47,7 @@ final class InputFormatContext {
             let par = opened.pointee.streams[Int(i)]!.pointee.codecpar!
             guard par.pointee.codec_type == AVMEDIA_TYPE_AUDIO else { continue }
             if par.pointee.codec_id == AV_CODEC_ID_S302M {
-                if losslessIndex == nil { losslessIndex = i }
+                if lossless && losslessIndex == nil { losslessIndex = i }
             } else if audioIndex == nil {
                 audioIndex = i
             }

@@ -35,7 +35,7 @@ public final class MP4Remuxer {
     /// Appends every video and audio packet of the segment at `path`, in order.
     public func append(segmentAt path: String) throws {
         guard !finished else { throw FFmpegError.invalid("MP4Remuxer.append", path: outputPath, "already finished") }
-        let input = try InputFormatContext(path: path)
+        let input = try InputFormatContext(path: path, lossless: true)
         losslessPackets = []
         losslessParameters = input.losslessParameters
         recordedChannels = input.audioParameters?.channels

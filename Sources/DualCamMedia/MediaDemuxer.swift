@@ -12,9 +12,10 @@ public final class MediaDemuxer {
     private let input: InputFormatContext
     private let packet: Packet
 
-    public init(path: String) throws {
+    /// `lossless`: also read the uncompressed sound stream a segment may carry.
+    public init(path: String, lossless: Bool = false) throws {
         self.path = path
-        input = try InputFormatContext(path: path)
+        input = try InputFormatContext(path: path, lossless: lossless)
         videoParameters = input.videoParameters
         audioParameters = input.audioParameters
         losslessParameters = input.losslessParameters

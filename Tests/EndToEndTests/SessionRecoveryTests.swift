@@ -63,7 +63,7 @@ final class RecoveryRig {
 
     func file(_ prefix: String) throws -> String {
         let directory = try #require(sessionDirectory)
-        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: directory).first { $0.hasPrefix(prefix) })
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: directory).first { $0.hasPrefix(prefix) && $0.hasSuffix(".mp4") })
         return directory + "/" + name
     }
 

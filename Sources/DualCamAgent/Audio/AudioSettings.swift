@@ -34,6 +34,9 @@ public struct AudioSettings: Sendable, Equatable {
     /// Synthetic source only: the simulated sound card's rate error against the node's
     /// clock, to exercise drift correction.
     public var simulatedRatePPM: Double
+    /// An uncompressed copy of the sound rides in the segments (SMPTE 302M, 48 kHz
+    /// only), from which the coordinator writes the node's WAV for editors.
+    public var lossless = true
 
     public init(source: Source = .none, sampleRate: Int = 48_000, channels: Int = 1, bits: Int = 16,
                 gainDB: Double = 0, bitRate: Int = 128_000, simulatedRatePPM: Double = 0) {

@@ -54,7 +54,7 @@ final class AudioTrack: Sendable {
         let encoder = try AudioEncoder(sampleRate: settings.sampleRate, channels: settings.channels,
                                        bitRate: settings.bitRate, startPosition: startPosition)
         parameters = encoder.parameters
-        let pcm = settings.sampleRate == 48_000
+        let pcm = settings.lossless && settings.sampleRate == 48_000
             ? try AudioEncoder(codec: .smpte302m(bits: settings.bits), sampleRate: settings.sampleRate,
                                channels: settings.channels, startPosition: startPosition)
             : nil

@@ -26,6 +26,7 @@ enum SessionFinisher {
             return s
         }
         let outputs = collector.outputs
+        let collected = Double(MonotonicTime.now() - stop) / 1e9
         let bar = Task {
             let inPlace = isatty(STDERR_FILENO) == 1
             var last = -1
@@ -49,7 +50,7 @@ enum SessionFinisher {
         bar.cancel()
         _ = await bar.value
         let afterStop = Double(MonotonicTime.now() - stop) / 1e9
-        progress(String(format: "files final %.2f s after the stop instant", afterStop))
+        progress(String(format: "files final %.2f s after the stop instant (every segment in after %.2f s)", afterStop, collected))
         let started = MonotonicTime.now()
         do {
             for e in try outputs.addSoundSyncReport() {
