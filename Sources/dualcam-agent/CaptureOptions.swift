@@ -82,6 +82,7 @@ struct CaptureOptions: ParsableArguments {
                                          crf: bits == nil ? (crf ?? 23) : nil, bitrate: bits,
                                          segmentNanoseconds: Int64(segmentSeconds * 1e9), genlock: !freeRun)
         settings.source = try sourceConfig()
+        if case .stdin = settings.source { settings.pipe = CaptureMode(width: width, height: height, rate: rate) }
         settings.inputLatencyNanoseconds = Int64(inputLatencyMs * 1e6)
         settings.diskReserveBytes = Int64(max(diskReserveMb, 0) * 1e6)
         settings.frameLogPath = frameLog

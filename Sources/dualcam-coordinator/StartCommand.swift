@@ -48,6 +48,7 @@ struct Start: AsyncParsableCommand {
         var plan = SessionPlan(agents: try await agents(identity: identity, progress: progress),
                                outputDirectory: outputDirectory, durationSeconds: duration)
         do { try QualityPreset.parse(preset).apply(to: &plan) } catch { throw ValidationError("\(error)") }
+        (plan.fitsSizeToCameras, plan.fitsRateToCameras) = (size == nil, fps == nil)
         if let size { (plan.width, plan.height) = try CommandSupport.parseSize(size) }
         if let fps {
             guard let rate = FrameRate(parsing: fps) else { throw ValidationError("--fps must be a rate like 30 or 30000/1001") }

@@ -14,12 +14,12 @@ final class RunningAgent: Sendable {
     private let task: Task<Void, Error>
 
     static func start(name: String = "test-agent", trusting: Set<DeviceID> = [],
-                      listenHost: String = "127.0.0.1") async throws -> RunningAgent {
+                      listenHost: String = "127.0.0.1", defaults: RecordingSettings = RecordingSettings()) async throws -> RunningAgent {
         let state = NSTemporaryDirectory() + "dualcam-system-\(UUID().uuidString)"
         let identity = try DeviceIdentity.loadOrCreate(in: state, commonName: "dualcam-agent")
         var options = AgentOptions(
             name: name, role: .guest, listenHost: listenHost, port: 0, stateDirectory: state,
-            spoolDirectory: state + "/spool", trusted: trusting, defaults: RecordingSettings(),
+            spoolDirectory: state + "/spool", trusted: trusting, defaults: defaults,
             simulatedError: .none, allowRemoteShutdown: false)
         options.announce = false
         options.firstPairingWindowSeconds = 0

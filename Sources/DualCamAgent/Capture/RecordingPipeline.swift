@@ -235,9 +235,10 @@ enum SourceFactory {
             return try V4L2Source(device: device, pixelFormat: pixelFormat, width: settings.width, height: settings.height,
                                   rate: settings.rate, clock: clock, frameLogPath: settings.frameLogPath)
         case .stdin(let format):
-            let input = PipeInput.shared(format: format, width: settings.width, height: settings.height, rate: settings.rate, clock: clock,
+            let pipe = settings.pipe ?? CaptureMode(width: settings.width, height: settings.height, rate: settings.rate)
+            let input = PipeInput.shared(format: format, width: pipe.width, height: pipe.height, rate: pipe.rate, clock: clock,
                                          latencyNanoseconds: settings.inputLatencyNanoseconds)
-            return StdinSource(input: input, rate: settings.rate, clock: clock)
+            return StdinSource(input: input, rate: pipe.rate, clock: clock)
         }
     }
 }

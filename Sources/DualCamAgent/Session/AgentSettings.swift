@@ -26,6 +26,10 @@ public struct RecordingSettings: Sendable {
     public var frameLogPath: String?
     /// The node's microphone (agent-side, like the camera).
     public var audio = AudioSettings()
+    /// Piped input: the producer's picture size and rate, fixed by the agent's command
+    /// line. A coordinator's Prepare cannot change what another program writes into the
+    /// pipe: its size is met by scaling, and the pipe's rate stays.
+    public var pipe: CaptureMode?
 
     public init(width: Int = 1280, height: Int = 720, rate: FrameRate = .fps30, encoder: String = "libx264",
                 preset: String = "veryfast", crf: Int? = 23, bitrate: Int? = nil,
@@ -47,6 +51,7 @@ public struct RecordingSettings: Sendable {
         if video.width > 0 { s.width = Int(video.width) }
         if video.height > 0 { s.height = Int(video.height) }
         if video.fpsNum > 0 { s.rate = FrameRate(Int64(video.fpsNum), Int64(max(video.fpsDen, 1))) }
+        if let pipe { s.rate = pipe.rate }
         if !video.encoder.isEmpty { s.encoder = video.encoder }
         if !video.preset.isEmpty { s.preset = video.preset }
         if video.bitrate > 0 { s.bitrate = Int(video.bitrate); s.crf = nil }

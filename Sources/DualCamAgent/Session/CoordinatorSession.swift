@@ -209,6 +209,11 @@ final class CoordinatorSession: Sendable {
         var caps = Dualcam_V1_Capabilities()
         caps.videoCodecs = ["libx264", "libx265", "h264_v4l2m2m"]
         caps.sources = ["synthetic", "v4l2", "stdin"]
+        let limits = SourceLimits.of(options.defaults)
+        caps.maxWidth = UInt32(limits.maxWidth)
+        caps.maxHeight = UInt32(limits.maxHeight)
+        caps.maxFps = UInt32(limits.maxFramesPerSecond)
+        caps.freeDiskBytes = UInt64(max(DiskSpace.freeBytes(at: options.spoolDirectory) ?? 0, 0))
         ack.capabilities = caps
         ack.recordingSessions = registry.recording
         ack.pendingSessions = SegmentSpool(root: options.spoolDirectory).unacknowledgedSessions()

@@ -20,7 +20,17 @@ struct AgentTracker {
     var phase: Phase = .handshaking
     var link: AgentLink?
     var generation = 0
-    var clock: Dualcam_V1_ClockStatus?
+    var clock: Dualcam_V1_ClockStatus? {
+        didSet {
+            guard let c = clock, phase == .attached else { return }
+            clockHistory.add(offsetNanoseconds: c.offsetNs, ratePPM: c.ratePpm, errorBoundNanoseconds: c.errorBoundNs,
+                             roundTripNanoseconds: c.roundTripNs, locked: c.state == .clockLocked)
+        }
+    }
+    /// Every clock report while recording.
+    var clockHistory = ClockHistory()
+    /// The largest picture and rate its camera delivers (HelloAck).
+    var limits = CameraLimits(maxWidth: 0, maxHeight: 0, maxFramesPerSecond: 0)
     var telemetry: Dualcam_V1_Telemetry?
     var ready = false
     var finished: Dualcam_V1_RecordingFinished?

@@ -21,6 +21,10 @@ public struct SessionPlan: Sendable {
     public var compositePreset: String = "ultrafast"
     public var crf: Int = 23
     public var segmentMilliseconds: Int = 2000
+    /// Size and rate that came from a preset, not from the user, are lowered to what
+    /// every camera delivers (see `CaptureModeFit`).
+    public var fitsSizeToCameras = false
+    public var fitsRateToCameras = false
     public var genlock: Bool = true
     public var layout: LayoutSpec = LayoutSpec(kind: .pip)
     /// Applied to the combined file only; the per-camera files are never re-encoded.

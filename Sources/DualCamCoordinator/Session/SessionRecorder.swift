@@ -29,6 +29,8 @@ public final class SessionRecorder {
     }
 
     public func run() async throws -> SessionResult {
+        // Fitted to the cameras once they have said what they deliver.
+        var plan = self.plan
         let events = AsyncStream.makeStream(of: SessionEvent.self)
         var links: [AgentLink] = []
         defer { for link in links { link.close() } }
@@ -57,6 +59,9 @@ public final class SessionRecorder {
                         if let mismatch = WireProtocol.checkCompatible(peer: ack.version) { throw CoordinatorError(mismatch) }
                         agents[i].name = ack.nodeName
                         agents[i].role = ack.role
+                        let caps = ack.capabilities
+                        agents[i].limits = CameraLimits(maxWidth: Int(caps.maxWidth), maxHeight: Int(caps.maxHeight),
+                                                        maxFramesPerSecond: Int(caps.maxFps))
                     case .clockStatus(let status):
                         agents[i].clock = status
                         logger.debug("clock \(i): state \(status.state) offset \(Int(status.offsetNs)) ns rate \(status.ratePpm) ppm bound \(status.errorBoundNs) ns rtt \(status.roundTripNs) ns samples \(status.samples)")
@@ -80,6 +85,7 @@ public final class SessionRecorder {
         for link in links { try? await link.writer.send(.hello(hello)) }
         try await pump(until: MonotonicTime.now() + 10_000_000_000, what: "hello") { $0.allSatisfy { $0.role != .unspecified } }
 
+        fitToCameras(&plan, agents)
         let threshold = plan.clockThresholdNanoseconds
         progress("syncing clocks (threshold \(threshold / 1000) µs)")
         do {
@@ -102,6 +108,8 @@ public final class SessionRecorder {
         let sessionID = SessionNaming.sessionID(for: wall)
         let sessionDirectory = plan.outputDirectory + "/" + sessionID
         try FileManager.default.createDirectory(atPath: sessionDirectory, withIntermediateDirectories: true)
+        let lock = try SessionLock(sessionDirectory: sessionDirectory, purpose: "recording")
+        defer { withExtendedLifetime(lock) {} }
         let prepare = plan.prepare(sessionID: sessionID)
         for link in links { try await link.writer.send(.prepare(prepare)) }
         try await pump(until: MonotonicTime.now() + 15_000_000_000, what: "agents ready") { $0.allSatisfy(\.ready) }
@@ -145,6 +153,26 @@ public final class SessionRecorder {
         shutdown.reason = "session complete"
         for link in collector.agents.compactMap(\.link) { try? await link.writer.send(.shutdown(shutdown)) }
         return result
+    }
+
+    /// A preset asks for at most what every camera delivers; settings given explicitly are
+    /// kept, with a word on each camera that must scale its pictures up to meet them.
+    private func fitToCameras(_ plan: inout SessionPlan, _ agents: [AgentTracker]) {
+        let wanted = CaptureMode(width: plan.width, height: plan.height, rate: plan.rate)
+        var mode = wanted
+        if plan.fitsSizeToCameras || plan.fitsRateToCameras {
+            let fitted = CaptureModeFit.fit(wanted, to: agents.map(\.limits))
+            if plan.fitsSizeToCameras { (mode.width, mode.height) = (fitted.width, fitted.height) }
+            if plan.fitsRateToCameras { mode.rate = fitted.rate }
+            if mode != wanted {
+                let cameras = agents.map { "\($0.name) \($0.limits)" }.joined(separator: ", ")
+                progress("recording at \(mode), not \(wanted): the most every camera delivers (\(cameras))")
+            }
+            (plan.width, plan.height, plan.rate) = (mode.width, mode.height, mode.rate)
+        }
+        for note in CaptureModeFit.shortfalls(mode, cameras: agents.map { ($0.name, $0.limits) }) {
+            progress("warning: " + note)
+        }
     }
 
     static func hello() -> Dualcam_V1_Hello {

@@ -535,10 +535,12 @@ public nonisolated struct Dualcam_V1_Capabilities: Sendable {
   /// "synthetic", "v4l2", "stdin"
   public var sources: [String] = []
 
+  /// largest picture the source delivers (0: unknown)
   public var maxWidth: UInt32 = 0
 
   public var maxHeight: UInt32 = 0
 
+  /// fastest whole rate at that size (0: unknown)
   public var maxFps: UInt32 = 0
 
   public var freeDiskBytes: UInt64 = 0
