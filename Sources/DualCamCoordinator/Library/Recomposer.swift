@@ -15,6 +15,8 @@ public enum Recomposer {
     public static func run(_ session: SessionFolder, request: RecomposeRequest,
                            cancellation: RecomposeCancellation = RecomposeCancellation(),
                            progress: (RecomposeProgress) -> Void = { _ in }) throws -> RecomposeResult {
+        let lock = try SessionLock(sessionDirectory: session.path, purpose: "recomposing")
+        defer { withExtendedLifetime(lock) {} }
         guard var manifest = session.manifest else {
             if let problem = session.manifestProblem { throw CoordinatorError(problem) }
             throw CoordinatorError("session \(session.id) is unfinished (no manifest.json): run "

@@ -91,7 +91,10 @@ public struct SessionFolder: Sendable {
 
     public var status: String {
         if let manifestProblem { return "damaged: \(manifestProblem)" }
-        guard manifest != nil else { return "unfinished — run `dualcam-coordinator resume \(id)`" }
+        guard manifest != nil else {
+            if SessionLock.isHeld(sessionDirectory: path) { return "recording or resuming now" }
+            return "unfinished — run `dualcam-coordinator resume \(id)`"
+        }
         let missing = missingFiles
         if !missing.isEmpty { return "incomplete: missing \(missing.joined(separator: ", "))" }
         return manifest?.composite.recomposedAt == nil ? "complete" : "complete, recomposed"

@@ -53,6 +53,8 @@ public struct SessionLibrary: Sendable {
 
     /// Removes the session's folder with everything in it.
     public func delete(_ session: SessionFolder) throws {
+        let lock = try SessionLock(sessionDirectory: session.path, purpose: "deleting")
+        defer { withExtendedLifetime(lock) {} }
         do {
             try FileManager.default.removeItem(atPath: session.path)
         } catch {

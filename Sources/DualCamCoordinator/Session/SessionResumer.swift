@@ -25,16 +25,20 @@ public final class SessionResumer {
         self.progress = progress
     }
 
-    /// Session folders under `outputDirectory` that hold `session.json` but no manifest.
+    /// Session folders under `outputDirectory` that hold `session.json` but no manifest,
+    /// and that no other coordinator is recording or resuming now.
     public static func unfinished(in outputDirectory: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: outputDirectory)) ?? []
         return names.sorted().map { outputDirectory + "/" + $0 }.filter {
             FileManager.default.fileExists(atPath: $0 + "/" + SessionRecord.fileName)
                 && !FileManager.default.fileExists(atPath: $0 + "/manifest.json")
+                && !SessionLock.isHeld(sessionDirectory: $0)
         }
     }
 
     public func run() async throws -> SessionResult {
+        let lock = try SessionLock(sessionDirectory: sessionDirectory, purpose: "resuming")
+        defer { withExtendedLifetime(lock) {} }
         let record = try SessionRecord.load(from: sessionDirectory)
         guard !FileManager.default.fileExists(atPath: sessionDirectory + "/manifest.json") else {
             throw CoordinatorError("session \(record.sessionID) is complete already (\(sessionDirectory)/manifest.json)")

@@ -1,0 +1,39 @@
+import DualCamCoordinator
+import Foundation
+import Testing
+
+/// Two coordinators must never write one session at once (a recompose renaming the
+/// combined file under a resume, a second `start` resuming a session being recorded).
+@Suite struct SessionLockTests {
+    @Test func aSecondWriterIsRefusedUntilTheFirstLetsGo() throws {
+        let directory = NSTemporaryDirectory() + "dualcam-lock-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(!SessionLock.isHeld(sessionDirectory: directory))
+        var first: SessionLock? = try SessionLock(sessionDirectory: directory, purpose: "recording")
+        #expect(SessionLock.isHeld(sessionDirectory: directory))
+        do {
+            _ = try SessionLock(sessionDirectory: directory, purpose: "recomposing")
+            Issue.record("a second lock was granted")
+        } catch {
+            let text = "\(error)"
+            #expect(text.contains("in use") && text.contains("pid \(getpid()), recording"), "\(text)")
+        }
+        withExtendedLifetime(first) {}
+        first = nil
+        #expect(!SessionLock.isHeld(sessionDirectory: directory))
+        _ = try SessionLock(sessionDirectory: directory, purpose: "recomposing")
+    }
+
+    @Test func aSessionBeingRecordedIsNotOfferedForResume() throws {
+        let out = NSTemporaryDirectory() + "dualcam-lock-\(UUID().uuidString)"
+        let session = out + "/20261124_120000"
+        try FileManager.default.createDirectory(atPath: session, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: session + "/session.json"))
+        #expect(SessionResumer.unfinished(in: out) == [session])
+        let lock = try SessionLock(sessionDirectory: session, purpose: "recording")
+        #expect(SessionResumer.unfinished(in: out).isEmpty)
+        withExtendedLifetime(lock) {}
+    }
+}
