@@ -26,6 +26,12 @@ public enum SessionReport {
                               st.clockOffsetNanoseconds / 1e6, st.clockRatePPM, Double(st.clockErrorBoundNanoseconds) / 1e6)
                 + (st.clockRoundTripNanoseconds > 0
                     ? String(format: ", round trip %.3f ms", Double(st.clockRoundTripNanoseconds) / 1e6) : ""))
+            if let h = st.clockOverSession {
+                out.append(String(format: "     over the session (%d reports%@): error bound median %.0f µs, p99 %.0f µs, max %.0f µs; rate %+.2f to %+.2f ppm",
+                                  h.reports, h.unlockedReports > 0 ? ", \(h.unlockedReports) not locked" : "",
+                                  h.errorBoundP50Microseconds, h.errorBoundP99Microseconds, h.errorBoundMaxMicroseconds,
+                                  h.rateMinPPM, h.rateMaxPPM))
+            }
             if st.reconnects > 0 || st.rejoins > 0 || !st.missingSegments.isEmpty {
                 out.append("     reconnected \(st.reconnects) times, rejoined \(st.rejoins) times"
                     + (st.missingSegments.isEmpty ? "" : ", segments missing: \(st.missingSegments.map(String.init).joined(separator: " "))"))

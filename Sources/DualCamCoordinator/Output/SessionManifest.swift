@@ -12,6 +12,8 @@ public struct CameraStatistics: Codable, Sendable {
     public var clockRatePPM: Double
     public var clockErrorBoundNanoseconds: Int64
     public var clockRoundTripNanoseconds: Int64 = 0
+    /// The clock over the whole recording (the fields above are its last report).
+    public var clockOverSession: ClockSummary? = nil
     /// Times the connection was lost and found again during the session.
     public var reconnects: Int = 0
     /// Times the agent was restarted and recorded the rest of the session again.

@@ -20,6 +20,7 @@ enum SessionFinisher {
                                      clockOffsetNanoseconds: a.clock?.offsetNs ?? 0, clockRatePPM: a.clock?.ratePpm ?? 0,
                                      clockErrorBoundNanoseconds: a.clock?.errorBoundNs ?? 0)
             s.clockRoundTripNanoseconds = a.clock?.roundTripNs ?? 0
+            s.clockOverSession = ClockSummary(a.clockHistory)
             s.reconnects = a.reconnects
             s.rejoins = a.rejoins
             s.missingSegments = a.missingSegments
