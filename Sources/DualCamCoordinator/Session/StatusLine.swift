@@ -1,25 +1,30 @@
 import DualCamNet
 import Foundation
 
-/// The live status: on a terminal, one line rewritten in place with notes (warnings,
-/// events) printed above it; elsewhere (a log, a pipe) a line every ten seconds.
+/// The live status: on a terminal, rewritten in place with notes (warnings, events)
+/// printed above it; elsewhere (a log, a pipe) a line every ten seconds. On a terminal
+/// too narrow for one line it takes a line per camera, each cut to the width: a line
+/// that wraps cannot be rewritten in place, and would scroll the screen every second.
 final class StatusLine {
     private let progress: @Sendable (String) -> Void
     private let inPlace = isatty(STDERR_FILENO) == 1
-    private var shown = false
+    /// Terminal lines now showing the status (the cursor is at the end of the last).
+    private var shownLines = 0
     private var lastLogged = Date.distantPast
 
     init(progress: @escaping @Sendable (String) -> Void) {
         self.progress = progress
     }
 
-    func show(_ line: String) {
+    /// `parts`: the elapsed time, then one part per camera, then the hint.
+    func show(_ parts: [String]) {
         if inPlace {
-            FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
-            shown = true
+            let lines = Self.layout(parts, columns: Self.terminalColumns())
+            FileHandle.standardError.write(Data((clearSequence() + lines.joined(separator: "\n")).utf8))
+            shownLines = lines.count
         } else if Date().timeIntervalSince(lastLogged) >= 10 {
             lastLogged = Date()
-            progress(line)
+            progress(parts.joined(separator: " | "))
         }
     }
 
@@ -31,15 +36,45 @@ final class StatusLine {
     func end() { clear() }
 
     private func clear() {
-        guard shown else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
-        shown = false
+        guard shownLines > 0 else { return }
+        FileHandle.standardError.write(Data(clearSequence().utf8))
+    }
+
+    /// Back to the first status line, erasing each on the way.
+    private func clearSequence() -> String {
+        guard shownLines > 0 else { return "" }
+        defer { shownLines = 0 }
+        return "\r\u{1B}[K" + String(repeating: "\u{1B}[1A\u{1B}[K", count: shownLines - 1)
+    }
+
+    /// One line when it fits in `columns - 1` (the last column would wrap on some
+    /// terminals); else the time and hint, then a line per camera, each cut to fit.
+    static func layout(_ parts: [String], columns: Int) -> [String] {
+        let width = max(columns - 1, 20)
+        let single = parts.joined(separator: " | ")
+        if single.count <= width { return [single] }
+        guard parts.count > 1 else { return [cut(single, width)] }
+        let cameras = parts.dropFirst().filter { $0 != SessionCollector.stopHint }
+        let head = parts[0] + (parts.contains(SessionCollector.stopHint) ? " | " + SessionCollector.stopHint : "")
+        return [cut(head, width)] + cameras.map { cut("  " + $0, width) }
+    }
+
+    private static func cut(_ text: String, _ width: Int) -> String {
+        text.count <= width ? text : String(text.prefix(width - 1)) + "…"
+    }
+
+    private static func terminalColumns() -> Int {
+        var size = winsize()
+        guard ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+        return Int(size.ws_col)
     }
 }
 
 extension SessionCollector {
-    /// "00:42 | Host 30.0 fps, 0 dropped, mic [#####...] -21 dB, lag 1.8 s, clock ±40 µs, 51 °C, 12.1 GB free | Guest …"
-    func line() -> String {
+    static let stopHint = "Enter stops"
+
+    /// ["00:42", "Host 30.0 fps, 0 dropped, mic [#####...] -21 dB, lag 1.8 s, clock ±40 µs, 51 °C, 12.1 GB free", "Guest …", "Enter stops"]
+    func line() -> [String] {
         let now = MonotonicTime.now()
         let elapsed = max(0, (min(now, stopShared ?? now) - t0) / 1_000_000_000)
         var parts = [String(format: "%02d:%02d", elapsed / 60, elapsed % 60)]
@@ -66,8 +101,8 @@ extension SessionCollector {
             if let clock = a.clock { fields.append("clock ±\(clock.errorBoundNs / 1000) µs") }
             parts.append("\(a.cameraName.isEmpty ? a.name : a.cameraName) " + fields.joined(separator: ", "))
         }
-        if stopShared == nil { parts.append("Enter stops") }
-        return parts.joined(separator: " | ")
+        if stopShared == nil { parts.append(Self.stopHint) }
+        return parts
     }
 }
 

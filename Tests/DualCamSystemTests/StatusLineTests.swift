@@ -1,0 +1,29 @@
+@testable import DualCamCoordinator
+import Testing
+
+/// A status line that wraps on the terminal cannot be rewritten in place: every second
+/// it would scroll the screen by a line. It is laid out to the terminal's width.
+struct StatusLineTests {
+    let parts = ["00:42", "Host 30.0 fps, 0 dropped, mic [######..] -24 dB, 51 °C, 12.1 GB free, lag 1.8 s, clock ±40 µs",
+                 "Guest 30.0 fps, 0 dropped, mic [#####...] -27 dB, 48 °C, 9.8 GB free, lag 1.9 s, clock ±52 µs",
+                 SessionCollector.stopHint]
+
+    @Test func aWideTerminalGetsOneLine() {
+        let lines = StatusLine.layout(parts, columns: 300)
+        #expect(lines == [parts.joined(separator: " | ")])
+    }
+
+    @Test func aNarrowTerminalGetsALinePerCameraNoneWrapping() {
+        let lines = StatusLine.layout(parts, columns: 80)
+        #expect(lines.count == 3)
+        #expect(lines[0] == "00:42 | Enter stops")
+        #expect(lines[1].hasPrefix("  Host 30.0 fps") && lines[2].hasPrefix("  Guest 30.0 fps"))
+        #expect(lines.allSatisfy { $0.count <= 79 }, "\(lines.map(\.count))")
+        #expect(lines[1].hasSuffix("…"))
+    }
+
+    @Test func nothingIsLostWhereItFits() {
+        let lines = StatusLine.layout(parts, columns: 120)
+        #expect(lines[1] == "  " + parts[1] && lines[2] == "  " + parts[2])
+    }
+}
