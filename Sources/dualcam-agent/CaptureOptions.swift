@@ -32,7 +32,7 @@ struct CaptureOptions: ParsableArguments {
     @Option(help: "Sound: synthetic (tone bursts, the default with --source synthetic), alsa (a microphone, the default when --microphone is given) or none.")
     var audio: String?
     @Option(help: "ALSA capture device, e.g. default, plughw:1,0 (see `dualcam-agent microphones`).") var microphone: String?
-    @Option(help: "Sound sample rate: 48000 or 44100.") var audioRate = 48_000
+    @Option(help: "The sound card's sample rate: 48000 or 44100 (the recorded track is 48 kHz either way).") var audioRate = 48_000
     @Option(help: "Sound channels: 1 (mono) or 2 (stereo).") var audioChannels = 1
     @Option(help: "Microphone sample size: 16 or 24 bits.") var audioBits = 16
     @Option(help: "Microphone gain in dB, -12 to +12.") var gain: Double = 0

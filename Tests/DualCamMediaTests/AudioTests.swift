@@ -96,6 +96,25 @@ import Testing
         #expect(abs(asked - made) <= 64, "asked \(asked), made \(made)")
     }
 
+    /// 44.1 kHz in, 48 kHz out: 1024 samples become 1114.56, so the count asked of each
+    /// chunk is rounded; over a minute the rounding must not add up to a drift.
+    @Test(arguments: [0, 5, -5])
+    func resamplingFromFortyFourKilohertzKeepsTheAskedCount(delta: Int) throws {
+        let resampler = try AudioResampler(inputRate: 44_100, outputRate: 48_000, channels: 1)
+        var asked = 0
+        var made = 0
+        var taken = 0
+        let chunk = [Float](repeating: 0.1, count: 1024)
+        for _ in 0..<2600 {
+            let before = taken * 48_000 / 44_100
+            taken += 1024
+            let count = taken * 48_000 / 44_100 - before + delta
+            made += try resampler.convert(chunk, outputCount: count).count
+            asked += count
+        }
+        #expect(abs(asked - made) <= 64, "asked \(asked), made \(made)")
+    }
+
     @Test func encoderPositionCountsFromTheStartPosition() throws {
         let encoder = try AudioEncoder(sampleRate: 44_100, channels: 2, startPosition: 441_000)
         var packets = try encoder.encode([Float](repeating: 0, count: 2048 * 2))

@@ -41,6 +41,26 @@ extension EndToEnd {
             }
         }
 
+        /// A 44.1 kHz card (simulated 50 ppm off) records a 48 kHz track, the same as every
+        /// node's, still in lip sync with the pictures.
+        @Test func aFortyFourKilohertzCardGivesAFortyEightKilohertzTrackInSync() throws {
+            let out = folder("audio441")
+            defer { try? FileManager.default.removeItem(atPath: out) }
+            let agent = try Child("dualcam-agent", ["record", "--duration", "5", "--out", out, "--audio-rate", "44100",
+                                                    "--simulate-audio-rate-ppm", "50",
+                                                    "--size", "\(Self.width)x\(Self.height)", "--fps", "30"])
+            #expect(agent.finish(seconds: 60) == 0, "\(agent.err.all().suffix(2000))")
+            let (movie, _) = try recorded(agent)
+            let track = try #require(try AudioTrackReader.read(path: movie))
+            #expect(track.sampleRate == 48_000)
+            let sync = try AVSyncProbe.measure(path: movie)
+            #expect(sync.offsetsNanoseconds.count >= 4, "\(sync)")
+            #expect(sync.worstNanoseconds <= 15_000_000, "A/V offsets \(sync.offsetsNanoseconds) ns")
+            // No drift: at 44.1 → 48 kHz a rounding per chunk once moved the sound 0.4 ms a second.
+            let spread = (sync.offsetsNanoseconds.max() ?? 0) - (sync.offsetsNanoseconds.min() ?? 0)
+            #expect(spread <= 1_000_000, "A/V offsets \(sync.offsetsNanoseconds) ns")
+        }
+
         @Test func pipedPicturesAreAllKeptInOrder() throws {
             let out = folder("yuv")
             defer { try? FileManager.default.removeItem(atPath: out) }

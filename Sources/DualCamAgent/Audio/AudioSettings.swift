@@ -21,7 +21,7 @@ public struct AudioSettings: Sendable, Equatable {
     }
 
     public var source: Source
-    /// 48000 or 44100.
+    /// The card's rate, 48000 or 44100; the track is 48 kHz either way (`AudioTrack`).
     public var sampleRate: Int
     /// 1 or 2.
     public var channels: Int

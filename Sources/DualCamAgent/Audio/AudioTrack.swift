@@ -17,8 +17,13 @@ struct AudioPacket: Sendable {
 }
 
 final class AudioTrack: Sendable {
+    /// Every node's track, whatever its card's rate: video's rate, the only one SMPTE
+    /// 302M carries (the uncompressed copy), and one rate for the coordinator to mix
+    /// without converting. A 44.1 kHz card is resampled in the same pass that takes out
+    /// its drift.
+    static let outputRate = 48_000
     let parameters: AudioParameters
-    /// The uncompressed copy's format; nil where SMPTE 302M cannot carry it (44.1 kHz).
+    /// The uncompressed copy's format; nil when the node keeps none (`--no-lossless-audio`).
     let losslessParameters: AudioParameters?
     let settings: AudioSettings
     private let state = NIOLockedValueBox(State())
@@ -49,13 +54,13 @@ final class AudioTrack: Sendable {
         self.stats = stats
         self.clock = clock
         self.t0Shared = t0Shared
-        let rate = Int64(settings.sampleRate)
+        let rate = Int64(Self.outputRate)
         startPosition = max(0, (startShared - t0Shared) * rate / 1_000_000_000)
-        let encoder = try AudioEncoder(sampleRate: settings.sampleRate, channels: settings.channels,
+        let encoder = try AudioEncoder(sampleRate: Self.outputRate, channels: settings.channels,
                                        bitRate: settings.bitRate, startPosition: startPosition)
         parameters = encoder.parameters
-        let pcm = settings.lossless && settings.sampleRate == 48_000
-            ? try AudioEncoder(codec: .smpte302m(bits: settings.bits), sampleRate: settings.sampleRate,
+        let pcm = settings.lossless
+            ? try AudioEncoder(codec: .smpte302m(bits: settings.bits), sampleRate: Self.outputRate,
                                channels: settings.channels, startPosition: startPosition)
             : nil
         losslessParameters = pcm?.parameters
@@ -120,12 +125,12 @@ final class AudioTrack: Sendable {
         var source = handoff.source
         let encoder = handoff.encoder
         let lossless = handoff.lossless
-        let rate = settings.sampleRate
+        let rate = Self.outputRate
         let channels = settings.channels
         let resampler = try AudioResampler(inputRate: source.sampleRate, outputRate: rate, channels: channels)
         // The corrector's sample 0 is the track's first position, whatever T0 was.
         let gridStart = t0Shared + startPosition * 1_000_000_000 / Int64(rate)
-        var corrector = AudioDriftCorrector(sampleRate: rate, t0SharedNanoseconds: gridStart)
+        var corrector = AudioDriftCorrector(inputRate: source.sampleRate, outputRate: rate, t0SharedNanoseconds: gridStart)
         let gain = AudioLevelMeter.factor(gainDB: settings.gainDB)
         while true {
             var chunk = try source.next()

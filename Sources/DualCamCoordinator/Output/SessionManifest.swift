@@ -29,7 +29,7 @@ struct SessionManifest: Codable {
         var deviceID: String
         var statistics: CameraStatistics
         /// The node's sound uncompressed (WAV) beside the file, for editors; absent when
-        /// the node recorded none, or at 44.1 kHz (no uncompressed copy in its segments).
+        /// the node recorded none or kept no uncompressed copy (`--no-lossless-audio`).
         var soundFile: String? = nil
     }
     struct Settings: Codable {

@@ -1,5 +1,7 @@
 /// Places a sound card's samples on the session's shared timeline: output sample `n` is
-/// meant to be at the shared instant `t0 + n·1e9/sampleRate` exactly.
+/// meant to be at the shared instant `t0 + n·1e9/outputRate` exactly. The card may run at
+/// another nominal rate than the output (44.1 kHz into a 48 kHz track); the resampler
+/// that applies a plan converts between them.
 ///
 /// Chunk timestamps jitter by milliseconds, so rather than following each one the corrector
 /// fits a line (card samples → shared time) over the last minute and makes the output
@@ -17,7 +19,10 @@ public struct AudioDriftCorrector: Sendable {
     static let timestampSigmaNanoseconds = 1e6
 
     private let t0: Int64
+    /// Of the output (the session's track).
     private let nanosecondsPerSample: Double
+    /// Of the card, nominally.
+    private let nanosecondsPerInputSample: Double
     private var line: TimestampLine
     /// Cumulative input samples seen, dropped ones included: the x axis of the line.
     private var inputIndex: Int64 = 0
@@ -31,18 +36,23 @@ public struct AudioDriftCorrector: Sendable {
     public private(set) var lastErrorNanoseconds: Double = 0
 
     public init(sampleRate: Int, t0SharedNanoseconds: Int64) {
-        precondition(sampleRate > 0, "sample rate must be positive")
+        self.init(inputRate: sampleRate, outputRate: sampleRate, t0SharedNanoseconds: t0SharedNanoseconds)
+    }
+
+    public init(inputRate: Int, outputRate: Int, t0SharedNanoseconds: Int64) {
+        precondition(inputRate > 0 && outputRate > 0, "sample rates must be positive")
         t0 = t0SharedNanoseconds
-        nanosecondsPerSample = 1e9 / Double(sampleRate)
-        let slopeSigma = Self.priorRateSigma * nanosecondsPerSample
+        nanosecondsPerSample = 1e9 / Double(outputRate)
+        nanosecondsPerInputSample = 1e9 / Double(inputRate)
+        let slopeSigma = Self.priorRateSigma * nanosecondsPerInputSample
         line = TimestampLine(
-            span: Self.windowSeconds * Int64(sampleRate), priorSlope: nanosecondsPerSample,
+            span: Self.windowSeconds * Int64(inputRate), priorSlope: nanosecondsPerInputSample,
             priorWeight: (Self.timestampSigmaNanoseconds / slopeSigma) * (Self.timestampSigmaNanoseconds / slopeSigma))
     }
 
     /// The card's rate error against the shared clock, in ppm; positive when it is fast.
     public var ratePPM: Double {
-        (nanosecondsPerSample / line.slope - 1) * 1e6
+        (nanosecondsPerInputSample / line.slope - 1) * 1e6
     }
 
     /// `discontinuity`: the source knows samples were lost just before this chunk (an
@@ -92,9 +102,11 @@ public struct AudioDriftCorrector: Sendable {
         if kept > 0 {
             let base = outputPosition + Int64(plan.silenceBefore)
             let target = Int64(position(atInput: inputIndex).rounded()) - base
-            // ±0.5 %, but at least one sample so that very short chunks can still follow.
-            let give = Int64(max(1, kept / 200))
-            plan.output = Int(min(max(target, Int64(kept) - give), Int64(kept) + give))
+            // ±0.5 % of the nominal conversion, but at least one sample so that very short
+            // chunks can still follow.
+            let nominal = Int64((Double(kept) * nanosecondsPerInputSample / nanosecondsPerSample).rounded())
+            let give = max(1, nominal / 200)
+            plan.output = Int(min(max(target, nominal - give), nominal + give))
             aligning = false
         }
         outputPosition += Int64(plan.silenceBefore + plan.output)
