@@ -15,15 +15,15 @@
 #include <avahi-common/address.h>
 #include <avahi-common/alternative.h>
 
-static inline int dc_avahi_add_service_on(AvahiEntryGroup *group, AvahiIfIndex interface, const char *name,
-                                          const char *type, uint16_t port, AvahiStringList *txt) {
-    return avahi_entry_group_add_service_strlst(group, interface, AVAHI_PROTO_UNSPEC, (AvahiPublishFlags)0,
+static inline int dc_avahi_add_service_on(AvahiEntryGroup *group, AvahiIfIndex interface, AvahiProtocol proto,
+                                          const char *name, const char *type, uint16_t port, AvahiStringList *txt) {
+    return avahi_entry_group_add_service_strlst(group, interface, proto, (AvahiPublishFlags)0,
                                                 name, type, NULL, NULL, port, txt);
 }
 
-static inline int dc_avahi_update_txt_on(AvahiEntryGroup *group, AvahiIfIndex interface, const char *name,
-                                         const char *type, AvahiStringList *txt) {
-    return avahi_entry_group_update_service_txt_strlst(group, interface, AVAHI_PROTO_UNSPEC, (AvahiPublishFlags)0,
+static inline int dc_avahi_update_txt_on(AvahiEntryGroup *group, AvahiIfIndex interface, AvahiProtocol proto,
+                                         const char *name, const char *type, AvahiStringList *txt) {
+    return avahi_entry_group_update_service_txt_strlst(group, interface, proto, (AvahiPublishFlags)0,
                                                        name, type, NULL, txt);
 }
 

@@ -162,7 +162,8 @@ public struct AgentServer: Sendable {
             protocolMajor: WireProtocol.major, protocolMinor: WireProtocol.minor)
         do {
             let publisher = try AgentPublisher(advertisement: advertisement, port: port,
-                                               interfaceName: options.announceInterface, logger: logger)
+                                               interfaceName: options.announceInterface,
+                                               family: AgentPublisher.Family(listeningOn: options.listenHost), logger: logger)
             logger.info("announced as \"\(publisher.publishedName)\" (\(AgentAdvertisement.serviceType), port \(port))")
             return publisher
         } catch {

@@ -17,6 +17,8 @@ public enum AgentFinder {
             browser.finish()
         }
         defer { timeout.cancel() }
+        var linger: Task<Void, Never>?
+        defer { linger?.cancel() }
         for await event in events {
             switch event {
             case .updated(let agent):
@@ -32,7 +34,14 @@ public enum AgentFinder {
             case .failed(let error):
                 throw error
             }
-            if wanted.allSatisfy({ found[$0] != nil }) { break }
+            // Each protocol (IPv4, IPv6) and interface resolves on its own: a moment more
+            // collects every address, so a connection that fails on one tries the next.
+            if linger == nil, wanted.allSatisfy({ found[$0] != nil }) {
+                linger = Task {
+                    try? await Task.sleep(nanoseconds: 400_000_000)
+                    browser.finish()
+                }
+            }
         }
         let missing = wanted.filter { found[$0] == nil }
         guard missing.isEmpty else {

@@ -99,8 +99,11 @@ public final class AgentBrowser: @unchecked Sendable {
             let key = InstanceKey(name: String(cString: name), interface: interface, proto: proto)
             guard resolvers[key] == nil else { return }
             let resolver = avahi_service_resolver_new(
+                // The address of the protocol the service was seen on: resolving any
+                // address gave the IPv6 link-local one for both, so an agent listening on
+                // IPv4 alone was unreachable through mDNS.
                 connection.client, interface, proto, name, AgentAdvertisement.serviceType, domain,
-                AvahiProtocol(AVAHI_PROTO_UNSPEC), AvahiLookupFlags(rawValue: 0),
+                proto, AvahiLookupFlags(rawValue: 0),
                 { _, interface, proto, event, name, _, _, host, address, port, txt, _, userdata in
                     guard let userdata else { return }
                     Unmanaged<AgentBrowser>.fromOpaque(userdata).takeUnretainedValue().resolved(

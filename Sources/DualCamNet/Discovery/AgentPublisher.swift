@@ -13,13 +13,40 @@ public final class AgentPublisher: @unchecked Sendable {
     private var advertisement: AgentAdvertisement
     private let port: UInt16
     private let interface: Int32
+    private let proto: AvahiProtocol
     private let logger: Logger
+
+    /// Which addresses the agent is announced with: those it listens on. A browser
+    /// resolving the service over IPv6 gets the host's IPv6 address, which an agent
+    /// listening on an IPv4 address alone would refuse.
+    public enum Family: Sendable {
+        case any, ipv4, ipv6
+
+        /// The family a listener on `host` answers on.
+        public init(listeningOn host: String) {
+            if host == "::" || host.isEmpty {
+                self = .any
+            } else if host.contains(":") {
+                self = .ipv6
+            } else if host.split(separator: ".").count == 4 && host.split(separator: ".").allSatisfy({ UInt8($0) != nil }) {
+                self = .ipv4
+            } else {
+                self = .any  // a name: whatever it resolves to
+            }
+        }
+    }
 
     /// Publishes now; throws when avahi-daemon cannot be reached or refuses the service.
     /// `interfaceName` limits the announcement to one interface (the demo announces on
     /// `lo`, where its agents listen); nil announces on every interface.
-    public init(advertisement: AgentAdvertisement, port: Int, interfaceName: String? = nil, logger: Logger) throws {
+    public init(advertisement: AgentAdvertisement, port: Int, interfaceName: String? = nil, family: Family = .any,
+                logger: Logger) throws {
         self.advertisement = advertisement
+        switch family {
+        case .any: proto = AvahiProtocol(AVAHI_PROTO_UNSPEC)
+        case .ipv4: proto = AvahiProtocol(AVAHI_PROTO_INET)
+        case .ipv6: proto = AvahiProtocol(AVAHI_PROTO_INET6)
+        }
         self.instanceName = advertisement.name.isEmpty ? "dualcam-agent" : advertisement.name
         self.port = UInt16(clamping: port)
         self.logger = logger
@@ -52,7 +79,7 @@ public final class AgentPublisher: @unchecked Sendable {
             guard let group else { return }
             let txt = makeTXT()
             defer { avahi_string_list_free(txt) }
-            let result = dc_avahi_update_txt_on(group, interface, instanceName, AgentAdvertisement.serviceType, txt)
+            let result = dc_avahi_update_txt_on(group, interface, proto, instanceName, AgentAdvertisement.serviceType, txt)
             if result < 0 { logger.warning("\(AvahiError(result, "updating the TXT record of \(instanceName)"))") }
         }
     }
@@ -72,10 +99,10 @@ public final class AgentPublisher: @unchecked Sendable {
         }
         let txt = makeTXT()
         defer { avahi_string_list_free(txt) }
-        var result = dc_avahi_add_service_on(group, interface, instanceName, AgentAdvertisement.serviceType, port, txt)
+        var result = dc_avahi_add_service_on(group, interface, proto, instanceName, AgentAdvertisement.serviceType, port, txt)
         if result == Int32(AVAHI_ERR_COLLISION) {
             renameAfterCollision()
-            result = dc_avahi_add_service_on(group, interface, instanceName, AgentAdvertisement.serviceType, port, txt)
+            result = dc_avahi_add_service_on(group, interface, proto, instanceName, AgentAdvertisement.serviceType, port, txt)
         }
         guard result >= 0 else { throw AvahiError(result, "\(context) as \"\(instanceName)\"") }
         let committed = avahi_entry_group_commit(group)

@@ -34,8 +34,15 @@ public enum TLSTransport {
         // Hostnames mean nothing here (agents are found by mDNS or typed as addresses);
         // the custom callback pins the device ID instead.
         config.certificateVerification = .noHostnameVerification
+        config.shutdownTimeout = closeNotifyWait
         return try NIOSSLContext(configuration: config)
     }
+
+    /// How long a closing side waits for the peer's TLS close_notify. Over a dead link no
+    /// answer comes: with NIOSSL's default of 5 s, a connection dropped as idle after
+    /// 10 s was only reported lost after 14-15 s (seen with a cable pulled between
+    /// network namespaces). A live peer answers within a round trip.
+    static let closeNotifyWait = TimeAmount.seconds(1)
 
     static func clientContext(identity: DeviceIdentity) throws -> NIOSSLContext {
         var config = TLSConfiguration.makeClientConfiguration()
@@ -44,6 +51,7 @@ public enum TLSTransport {
         config.minimumTLSVersion = .tlsv13
         config.maximumTLSVersion = .tlsv13
         config.certificateVerification = .noHostnameVerification
+        config.shutdownTimeout = closeNotifyWait
         return try NIOSSLContext(configuration: config)
     }
 

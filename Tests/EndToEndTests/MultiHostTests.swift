@@ -1,0 +1,356 @@
+import DualCamCore
+import DualCamMedia
+import Foundation
+import Testing
+
+/// Three hosts on one machine (tools/netns/rig.sh): coordinator, host agent and guest
+/// agent, each in its own network namespace with its own D-Bus and avahi-daemon, joined
+/// through a bridge. Whatever crosses between them crosses a network: mDNS multicast,
+/// TLS over TCP, and a cable that can be pulled.
+final class NetnsRig {
+    enum Machine: String { case coordinator = "coord", host, guest }
+
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("tools/netns/rig.sh").path
+
+    /// Whether this machine can build a rig (root, `ip netns`, util-linux, the daemons);
+    /// when not, says why on stderr once.
+    static let isAvailable: Bool = {
+        guard getuid() == 0 else {
+            FileHandle.standardError.write(Data("MultiHostTests skipped: not root (network namespaces need it)\n".utf8))
+            return false
+        }
+        let check = try? NetnsRig.shell(["check"])
+        if check?.status != 0 {
+            FileHandle.standardError.write(Data("MultiHostTests skipped: \(check?.err ?? "cannot run \(script)")".utf8))
+        }
+        return check?.status == 0
+    }()
+
+    let prefix: String
+    private var isDown = false
+
+    init() throws {
+        let up = try NetnsRig.shell(["up"])
+        guard up.status == 0, !up.out.isEmpty else { throw RigError("rig.sh up failed (\(up.status)): \(up.err)") }
+        prefix = up.out.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func namespace(_ machine: Machine) -> String { prefix + "-" + machine.rawValue }
+
+    /// Each rig is a separate network, so every rig uses the same addresses.
+    static func address(_ machine: Machine) -> String {
+        switch machine {
+        case .coordinator: "10.77.0.10"
+        case .host: "10.77.0.11"
+        case .guest: "10.77.0.12"
+        }
+    }
+
+    /// A built executable started on `machine`.
+    func start(_ machine: Machine, _ executable: String, _ arguments: [String]) throws -> NetnsChild {
+        try NetnsChild([NetnsRig.script, "exec", namespace(machine), DemoRun.binDirectory + "/" + executable] + arguments)
+    }
+
+    /// The machine's cable pulled out of the bridge (its interface loses carrier) or put back.
+    func cut(_ machine: Machine) throws {
+        let result = try NetnsRig.shell(["cut", namespace(machine)])
+        guard result.status == 0 else { throw RigError("rig.sh cut: \(result.err)") }
+    }
+
+    func heal(_ machine: Machine) throws {
+        let result = try NetnsRig.shell(["heal", namespace(machine)])
+        guard result.status == 0 else { throw RigError("rig.sh heal: \(result.err)") }
+    }
+
+    func down() {
+        guard !isDown else { return }
+        isDown = true
+        if let result = try? NetnsRig.shell(["down", prefix]), result.status != 0 {
+            FileHandle.standardError.write(Data("rig.sh down \(prefix) failed: \(result.err)\n".utf8))
+        }
+    }
+
+    deinit { down() }
+
+    static func shell(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+        let child = try NetnsChild([script] + arguments)
+        let status = child.finish(seconds: 60)
+        return (status, child.out.all(), child.err.all())
+    }
+
+    struct RigError: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+}
+
+/// A command run through bash (rig.sh, which replaces itself with the program it starts
+/// inside a machine, so the process's PID is the program's), with its output collected.
+final class NetnsChild: @unchecked Sendable {
+    // Invariant: set up in init and never changed; the collectors lock themselves.
+    let process = Process()
+    let out: LineCollector
+    let err: LineCollector
+
+    init(_ bashArguments: [String]) throws {
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = bashArguments
+        let outPipe = Pipe()
+        let errPipe = Pipe()
+        process.standardOutput = outPipe
+        process.standardError = errPipe
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        out = LineCollector(outPipe.fileHandleForReading)
+        err = LineCollector(errPipe.fileHandleForReading)
+    }
+
+    func waitForLine(containing text: String, seconds: Double = 20) -> String? {
+        wait(for: text, in: out, seconds: seconds)
+    }
+
+    func waitForErr(containing text: String, seconds: Double = 20) -> String? {
+        wait(for: text, in: err, seconds: seconds)
+    }
+
+    private func wait(for text: String, in collector: LineCollector, seconds: Double) -> String? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if let line = collector.text.split(separator: "\n").first(where: { $0.contains(text) }) { return String(line) }
+            if !process.isRunning {
+                return collector.all().split(separator: "\n").first(where: { $0.contains(text) }).map(String.init)
+            }
+            usleep(50_000)
+        }
+        return nil
+    }
+
+    func finish(seconds: Double = 30) -> Int32 {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { usleep(50_000) }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    func stop() {
+        if process.isRunning { process.interrupt() }
+        _ = finish(seconds: 15)
+    }
+
+    /// The last lines of stderr, for assertion messages.
+    func errTail(_ lines: Int = 40) -> String {
+        err.text.split(separator: "\n", omittingEmptySubsequences: false).suffix(lines).joined(separator: "\n")
+    }
+}
+
+/// The files of the one session recorded into `out`, judged as RecoveryRig judges them.
+struct MultiHostSession {
+    let out: String
+
+    var directory: String? {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []
+        return names.first.map { out + "/" + $0 }
+    }
+
+    func manifest() throws -> [String: Any] {
+        let path = try #require(directory) + "/manifest.json"
+        return try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+    }
+
+    func file(_ prefix: String) throws -> String {
+        let directory = try #require(directory)
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: directory)
+            .first { $0.hasPrefix(prefix) && $0.hasSuffix(".mp4") })
+        return directory + "/" + name
+    }
+
+    func codes(_ prefix: String) throws -> [UInt32] {
+        var codes: [UInt32] = []
+        try MediaProbe.forEachFrame(path: try file(prefix)) { codes.append(DCTC.read($0.image)) }
+        return codes
+    }
+
+    /// Both cameras hold `frames` frames, each 1/30 s after the one before (no gap), and
+    /// frame k of the host shows the same instant as frame k of the guest.
+    func expectEveryFrameInSync(frames: Int) throws {
+        let host = try codes("DualCam_Host_")
+        let guest = try codes("DualCam_Guest_")
+        #expect(host.count == frames && guest.count == frames, "host \(host.count), guest \(guest.count) frames")
+        let apart = zip(host, guest).enumerated().filter { abs(DCTC.differenceNanoseconds($1.0, $1.1)) > 500_000 }
+        #expect(apart.isEmpty, "\(apart.count) frames out of sync, first: \(apart.prefix(5).map { "frame \($0.offset): host \($0.element.0) guest \($0.element.1)" })")
+        for (name, codes) in [("host", host), ("guest", guest)] {
+            let steps = zip(codes, codes.dropFirst()).enumerated().filter { abs(DCTC.differenceNanoseconds($1.1, $1.0) - 33_333_333) > 1_000_000 }
+            #expect(steps.isEmpty, "\(name): \(steps.count) steps off 1/30 s, first: \(steps.prefix(5).map { "frame \($0.offset)→\($0.offset + 1): \($0.element.0) → \($0.element.1)" })")
+        }
+    }
+
+    func expectCompositeWhole(frames: Int) throws {
+        let composite = try #require(try manifest()["composite"] as? [String: Any])
+        #expect(composite["ticks"] as? Int == frames, "\(composite)")
+        #expect(composite["noSignal"] as? Int == 0, "\(composite)")
+        #expect(composite["pairs"] as? Int == frames, "\(composite)")
+        var count = 0
+        try MediaProbe.forEachFrame(path: try file("DualCam_Combined_")) { _ in count += 1 }
+        #expect(count == frames)
+    }
+}
+
+/// One rig with a host and a guest agent running on their machines, trusting the
+/// coordinator whose identity lives on the coordinator's machine: what pairing leaves
+/// behind, without anyone typing a code. The coordinator names them by device ID only
+/// (`--agent ID`), so where they are comes from mDNS, and the IDs are pinned.
+final class MultiHostScenario {
+    let rig: NetnsRig
+    let root: String
+    let coordinatorID: String
+    private(set) var agents: [NetnsChild] = []
+    private(set) var ids: [NetnsRig.Machine: String] = [:]
+
+    /// `listenOnOwnAddress`: each agent listens on its machine's IPv4 address only
+    /// (`--listen 10.77.0.x`) instead of the default `::` (every address, IPv4 and IPv6).
+    init(listenOnOwnAddress: Bool = false) throws {
+        rig = try NetnsRig()
+        root = NSTemporaryDirectory() + "dualcam-\(rig.prefix)"
+        let idRun = try rig.start(.coordinator, "dualcam-coordinator", ["id", "--state", root + "/coordinator"])
+        let status = idRun.finish()
+        coordinatorID = idRun.out.all().trimmingCharacters(in: .whitespacesAndNewlines)
+        guard status == 0, !coordinatorID.isEmpty else { throw NetnsRig.RigError("coordinator id: \(idRun.err.all())") }
+        for machine in [NetnsRig.Machine.host, .guest] {
+            let listen = listenOnOwnAddress ? ["--listen", NetnsRig.address(machine)] : []
+            let agent = try rig.start(machine, "dualcam-agent", [
+                "run", "--source", "synthetic", "--role", machine.rawValue, "--name", "mh-\(machine.rawValue)",
+                "--state", root + "/" + machine.rawValue, "--trust", coordinatorID] + listen)
+            agents.append(agent)
+            guard let line = agent.waitForLine(containing: "LISTENING", seconds: 30),
+                  let id = line.split(separator: " ").first(where: { $0.hasPrefix("id=") }) else {
+                throw NetnsRig.RigError("\(machine) agent did not start: \(agent.err.text)")
+            }
+            ids[machine] = String(id.dropFirst(3))
+        }
+    }
+
+    var out: String { root + "/out" }
+
+    /// `dualcam-coordinator start` on the coordinator's machine, recording from both agents.
+    func start(_ arguments: [String]) throws -> NetnsChild {
+        try rig.start(.coordinator, "dualcam-coordinator", [
+            "start", "--agent", ids[.host] ?? "", "--agent", ids[.guest] ?? "", "--state", root + "/coordinator",
+            "--out", out, "--countdown", "0", "--size", "320x240"] + arguments + DemoRun.debugBuildClockGate)
+    }
+
+    var agentLogs: String {
+        zip(["host", "guest"], agents).map { "--- \($0) agent:\n\($1.errTail(30))" }.joined(separator: "\n")
+    }
+
+    func reconnects() throws -> [Int?] {
+        let cameras = try #require(try MultiHostSession(out: out).manifest()["cameras"] as? [[String: Any]])
+        return cameras.map { ($0["statistics"] as? [String: Any])?["reconnects"] as? Int }
+    }
+
+    func close() {
+        for agent in agents { agent.stop() }
+        rig.down()
+        try? FileManager.default.removeItem(atPath: root)
+    }
+
+    deinit { close() }
+}
+
+extension EndToEnd {
+    @Suite(.enabled(if: NetnsRig.isAvailable,
+                    "needs root and working network namespaces (`tools/netns/rig.sh check` says what is missing)"))
+    struct MultiHostTests {
+        /// The coordinator finds both agents over mDNS across the bridge (its own
+        /// avahi-daemon hears theirs), records 12 s, and 3 s in the guest's cable is pulled
+        /// for 4 s. That is shorter than the idle timeout (10 s, PROTOCOL.md §9), so the
+        /// connection rides it out like TCP does: no reconnect, the guest's segments queue
+        /// and arrive late, and both files hold every frame in sync.
+        @Test func aShortCableCutIsRiddenOut() throws {
+            let scenario = try MultiHostScenario()
+            defer { scenario.close() }
+            let hostID = try #require(scenario.ids[.host])
+            let guestID = try #require(scenario.ids[.guest])
+
+            let discover = try scenario.rig.start(.coordinator, "dualcam-coordinator",
+                                                  ["discover", "--seconds", "5", "--state", scenario.root + "/coordinator"])
+            #expect(discover.finish(seconds: 30) == 0, "\(discover.err.all())")
+            let listed = discover.out.all().split(separator: "\n")
+            #expect(listed.contains { $0.hasPrefix("mh-host [host] 10.77.0.11:7420 ") && $0.hasSuffix(hostID) },
+                    "discover:\n\(listed.joined(separator: "\n"))\n\(discover.err.all())")
+            #expect(listed.contains { $0.hasPrefix("mh-guest [guest] 10.77.0.12:7420 ") && $0.hasSuffix(guestID) },
+                    "discover:\n\(listed.joined(separator: "\n"))\n\(discover.err.all())")
+
+            let start = try scenario.start(["--duration", "12", "--reconnect-grace", "20"])
+            defer { start.stop() }
+            try #require(start.waitForErr(containing: "recording ", seconds: 60) != nil, "\(start.errTail())\n\(scenario.agentLogs)")
+            let found = start.err.text
+            #expect(found.contains("found mh-host through mDNS") && found.contains("found mh-guest through mDNS"), "\(found)")
+            Thread.sleep(forTimeInterval: 3)
+            try scenario.rig.cut(.guest)
+            Thread.sleep(forTimeInterval: 4)
+            try scenario.rig.heal(.guest)
+
+            let status = start.finish(seconds: 120)
+            let err = start.err.all()
+            #expect(status == 0, "coordinator:\n\(err)\n\(scenario.agentLogs)")
+            #expect(!err.contains("lost mh-"), "a 4 s cut is under the idle timeout:\n\(err)")
+            let session = MultiHostSession(out: scenario.out)
+            try session.expectEveryFrameInSync(frames: 360)
+            try session.expectCompositeWhole(frames: 360)
+            #expect(try scenario.reconnects() == [0, 0])
+        }
+
+        /// The guest's cable is out for 14 s of a 24 s session: longer than the idle
+        /// timeout, so both sides drop the connection; the guest records on, and once the
+        /// cable is back the coordinator reconnects across the network, resumes, and the
+        /// guest's spool fills the gap before the files are closed.
+        @Test func aLongCableCutIsReconnectedWithNothingMissing() throws {
+            let scenario = try MultiHostScenario()
+            defer { scenario.close() }
+            let start = try scenario.start(["--duration", "24", "--reconnect-grace", "20"])
+            defer { start.stop() }
+            try #require(start.waitForErr(containing: "recording ", seconds: 60) != nil, "\(start.errTail())\n\(scenario.agentLogs)")
+            Thread.sleep(forTimeInterval: 3)
+            try scenario.rig.cut(.guest)
+            // 14 s: the idle timeout (10 s) plus TLS's wait for a close_notify that cannot
+            // come (1 s; it was NIOSSL's 5 s, and a cut was then noticed after 15 s), plus
+            // a margin, so both sides have given the connection up.
+            Thread.sleep(forTimeInterval: 14)
+            try scenario.rig.heal(.guest)
+
+            let status = start.finish(seconds: 120)
+            let err = start.err.all()
+            #expect(status == 0, "coordinator:\n\(err)\n\(scenario.agentLogs)")
+            #expect(err.contains("lost mh-guest") && err.contains("reconnected to mh-guest"), "coordinator:\n\(err)\n\(scenario.agentLogs)")
+            #expect(!err.contains("lost mh-host"), "the host's cable was not touched:\n\(err)")
+            let session = MultiHostSession(out: scenario.out)
+            try session.expectEveryFrameInSync(frames: 720)
+            try session.expectCompositeWhole(frames: 720)
+            #expect(try scenario.reconnects() == [0, 1])
+        }
+
+        /// An agent told to listen on its IPv4 address (`--listen`) is still found over
+        /// mDNS and recorded from: the coordinator must reach it at an address where it
+        /// listens, not stop at the first address mDNS resolves (its IPv6 link-local one).
+        /// As a user would, `discover` first: with the agents' records in the coordinator's
+        /// avahi cache, the IPv6 resolution is the one that comes first.
+        @Test func anAgentListeningOnItsIPv4AddressIsReachedThroughMDNS() throws {
+            let scenario = try MultiHostScenario(listenOnOwnAddress: true)
+            defer { scenario.close() }
+            let discover = try scenario.rig.start(.coordinator, "dualcam-coordinator",
+                                                  ["discover", "--seconds", "3", "--state", scenario.root + "/coordinator"])
+            #expect(discover.finish(seconds: 30) == 0, "\(discover.err.all())")
+            let start = try scenario.start(["--duration", "2"])
+            defer { start.stop() }
+            let status = start.finish(seconds: 90)
+            #expect(status == 0, "coordinator:\n\(start.err.all())\n\(scenario.agentLogs)")
+            if status == 0 {
+                let session = MultiHostSession(out: scenario.out)
+                _ = try session.file("DualCam_Host_")
+                _ = try session.file("DualCam_Guest_")
+            }
+        }
+    }
+}
