@@ -37,6 +37,8 @@ let package = Package(
             // No pkgConfig: avahi-client.pc only adds -D_REENTRANT, which SwiftPM rejects
             // with a warning; the headers are in /usr/include (libavahi-client-dev).
             name: "CAvahi", path: "Sources/CAvahi"),
+        // The kernel's process controls (prctl is variadic); part of libc, nothing to link.
+        .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
 
         // Pure frame-sync core: no I/O, no C, time passed in.
         .target(name: "DualCamCore"),
@@ -84,7 +86,7 @@ let package = Package(
         .executableTarget(
             name: "dualcam-agent",
             dependencies: [
-                "DualCamAgent", "DualCamMedia",
+                "DualCamAgent", "DualCamMedia", "CLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(

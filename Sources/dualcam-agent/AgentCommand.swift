@@ -18,6 +18,8 @@ struct AgentCommand: AsyncParsableCommand {
     /// Parses by hand rather than through the generated entry point, to expand
     /// `--config FILE` first.
     static func main() async {
+        // Before anything is encoded: x264 would otherwise get 2 MB pages (see HugePages).
+        HugePages.disable()
         do {
             let arguments = try ConfigFile.expand(Array(CommandLine.arguments.dropFirst()))
             var command = try parseAsRoot(arguments)

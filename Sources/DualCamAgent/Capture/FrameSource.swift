@@ -3,7 +3,8 @@ import DualCamCore
 /// What a source delivers: a picture to encode, or bytes already compressed by the camera
 /// (MJPEG to decode and re-encode; H.264 to pass through untouched).
 enum FramePayload {
-    case picture(YUV420Image)
+    /// By reference: 3 MB at 1080p, passed from capture to encoder without a copy.
+    case picture(CapturedPicture)
     case mjpeg([UInt8])
     case h264([UInt8])
 }

@@ -19,6 +19,14 @@ final class PipeInput: @unchecked Sendable {
     /// One: the kernel's pipe and the encode queue behind already buffer, and at 1080p
     /// every frame held here is 3 MB resident (measured with `dualcam-bench capture`).
     private let capacity = 1
+    /// Pictures read and not yet encoded, wherever they wait: one being encoded while the
+    /// next is read (and then waits for the encoder). Beyond that the reader waits for a
+    /// picture to come back, holding the producer back, instead of reading ahead into
+    /// 3 MB more per frame at 1080p. Reading a frame takes a few ms, far less than
+    /// encoding one, so the encoder never waits for the reader; a producer that writes
+    /// in real time waits only if one encode outlasts two frame periods, and then keeps
+    /// the frame in its own buffers (rpicam-vid has several).
+    static let picturesInFlight = 2
 
     let format: SourceConfig.StdinFormat
     let width: Int
@@ -124,19 +132,18 @@ final class PipeInput: @unchecked Sendable {
     }
 
     private func readPictures(clock: AgentClock, latency: Int64) throws {
-        let chromaBytes = ((width + 1) / 2) * ((height + 1) / 2)
+        // Tight strides, as the producer writes the planes back to back.
+        let pool = PicturePool(width: width, height: height, limit: Self.picturesInFlight)
         while true {
+            let picture = pool.take()
             // Read straight into the picture's planes: the pipe's bytes are copied once,
             // into the frame the encoder reads.
-            var y = [UInt8](repeating: 0, count: width * height)
-            guard try fill(&y, partOfPicture: false) else { return }
-            var cb = [UInt8](repeating: 0, count: chromaBytes)
-            var cr = [UInt8](repeating: 0, count: chromaBytes)
-            guard try fill(&cb, partOfPicture: true), try fill(&cr, partOfPicture: true) else { return }
-            let arrival = clock.localNow() - latency
-            let image = YUV420Image(width: width, height: height, lumaStride: width, chromaStride: (width + 1) / 2,
-                                    y: y, cb: cb, cr: cr)
-            deliver(stamped(.picture(image), arrival: arrival))
+            let whole = try picture.update { image in
+                try fill(&image.y, partOfPicture: false)
+                    && fill(&image.cb, partOfPicture: true) && fill(&image.cr, partOfPicture: true)
+            }
+            guard whole else { return }
+            deliver(stamped(.picture(picture), arrival: clock.localNow() - latency))
         }
     }
 

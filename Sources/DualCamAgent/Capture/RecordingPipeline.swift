@@ -165,15 +165,25 @@ final class RecordingPipeline: Sendable {
         return summary
     }
 
-    /// Half a second of frames between capture and encode, but no more than 24 MB of
-    /// pictures (8 at 1080p, 2 at 4K): the agent must stay small on a Pi, and a backlog
-    /// longer than that means the encoder cannot keep up anyway. A pipe's producer waits
-    /// for room instead of losing frames, so it needs only two.
+    /// A pipe's producer waits for room instead of losing frames (and its reader for a
+    /// picture to read into, see PipeInput), so two are enough to keep the encoder fed.
     static func queueCapacity(_ settings: RecordingSettings, paced: Bool) -> Int {
-        if !paced { return 2 }
-        let halfSecond = Int(settings.rate.framesPerSecond / 2)
-        let frameBytes = settings.width * settings.height * 3 / 2
-        return max(2, min(halfSecond, 24_000_000 / max(frameBytes, 1)))
+        paced ? pacedQueueCapacity(width: settings.width, height: settings.height, rate: settings.rate) : 2
+    }
+
+    /// Frames a camera (or the synthetic pattern) may get ahead of the encoder before it
+    /// loses them: the camera's driver buffers are handed back as soon as each frame is
+    /// converted, so this queue is what absorbs the encoder's stalls. Measured at 1080p30,
+    /// libx264 veryfast on 2 cores: a P frame 11 ms, an IDR up to 47 ms, the first two
+    /// frames 50-70 ms each (x264's buffers faulting in), all of it longer on a busy
+    /// machine. 12 MiB is 4 frames at 1080p (133 ms at 30 fps), which covers that start
+    /// with room to spare; 9 at 720p; capped at half a second and never under 2 (4K).
+    /// Every frame here is resident memory, which the agent must keep small on a Pi, and
+    /// a backlog that outgrows this means the encoder cannot keep up anyway.
+    static func pacedQueueCapacity(width: Int, height: Int, rate: FrameRate) -> Int {
+        let halfSecond = Int(rate.framesPerSecond / 2)
+        let frameBytes = width * height * 3 / 2
+        return max(2, min(halfSecond, (12 << 20) / max(frameBytes, 1)))
     }
 
     /// The capture side: paced by the source, never waiting for the encoder.

@@ -15,7 +15,7 @@ struct SyntheticSource: FrameSource {
     private let freeRunStartLocal: Int64
     private var freeRunFrame: Int64 = 0
     private var frameCounter: Int64 = 0
-    private var image: YUV420Image
+    private let pictures: PicturePool
 
     init(width: Int, height: Int, rate: FrameRate, genlock: Bool, clock: AgentClock, t0Shared: Int64) {
         self.width = width
@@ -23,7 +23,10 @@ struct SyntheticSource: FrameSource {
         self.rate = rate
         self.genlock = genlock
         self.clock = clock
-        self.image = YUV420Image(width: width, height: height)
+        // As many pictures as a recording holds at once: the queue's, one being encoded
+        // and one being drawn. Each frame is drawn into one that came back.
+        self.pictures = PicturePool(width: width, height: height,
+                                    limit: RecordingPipeline.pacedQueueCapacity(width: width, height: height, rate: rate) + 2)
         // The frame nearest T0 is the first: a clock estimate a few µs off must not
         // decide whether a session starts with frame 0 or frame 1.
         self.nextSharedFrame = GenlockGrid(rate: rate).frameIndex(atOrAfter: t0Shared - rate.periodNanoseconds / 2)
@@ -60,10 +63,14 @@ struct SyntheticSource: FrameSource {
                 continue
             }
             MonotonicTime.sleep(until: trueInstant)
-            SyntheticPicture.render(frameIndex: frameCounter, into: &image)
-            DCTC.draw(DCTC.code(trueNanoseconds: trueInstant), into: &image)
+            let picture = pictures.take()
+            // Every pixel is drawn anew: what the picture held before does not show.
+            picture.update { image in
+                SyntheticPicture.render(frameIndex: frameCounter, into: &image)
+                DCTC.draw(DCTC.code(trueNanoseconds: trueInstant), into: &image)
+            }
             frameCounter += 1
-            return CapturedFrame(payload: .picture(image), localCaptureNanoseconds: local, droppedBefore: dropped)
+            return CapturedFrame(payload: .picture(picture), localCaptureNanoseconds: local, droppedBefore: dropped)
         }
     }
 

@@ -59,7 +59,7 @@ struct V4L2Source: FrameSource {
             lost += picture.droppedBefore
             let payload: FramePayload
             switch picture.payload {
-            case .picture(let image): payload = .picture(image)
+            case .picture(let image): payload = .picture(CapturedPicture(image))
             case .compressed(let bytes): payload = capture.format.fourcc == .h264 ? .h264(bytes) : .mjpeg(bytes)
             case .corrupt:
                 lost += 1

@@ -35,8 +35,8 @@ final class PacketMaker {
 
     func make(_ payload: FramePayload, ptsNanoseconds pts: Int64, forceKeyframe: Bool) throws -> [EncodedPacket] {
         switch payload {
-        case .picture(let image):
-            return try encode(image, pts: pts, forceKeyframe: forceKeyframe)
+        case .picture(let picture):
+            return try encode(picture.image, pts: pts, forceKeyframe: forceKeyframe)
         case .mjpeg(let bytes):
             if decoder == nil {
                 decoder = try VideoDecoder(parameters: CodecParameters(codecName: "mjpeg", width: codedSize.width,

@@ -92,12 +92,18 @@ public struct LocalRecorder: Sendable {
     }
 }
 
+/// The UTC instant a local session started, as `yyyyMMdd-HHmmss`.
 enum SessionStamp {
-    static func now() -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd-HHmmss"
-        return formatter.string(from: Date())
+    static func now() -> String { text(unixSeconds: time(nil)) }
+
+    /// By hand rather than with a DateFormatter, which loads ICU's calendar and locale
+    /// data: 5 MB of the agent's resident memory for one string.
+    static func text(unixSeconds: Int) -> String {
+        var seconds = unixSeconds
+        var utc = tm()
+        gmtime_r(&seconds, &utc)
+        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(utc.tm_year + 1900)" + two(utc.tm_mon + 1) + two(utc.tm_mday)
+            + "-" + two(utc.tm_hour) + two(utc.tm_min) + two(utc.tm_sec)
     }
 }
