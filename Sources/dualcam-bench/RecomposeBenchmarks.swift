@@ -52,9 +52,12 @@ func runRecomposeBenchmarks(arguments: [String]) throws {
     let out = root + "/peer.mp4"
     var ours = [coordinator, "recompose", session.directory, "--layout", "pip", "--preset", preset, "--crf", "\(crf)"]
     var peer = ["ffmpeg", "-hide_banner", "-loglevel", "error", "-y"] + session.cameraFiles.flatMap { ["-i", $0] }
-        + ["-filter_complex", session.pipFilterGraph(), "-map", "[out]", "-c:v", "libx264", "-preset", preset,
+        + ["-filter_complex", session.pipFilterGraph() + (session.hasSound ? ";" + session.mixFilterGraph() : ""),
+           "-map", "[out]", "-c:v", "libx264", "-preset", preset,
            "-crf", "\(crf)", "-g", "\(session.gopFrames)", "-keyint_min", "\(session.gopFrames)",
            "-sc_threshold", "0", "-bf", "0", "-pix_fmt", "yuv420p"]
+    // An equivalent file has the mixed sound too (AAC at 128 kbit/s, as recompose writes).
+    if session.hasSound { peer += ["-map", "[aout]", "-c:a", "aac", "-b:a", "128k"] }
     if let tune {
         ours += ["--tune", tune]
         peer += ["-tune", tune]
@@ -111,6 +114,8 @@ private struct BenchSession {
     let crf: Int
     let gopFrames: Int
     let expectedFrames: Int
+    /// The cameras recorded sound, which recompose mixes into the combined file again.
+    let hasSound: Bool
 
     init(copying source: String, to scratch: String) throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: source + "/manifest.json"))
@@ -139,6 +144,12 @@ private struct BenchSession {
         let segment = settings["segmentMilliseconds"] as? Int ?? 2000
         gopFrames = max(Int(Int64(segment) * rate.numerator / (1000 * rate.denominator)), 1)
         expectedFrames = Int(rate.firstFrame(atOrAfter: Int64((duration * 1e9).rounded())))
+        hasSound = composite["mix"] != nil
+    }
+
+    /// The cameras' sound summed at 0 dB each, as recompose's default mix does.
+    func mixFilterGraph() -> String {
+        cameraFiles.indices.map { "[\($0):a]" }.joined() + "amix=inputs=\(cameraFiles.count):normalize=0:duration=longest[aout]"
     }
 
     /// The pip layout in ffmpeg's terms, as one would write it by hand: each camera
