@@ -200,4 +200,32 @@ import Testing
         errors.sort()
         #expect(errors[errors.count * 99 / 100] <= 200_000)
     }
+
+    /// A cable pulled for 4 s: the pings sent meanwhile wait in TCP and arrive together
+    /// when it is back, each with a round trip of seconds but a reply as quick as ever.
+    /// Such a ping may be a vertex of the envelope (its return reading is as tight as any);
+    /// its round trip says nothing of the path, and must not widen the bound (it once made
+    /// it 2 s while the offset stayed within 60 ns).
+    @Test func pingsQueuedThroughAPulledCableLeaveTheBoundAlone() {
+        var estimator = ClockEstimator()
+        let second: Int64 = 1_000_000_000
+        var t: Int64 = 0
+        while t < 120 * second {
+            estimator.add(ClockSample(t1: t, t2: t + 150_000, t3: t + 180_000, t4: t + 330_000))
+            t += estimator.nextPollInterval()
+        }
+        let before = estimator.estimate!.errorBoundNanoseconds
+        let healed = t + 4 * second + second / 2
+        var ping = t + second / 2
+        var k: Int64 = 0
+        while ping < healed {
+            let arrive = healed + k * 10_000 + 150_000
+            let estimate = estimator.add(ClockSample(t1: ping, t2: arrive, t3: arrive + 30_000, t4: arrive + 180_000))!
+            #expect(estimate.state == .locked)
+            #expect(estimate.errorBoundNanoseconds < before + 50_000, "bound \(estimate.errorBoundNanoseconds) ns after a queued ping")
+            #expect(estimate.offsetNanoseconds.magnitude <= Double(estimate.errorBoundNanoseconds))
+            ping += second
+            k += 1
+        }
+    }
 }

@@ -173,12 +173,17 @@ struct EnvelopeFit {
             lowest = min(lowest, floor(r))
         }
         var bound = max(highest - offset, offset - lowest, -widest / 2)
-        // Never claim better than half the round trip of the exchanges the line rests on.
+        // Never claim better than half the round trip of the exchanges the line rests on:
+        // a constant path asymmetry hides inside it. The shortest of them: every exchange
+        // carries the same asymmetry, and one that was held up in one direction only (a
+        // ping queued through a pulled cable, seconds long, whose other reading is as
+        // tight as any) may be a vertex too; its round trip said nothing of the path and
+        // once made the bound seconds wide while the offset stayed right.
         var used: [Int64: Int64] = [:]
         for r in [plausible.lowerBound, rate, plausible.upperBound] {
             for v in [forwardVertex(r), backwardVertex(r)] { used[v.id] = v.delay }
         }
-        for delay in used.values { bound = max(bound, Double(delay) / 2) }
+        if let shortest = used.values.min() { bound = max(bound, Double(shortest) / 2) }
         let rateUncertainty = max(feasible.upperBound - rate, rate - feasible.lowerBound)
         // How far lines that fit nearly as well stray from this one: a working precision
         // (unlike the bound, blind to asymmetry) for telling a clock step from noise.
