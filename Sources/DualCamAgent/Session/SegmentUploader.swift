@@ -11,15 +11,21 @@ struct SegmentUploader {
     let out: EnvelopeWriter
     let credit: UploadCredit
 
+    /// Reads the file a chunk at a time: the whole segment in memory would be megabytes
+    /// more resident at 1080p, per segment in flight.
     func upload(_ segment: SpooledSegment, from offset: Int = 0) async throws {
-        let data = try Data(contentsOf: URL(fileURLWithPath: segment.path))
+        guard let file = FileHandle(forReadingAtPath: segment.path) else {
+            throw SpoolError("segment \(segment.index) of \(segment.sessionID) is gone from the spool (\(segment.path))")
+        }
+        defer { try? file.close() }
+        let size = Int(try file.seekToEnd())
         var offer = Dualcam_V1_SegmentOffer()
         offer.sessionID = segment.sessionID
         offer.index = UInt32(segment.index)
-        offer.size = UInt64(data.count)
+        offer.size = UInt64(size)
         // The hash taken when the segment was written: a file damaged on disk since then
         // fails the coordinator's check instead of being vouched for afresh.
-        offer.sha256 = segment.digest ?? Data(SHA256.hash(data: data))
+        offer.sha256 = try segment.digest ?? Data(SegmentSink.digest(ofFileAt: segment.path))
         offer.firstPtsNs = segment.firstPtsNanoseconds
         offer.durationNs = segment.durationNanoseconds
         offer.frameCount = UInt32(segment.frameCount)
@@ -27,18 +33,23 @@ struct SegmentUploader {
         offer.resumeOffset = UInt64(offset)
         credit.begin(segment: offer.index, resumeOffset: offer.resumeOffset)
         try await out.send(.segmentOffer(offer))
+        try file.seek(toOffset: UInt64(offset))
         var position = offset
         repeat {
-            let end = min(position + WireProtocol.maxSegmentChunkBytes, data.count)
+            let end = min(position + WireProtocol.maxSegmentChunkBytes, size)
+            let bytes = try file.read(upToCount: end - position) ?? Data()
+            guard bytes.count == end - position else {
+                throw SpoolError("segment \(segment.index) of \(segment.sessionID) shrank while it was sent (\(segment.path))")
+            }
             var chunk = Dualcam_V1_SegmentData()
             chunk.sessionID = segment.sessionID
             chunk.index = UInt32(segment.index)
             chunk.offset = UInt64(position)
-            chunk.data = data.subdata(in: position..<end)
-            chunk.last = end == data.count
+            chunk.data = bytes
+            chunk.last = end == size
             await credit.reserve(UInt64(end - position), of: offer.index)
             try await out.send(.segmentData(chunk))
             position = end
-        } while position < data.count
+        } while position < size
     }
 }

@@ -80,12 +80,26 @@ struct SegmentSink {
         }
     }
 
+    /// Read in slices: a whole segment read at once is megabytes more resident at 1080p,
+    /// on a node that must stay small.
+    static func digest(ofFileAt path: String) throws -> SHA256.Digest {
+        guard let file = FileHandle(forReadingAtPath: path) else {
+            throw SpoolError("cannot read \(path) to hash it")
+        }
+        defer { try? file.close() }
+        var hasher = SHA256()
+        while let slice = try file.read(upToCount: 256 << 10), !slice.isEmpty {
+            hasher.update(data: slice)
+        }
+        return hasher.finalize()
+    }
+
     private mutating func finishSegment() throws {
         guard let w = writer else { return }
         writer = nil
         let info = try w.finish()
         let path = spool.segmentPath(session: sessionID, index: count)
-        let digest = SHA256.hash(data: try Data(contentsOf: URL(fileURLWithPath: path)))
+        let digest = try Self.digest(ofFileAt: path)
         let segment = SpooledSegment(
             sessionID: sessionID, index: count, path: path,
             byteCount: info.byteCount, frameCount: info.frameCount,
