@@ -145,58 +145,6 @@ final class NetnsChild: @unchecked Sendable {
     }
 }
 
-/// The files of the one session recorded into `out`, judged as RecoveryRig judges them.
-struct MultiHostSession {
-    let out: String
-
-    var directory: String? {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []
-        return names.first.map { out + "/" + $0 }
-    }
-
-    func manifest() throws -> [String: Any] {
-        let path = try #require(directory) + "/manifest.json"
-        return try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
-    }
-
-    func file(_ prefix: String) throws -> String {
-        let directory = try #require(directory)
-        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: directory)
-            .first { $0.hasPrefix(prefix) && $0.hasSuffix(".mp4") })
-        return directory + "/" + name
-    }
-
-    func codes(_ prefix: String) throws -> [UInt32] {
-        var codes: [UInt32] = []
-        try MediaProbe.forEachFrame(path: try file(prefix)) { codes.append(DCTC.read($0.image)) }
-        return codes
-    }
-
-    /// Both cameras hold `frames` frames, each 1/30 s after the one before (no gap), and
-    /// frame k of the host shows the same instant as frame k of the guest.
-    func expectEveryFrameInSync(frames: Int) throws {
-        let host = try codes("DualCam_Host_")
-        let guest = try codes("DualCam_Guest_")
-        #expect(host.count == frames && guest.count == frames, "host \(host.count), guest \(guest.count) frames")
-        let apart = zip(host, guest).enumerated().filter { abs(DCTC.differenceNanoseconds($1.0, $1.1)) > 500_000 }
-        #expect(apart.isEmpty, "\(apart.count) frames out of sync, first: \(apart.prefix(5).map { "frame \($0.offset): host \($0.element.0) guest \($0.element.1)" })")
-        for (name, codes) in [("host", host), ("guest", guest)] {
-            let steps = zip(codes, codes.dropFirst()).enumerated().filter { abs(DCTC.differenceNanoseconds($1.1, $1.0) - 33_333_333) > 1_000_000 }
-            #expect(steps.isEmpty, "\(name): \(steps.count) steps off 1/30 s, first: \(steps.prefix(5).map { "frame \($0.offset)→\($0.offset + 1): \($0.element.0) → \($0.element.1)" })")
-        }
-    }
-
-    func expectCompositeWhole(frames: Int) throws {
-        let composite = try #require(try manifest()["composite"] as? [String: Any])
-        #expect(composite["ticks"] as? Int == frames, "\(composite)")
-        #expect(composite["noSignal"] as? Int == 0, "\(composite)")
-        #expect(composite["pairs"] as? Int == frames, "\(composite)")
-        var count = 0
-        try MediaProbe.forEachFrame(path: try file("DualCam_Combined_")) { _ in count += 1 }
-        #expect(count == frames)
-    }
-}
-
 /// One rig with a host and a guest agent running on their machines, trusting the
 /// coordinator whose identity lives on the coordinator's machine: what pairing leaves
 /// behind, without anyone typing a code. The coordinator names them by device ID only
@@ -245,7 +193,7 @@ final class MultiHostScenario {
     }
 
     func reconnects() throws -> [Int?] {
-        let cameras = try #require(try MultiHostSession(out: out).manifest()["cameras"] as? [[String: Any]])
+        let cameras = try #require(try RecordedSession(out: out).manifest()["cameras"] as? [[String: Any]])
         return cameras.map { ($0["statistics"] as? [String: Any])?["reconnects"] as? Int }
     }
 
@@ -296,7 +244,7 @@ extension EndToEnd {
             let err = start.err.all()
             #expect(status == 0, "coordinator:\n\(err)\n\(scenario.agentLogs)")
             #expect(!err.contains("lost mh-"), "a 4 s cut is under the idle timeout:\n\(err)")
-            let session = MultiHostSession(out: scenario.out)
+            let session = RecordedSession(out: scenario.out)
             try session.expectEveryFrameInSync(frames: 360)
             try session.expectCompositeWhole(frames: 360)
             #expect(try scenario.reconnects() == [0, 0])
@@ -325,7 +273,7 @@ extension EndToEnd {
             #expect(status == 0, "coordinator:\n\(err)\n\(scenario.agentLogs)")
             #expect(err.contains("lost mh-guest") && err.contains("reconnected to mh-guest"), "coordinator:\n\(err)\n\(scenario.agentLogs)")
             #expect(!err.contains("lost mh-host"), "the host's cable was not touched:\n\(err)")
-            let session = MultiHostSession(out: scenario.out)
+            let session = RecordedSession(out: scenario.out)
             try session.expectEveryFrameInSync(frames: 720)
             try session.expectCompositeWhole(frames: 720)
             #expect(try scenario.reconnects() == [0, 1])
@@ -347,7 +295,7 @@ extension EndToEnd {
             let status = start.finish(seconds: 90)
             #expect(status == 0, "coordinator:\n\(start.err.all())\n\(scenario.agentLogs)")
             if status == 0 {
-                let session = MultiHostSession(out: scenario.out)
+                let session = RecordedSession(out: scenario.out)
                 _ = try session.file("DualCam_Host_")
                 _ = try session.file("DualCam_Guest_")
             }

@@ -51,52 +51,12 @@ final class RecoveryRig {
                             + (arguments[0] == "start" ? DemoRun.debugBuildClockGate + targets : []), environment: environment)
     }
 
-    var sessionDirectory: String? {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: root + "/out")) ?? []
-        return names.first.map { root + "/out/" + $0 }
-    }
-
-    func manifest() throws -> [String: Any] {
-        let path = try #require(sessionDirectory) + "/manifest.json"
-        return try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
-    }
-
-    func file(_ prefix: String) throws -> String {
-        let directory = try #require(sessionDirectory)
-        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: directory).first { $0.hasPrefix(prefix) && $0.hasSuffix(".mp4") })
-        return directory + "/" + name
-    }
-
-    /// The DCTC code of every frame of a per-camera file.
-    func codes(_ prefix: String) throws -> [UInt32] {
-        var codes: [UInt32] = []
-        try MediaProbe.forEachFrame(path: try file(prefix)) { codes.append(DCTC.read($0.image)) }
-        return codes
-    }
-
-    /// Both cameras hold `frames` frames, each 1/30 s after the one before (no gap), and
-    /// frame k of the host shows the same instant as frame k of the guest.
-    func expectEveryFrameInSync(frames: Int) throws {
-        let host = try codes("DualCam_Host_")
-        let guest = try codes("DualCam_Guest_")
-        #expect(host.count == frames && guest.count == frames, "host \(host.count), guest \(guest.count) frames")
-        for (k, (h, g)) in zip(host, guest).enumerated() {
-            #expect(abs(DCTC.differenceNanoseconds(h, g)) <= 500_000, "frame \(k): host \(h) guest \(g)")
-        }
-        for (k, (a, b)) in zip(host, host.dropFirst()).enumerated() {
-            #expect(abs(DCTC.differenceNanoseconds(b, a) - 33_333_333) <= 1_000_000, "host frames \(k)→\(k + 1): \(a) → \(b)")
-        }
-    }
-
-    func expectCompositeWhole(frames: Int) throws {
-        let composite = try #require(try manifest()["composite"] as? [String: Any])
-        #expect(composite["ticks"] as? Int == frames)
-        #expect(composite["noSignal"] as? Int == 0, "\(composite)")
-        #expect(composite["pairs"] as? Int == frames, "\(composite)")
-        var count = 0
-        try MediaProbe.forEachFrame(path: try file("DualCam_Combined_")) { _ in count += 1 }
-        #expect(count == frames)
-    }
+    var session: RecordedSession { RecordedSession(out: root + "/out") }
+    var sessionDirectory: String? { session.directory }
+    func manifest() throws -> [String: Any] { try session.manifest() }
+    func codes(_ prefix: String) throws -> [UInt32] { try session.codes(prefix) }
+    func expectEveryFrameInSync(frames: Int) throws { try session.expectEveryFrameInSync(frames: frames) }
+    func expectCompositeWhole(frames: Int) throws { try session.expectCompositeWhole(frames: frames) }
 
     deinit {
         for agent in agents { agent.stop() }
