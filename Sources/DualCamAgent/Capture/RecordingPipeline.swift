@@ -245,7 +245,7 @@ enum SourceFactory {
             return try V4L2Source(device: device, pixelFormat: pixelFormat, width: settings.width, height: settings.height,
                                   rate: settings.rate, clock: clock, frameLogPath: settings.frameLogPath)
         case .stdin(let format):
-            let pipe = settings.pipe ?? CaptureMode(width: settings.width, height: settings.height, rate: settings.rate)
+            let pipe = settings.pipeMode
             let input = PipeInput.shared(format: format, width: pipe.width, height: pipe.height, rate: pipe.rate, clock: clock,
                                          latencyNanoseconds: settings.inputLatencyNanoseconds)
             return StdinSource(input: input, rate: pipe.rate, clock: clock)

@@ -13,14 +13,16 @@ enum SourceLimits {
             return synthetic
         case .stdin:
             // Whatever the producer was started with: the pipe cannot be asked for more.
-            let pipe = settings.pipe ?? CaptureMode(width: settings.width, height: settings.height, rate: settings.rate)
+            let pipe = settings.pipeMode
             return CameraLimits(maxWidth: pipe.width, maxHeight: pipe.height,
                                 maxFramesPerSecond: Int(pipe.rate.framesPerSecond.rounded()))
         case .v4l2(let device, let pixelFormat):
             // A camera unplugged or busy elsewhere says nothing; the coordinator then
             // keeps its plan and the recording reports what went wrong.
-            guard let info = try? V4L2Catalog.describe(device) else { return CameraLimits(maxWidth: 0, maxHeight: 0, maxFramesPerSecond: 0) }
-            let formats = info.formats.filter { pixelFormat == nil || $0.fourcc.description == pixelFormat }
+            guard let info = try? V4L2Catalog.describe(device) else { return .unknown }
+            // As V4L2Source reads --pixel-format: "yuyv" is YUYV.
+            let forced = pixelFormat.flatMap { FourCC($0.uppercased()) }
+            let formats = info.formats.filter { forced == nil || $0.fourcc == forced }
             return largest(formats.flatMap(\.sizes))
         }
     }
@@ -29,7 +31,7 @@ enum SourceLimits {
     static func largest(_ sizes: [CameraFrameSize]) -> CameraLimits {
         let area = sizes.map { $0.width * $0.height }.max() ?? 0
         let biggest = sizes.filter { $0.width * $0.height == area && area > 0 }
-        guard let first = biggest.first else { return CameraLimits(maxWidth: 0, maxHeight: 0, maxFramesPerSecond: 0) }
+        guard let first = biggest.first else { return .unknown }
         let fastest = biggest.flatMap(\.rates).map(\.framesPerSecond).max() ?? 0
         return CameraLimits(maxWidth: first.width, maxHeight: first.height, maxFramesPerSecond: Int(fastest.rounded()))
     }

@@ -31,6 +31,9 @@ public struct RecordingSettings: Sendable {
     /// pipe: its size is met by scaling, and the pipe's rate stays.
     public var pipe: CaptureMode?
 
+    /// What the pipe delivers: as set on the command line, else this recording's mode.
+    var pipeMode: CaptureMode { pipe ?? CaptureMode(width: width, height: height, rate: rate) }
+
     public init(width: Int = 1280, height: Int = 720, rate: FrameRate = .fps30, encoder: String = "libx264",
                 preset: String = "veryfast", crf: Int? = 23, bitrate: Int? = nil,
                 segmentNanoseconds: Int64 = 2_000_000_000, genlock: Bool = true) {

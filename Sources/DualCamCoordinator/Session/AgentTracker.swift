@@ -30,7 +30,7 @@ struct AgentTracker {
     /// Every clock report while recording.
     var clockHistory = ClockHistory()
     /// The largest picture and rate its camera delivers (HelloAck).
-    var limits = CameraLimits(maxWidth: 0, maxHeight: 0, maxFramesPerSecond: 0)
+    var limits = CameraLimits.unknown
     var telemetry: Dualcam_V1_Telemetry?
     var ready = false
     var finished: Dualcam_V1_RecordingFinished?

@@ -27,6 +27,9 @@ public struct CameraLimits: Sendable, Hashable, CustomStringConvertible {
         self.maxFramesPerSecond = maxFramesPerSecond
     }
 
+    /// An agent that could not say (a camera unplugged, an agent from before limits).
+    public static let unknown = CameraLimits(maxWidth: 0, maxHeight: 0, maxFramesPerSecond: 0)
+
     public var knowsSize: Bool { maxWidth > 0 && maxHeight > 0 }
 
     public func holds(width: Int, height: Int) -> Bool { !knowsSize || (width <= maxWidth && height <= maxHeight) }
