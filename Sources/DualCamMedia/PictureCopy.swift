@@ -1,27 +1,10 @@
 import CFFmpeg
 import DualCamCore
 
-/// Plane copies between Swift-owned YUV420Image storage and AVFrame buffers. These are
-/// the only copies on the encode/decode paths: libavcodec needs frame memory it can
-/// reference-count, and our images must own theirs.
+/// The copy out of a decoder's frame into Swift-owned YUV420Image storage, for decoders
+/// that already output yuv420p: the decoder keeps its frames as references, and our
+/// images must own their planes. (Encoders read our planes in place: LentPicture.)
 enum PictureCopy {
-    /// Copies `image` into a yuv420p `frame` of the same size (strides may differ).
-    static func copy(_ image: YUV420Image, into frame: UnsafeMutablePointer<AVFrame>) {
-        let chromaHeight = Int32(image.chromaHeight)
-        image.y.withUnsafeBufferPointer { plane in
-            av_image_copy_plane(frame.pointee.data.0, frame.pointee.linesize.0, plane.baseAddress,
-                                Int32(image.lumaStride), Int32(image.width), Int32(image.height))
-        }
-        image.cb.withUnsafeBufferPointer { plane in
-            av_image_copy_plane(frame.pointee.data.1, frame.pointee.linesize.1, plane.baseAddress,
-                                Int32(image.chromaStride), Int32(image.chromaWidth), chromaHeight)
-        }
-        image.cr.withUnsafeBufferPointer { plane in
-            av_image_copy_plane(frame.pointee.data.2, frame.pointee.linesize.2, plane.baseAddress,
-                                Int32(image.chromaStride), Int32(image.chromaWidth), chromaHeight)
-        }
-    }
-
     /// A tight-stride YUV420Image from a yuv420p (or yuvj420p, same layout) frame.
     static func image(from frame: UnsafePointer<AVFrame>) -> YUV420Image {
         let width = Int(frame.pointee.width), height = Int(frame.pointee.height)

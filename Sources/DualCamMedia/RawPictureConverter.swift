@@ -3,7 +3,8 @@ import DualCamCore
 
 /// Converts one raw camera picture in memory (YUYV, UYVY, NV12, NV21, YU12, YV12) to a
 /// yuv420p image of the wanted size in one libswscale pass: the pass is also the copy out
-/// of the driver's buffer, so a captured frame is touched once before the encoder.
+/// of the driver's buffer, straight into a reused picture, so a captured frame is touched
+/// once before the encoder reads it in place.
 /// Not thread-safe.
 public final class RawPictureConverter {
     public let fourcc: FourCC
@@ -50,8 +51,10 @@ public final class RawPictureConverter {
     }
 
     /// `bytes` holds one picture whose first plane rows are `bytesPerLine` apart (planes
-    /// follow each other, as V4L2 single-planar formats lay them out).
-    public func convert(_ bytes: UnsafeRawBufferPointer, bytesPerLine: Int) throws -> YUV420Image {
+    /// follow each other, as V4L2 single-planar formats lay them out). It is converted
+    /// into `target`, a picture of the target size with rows padded to
+    /// `strideAlignment` (a pool's picture, filled in place).
+    public func convert(_ bytes: UnsafeRawBufferPointer, bytesPerLine: Int, into target: inout YUV420Image) throws {
         guard bytes.count >= minimumBytes(bytesPerLine: bytesPerLine), let base = bytes.baseAddress else {
             throw FFmpegError.invalid("RawPictureConverter.convert",
                                       "\(fourcc) \(sourceWidth)x\(sourceHeight) needs \(minimumBytes(bytesPerLine: bytesPerLine)) bytes, got \(bytes.count)")
@@ -75,23 +78,10 @@ public final class RawPictureConverter {
         default:
             break
         }
-        // Strides rounded up to 64: swscale's vector stores may run into row padding.
-        let lumaStride = (targetWidth + 63) & ~63, chromaStride = ((targetWidth + 1) / 2 + 63) & ~63
-        let chromaHeight = (targetHeight + 1) / 2
-        var y = [UInt8](repeating: 0, count: lumaStride * targetHeight)
-        var cb = [UInt8](repeating: 0, count: chromaStride * chromaHeight)
-        var cr = [UInt8](repeating: 0, count: chromaStride * chromaHeight)
-        let targetStrides: [Int32] = [Int32(lumaStride), Int32(chromaStride), Int32(chromaStride), 0]
-        let rows = y.withUnsafeMutableBufferPointer { ty in
-            cb.withUnsafeMutableBufferPointer { tcb in
-                cr.withUnsafeMutableBufferPointer { tcr in
-                    let targets: [UnsafeMutablePointer<UInt8>?] = [ty.baseAddress, tcb.baseAddress, tcr.baseAddress, nil]
-                    return sws_scale(context.pointer, planes, strides, 0, Int32(sourceHeight), targets, targetStrides)
-                }
-            }
-        }
+        let rows = context.scale(planes, strides: strides, rows: Int32(sourceHeight), into: &target)
         guard rows > 0 else { throw FFmpegError(code: rows < 0 ? rows : dc_averror(EINVAL), call: "sws_scale", detail: "\(fourcc) to yuv420p") }
-        return YUV420Image(width: targetWidth, height: targetHeight, lumaStride: lumaStride, chromaStride: chromaStride,
-                           y: y, cb: cb, cr: cr)
     }
+
+    /// The row padding `convert`'s target pictures need.
+    public static var strideAlignment: Int { ScaleContext.strideAlignment }
 }

@@ -4,13 +4,11 @@ import DualCamCore
 /// The compositor's Scaler on libswscale: crops by offsetting the plane pointers (no
 /// copy) and scales bilinearly in one pass.
 ///
-/// Output planes have strides rounded up to 64 bytes: swscale's SIMD row writers may
-/// store a whole vector past the last pixel, which must land in row padding, never past
-/// the end of the Swift array. Contexts are cached per geometry (a few, least recently
-/// used first out) because layouts animate through many sizes. Not thread-safe.
+/// Output planes have strides padded for swscale's SIMD stores (see ScaleContext).
+/// Contexts are cached per geometry (a few, least recently used first out) because
+/// layouts animate through many sizes. Not thread-safe.
 public final class SwsScaler: Scaler {
     private static let capacity = 8
-    private static let strideAlignment = 64
     private var contexts: [ScaleContext.Geometry: ScaleContext] = [:]
     private var recentlyUsed: [ScaleContext.Geometry] = []
     private let flags: Int32
@@ -26,12 +24,7 @@ public final class SwsScaler: Scaler {
         let x = max(0, crop.x), y = max(0, crop.y)
         let cropWidth = min(crop.x + crop.width, source.width) - x
         let cropHeight = min(crop.y + crop.height, source.height) - y
-        let lumaStride = SwsScaler.aligned(width), chromaStride = SwsScaler.aligned((width + 1) / 2)
-        let chromaHeight = (height + 1) / 2
-        var target = YUV420Image(width: width, height: height, lumaStride: lumaStride, chromaStride: chromaStride,
-                                 y: [UInt8](repeating: 16, count: lumaStride * height),
-                                 cb: [UInt8](repeating: 128, count: chromaStride * chromaHeight),
-                                 cr: [UInt8](repeating: 128, count: chromaStride * chromaHeight))
+        var target = YUV420Image(width: width, height: height, strideAlignment: ScaleContext.strideAlignment)
         guard cropWidth > 0, cropHeight > 0 else { return target }
 
         let geometry = ScaleContext.Geometry(sourceWidth: Int32(cropWidth), sourceHeight: Int32(cropHeight),
@@ -50,23 +43,12 @@ public final class SwsScaler: Scaler {
         let lumaOffset = y * source.lumaStride + x
         let chromaOffset = (y / 2) * source.chromaStride + x / 2
         let sourceStrides: [Int32] = [Int32(source.lumaStride), Int32(source.chromaStride), Int32(source.chromaStride), 0]
-        let targetStrides: [Int32] = [Int32(lumaStride), Int32(chromaStride), Int32(chromaStride), 0]
         source.y.withUnsafeBufferPointer { sy in
             source.cb.withUnsafeBufferPointer { scb in
                 source.cr.withUnsafeBufferPointer { scr in
-                    target.y.withUnsafeMutableBufferPointer { ty in
-                        target.cb.withUnsafeMutableBufferPointer { tcb in
-                            target.cr.withUnsafeMutableBufferPointer { tcr in
-                                let sources: [UnsafePointer<UInt8>?] = [
-                                    sy.baseAddress! + lumaOffset, scb.baseAddress! + chromaOffset,
-                                    scr.baseAddress! + chromaOffset, nil]
-                                let targets: [UnsafeMutablePointer<UInt8>?] = [
-                                    ty.baseAddress, tcb.baseAddress, tcr.baseAddress, nil]
-                                _ = sws_scale(context.pointer, sources, sourceStrides, 0, Int32(cropHeight),
-                                              targets, targetStrides)
-                            }
-                        }
-                    }
+                    let sources: [UnsafePointer<UInt8>?] = [
+                        sy.baseAddress! + lumaOffset, scb.baseAddress! + chromaOffset, scr.baseAddress! + chromaOffset, nil]
+                    _ = context.scale(sources, strides: sourceStrides, rows: Int32(cropHeight), into: &target)
                 }
             }
         }
@@ -89,9 +71,5 @@ public final class SwsScaler: Scaler {
         contexts[geometry] = created
         recentlyUsed.append(geometry)
         return created
-    }
-
-    private static func aligned(_ value: Int) -> Int {
-        (value + strideAlignment - 1) / strideAlignment * strideAlignment
     }
 }

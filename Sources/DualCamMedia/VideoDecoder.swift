@@ -10,7 +10,6 @@ public final class VideoDecoder {
     private let packet: Packet
     private let frame: Frame
     private var converter: ScaleContext?
-    private var converted: Frame?
     private var flushed = false
 
     public init(parameters: CodecParameters) throws {
@@ -65,16 +64,16 @@ public final class VideoDecoder {
             converter = try ScaleContext(geometry, flags: SWS_BICUBIC)
         }
         guard let converter else { preconditionFailure("converter set above") }
-        let target = try converted ?? Frame()
-        converted = target
-        // sws_scale_frame allocates the target's buffers when it has none; the picture is
-        // copied out below, so the buffer is released again at the next call.
-        target.unref()
-        target.pointer.pointee.format = AV_PIX_FMT_YUV420P.rawValue
-        target.pointer.pointee.width = f.width
-        target.pointer.pointee.height = f.height
-        try check(sws_scale_frame(converter.pointer, target.pointer, frame.pointer), "sws_scale_frame",
-                  detail: "decoder output format \(f.format) to yuv420p")
-        return PictureCopy.image(from: target.pointer)
+        // Converted straight into the picture handed on: the conversion is the only copy.
+        var picture = YUV420Image(width: Int(f.width), height: Int(f.height), strideAlignment: ScaleContext.strideAlignment)
+        let planes: [UnsafePointer<UInt8>?] = [UnsafePointer(f.data.0), UnsafePointer(f.data.1), UnsafePointer(f.data.2),
+                                               UnsafePointer(f.data.3)]
+        let strides: [Int32] = [f.linesize.0, f.linesize.1, f.linesize.2, f.linesize.3]
+        let rows = converter.scale(planes, strides: strides, rows: f.height, into: &picture)
+        guard rows > 0 else {
+            throw FFmpegError(code: rows < 0 ? rows : dc_averror(EINVAL), call: "sws_scale",
+                              detail: "decoder output format \(f.format) to yuv420p")
+        }
+        return picture
     }
 }

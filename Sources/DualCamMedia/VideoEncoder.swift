@@ -86,12 +86,7 @@ public final class VideoEncoder {
         self.context = context
         self.frameDurationNanoseconds = settings.rate.periodNanoseconds
 
-        let frame = try Frame()
-        frame.pointer.pointee.format = AV_PIX_FMT_YUV420P.rawValue
-        frame.pointer.pointee.width = Int32(settings.width)
-        frame.pointer.pointee.height = Int32(settings.height)
-        try check(av_frame_get_buffer(frame.pointer, 0), "av_frame_get_buffer")
-        self.frame = frame
+        self.frame = try Frame()
         self.packet = try Packet()
     }
 
@@ -112,8 +107,10 @@ public final class VideoEncoder {
         var codecPts = Timestamps.rescale(ptsNanoseconds, from: Timestamps.nanosecondBase, to: c.pointee.time_base)
         if let last = lastCodecPts, codecPts <= last { codecPts = last + 1 }
 
-        try check(av_frame_make_writable(frame.pointer), "av_frame_make_writable")
-        PictureCopy.copy(image, into: frame.pointer)
+        // The encoder reads the caller's planes in place; it keeps its own reference to
+        // them for as long as it needs, and ours goes when this call returns.
+        defer { frame.unref() }
+        try LentPicture.lend(image, to: frame.pointer)
         frame.pointer.pointee.pts = codecPts
         frame.pointer.pointee.pict_type = forceKeyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
         pendingTimestamps[codecPts] = ptsNanoseconds

@@ -14,15 +14,18 @@ final class PicturePool: @unchecked Sendable {
     let height: Int
     /// The most pictures out at once: `take` waits for one to come back beyond it.
     let limit: Int
+    /// Rows padded to a multiple of this (1: tight), for writers that need it (swscale).
+    let strideAlignment: Int
 
-    init(width: Int, height: Int, limit: Int) {
+    init(width: Int, height: Int, limit: Int, strideAlignment: Int = 1) {
         precondition(limit > 0, "a picture pool must lend at least one picture")
         self.width = width
         self.height = height
         self.limit = limit
+        self.strideAlignment = strideAlignment
     }
 
-    /// A tight-stride picture to draw or read into; it still holds whatever was last put
+    /// A picture to draw or read into; it still holds whatever was last put
     /// in it. Waits while `limit` pictures are out.
     func take() -> CapturedPicture {
         condition.lock()
@@ -30,7 +33,7 @@ final class PicturePool: @unchecked Sendable {
         lent += 1
         let image = spare.popLast()
         condition.unlock()
-        return CapturedPicture(image ?? YUV420Image(width: width, height: height), pool: self)
+        return CapturedPicture(image ?? YUV420Image(width: width, height: height, strideAlignment: strideAlignment), pool: self)
     }
 
     /// Pictures lent and not yet back.
@@ -52,20 +55,14 @@ final class PicturePool: @unchecked Sendable {
 }
 
 /// A captured picture, handed along the pipeline by reference so its planes are never
-/// copied on the way to the encoder. One taken from a pool goes back to it when the last
-/// reference goes.
+/// copied on the way to the encoder. It goes back to its pool when the last reference
+/// goes.
 ///
 /// Filled once, then only read: `update` is for the thread that took it from the pool,
 /// before it hands it on (in a CapturedFrame, through a queue's lock).
 final class CapturedPicture {
     private var storage: YUV420Image?
-    private let pool: PicturePool?
-
-    /// A picture of its own, freed with it (a camera's converted frame).
-    init(_ image: YUV420Image) {
-        storage = image
-        pool = nil
-    }
+    private let pool: PicturePool
 
     fileprivate init(_ image: YUV420Image, pool: PicturePool) {
         storage = image
@@ -82,6 +79,6 @@ final class CapturedPicture {
     deinit {
         // Moved out, not copied: the pool must hold the planes' only reference, or the
         // next `update` would copy them (copy-on-write) instead of overwriting them.
-        if let pool, let image = storage.take() { pool.giveBack(consume image) }
+        if let image = storage.take() { pool.giveBack(consume image) }
     }
 }

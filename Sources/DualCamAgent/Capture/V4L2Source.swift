@@ -12,6 +12,8 @@ struct V4L2Source: FrameSource {
     private let clock: AgentClock
     private let rate: FrameRate
     private let frameLog: FileHandle?
+    /// Raw formats are converted into these; compressed ones need none.
+    private let pictures: PicturePool?
 
     init(device: String, pixelFormat: String?, width: Int, height: Int, rate: FrameRate, clock: AgentClock,
          frameLogPath: String? = nil) throws {
@@ -34,6 +36,12 @@ struct V4L2Source: FrameSource {
         capture = try V4L2Capture(path: device, width: width, height: height, rate: rate, fourcc: fourcc)
         self.clock = clock
         self.rate = rate
+        // As many pictures as the queue holds, one being encoded and one being filled.
+        pictures = capture.convertedSize.map { size in
+            PicturePool(width: size.width, height: size.height,
+                        limit: RecordingPipeline.pacedQueueCapacity(width: size.width, height: size.height, rate: rate) + 2,
+                        strideAlignment: RawPictureConverter.strideAlignment)
+        }
         try capture.start()
     }
 
@@ -49,7 +57,11 @@ struct V4L2Source: FrameSource {
             if let stop = stopLocalNanoseconds(), clock.localNow() >= stop + rate.periodNanoseconds {
                 return nil
             }
-            guard let picture = try capture.next(timeoutMilliseconds: Self.stallMilliseconds) else {
+            let target = pictures?.take()
+            let dequeued = try target.map { target in
+                try target.update { try capture.next(timeoutMilliseconds: Self.stallMilliseconds, into: &$0) }
+            } ?? capture.next(timeoutMilliseconds: Self.stallMilliseconds)
+            guard let picture = dequeued else {
                 if let stop = stopLocalNanoseconds(), clock.localNow() >= stop { return nil }
                 throw V4L2Error(code: 0, call: "capture", device: capture.path,
                                 detail: "no frame for \(Self.stallMilliseconds / 1000) s; the camera stalled or was unplugged (segments so far are kept)")
@@ -59,7 +71,9 @@ struct V4L2Source: FrameSource {
             lost += picture.droppedBefore
             let payload: FramePayload
             switch picture.payload {
-            case .picture(let image): payload = .picture(CapturedPicture(image))
+            case .converted:
+                guard let target else { preconditionFailure("a raw picture needs a pool picture") }
+                payload = .picture(target)
             case .compressed(let bytes): payload = capture.format.fourcc == .h264 ? .h264(bytes) : .mjpeg(bytes)
             case .corrupt:
                 lost += 1

@@ -27,6 +27,18 @@ public struct YUV420Image: Sendable, Equatable {
         self.cr = [UInt8](repeating: 128, count: chromaStride * ((height + 1) / 2))
     }
 
+    /// A black picture whose rows are padded to a multiple of `strideAlignment` bytes,
+    /// for writers (libswscale's SIMD stores) that may write a little past a row's end.
+    public init(width: Int, height: Int, strideAlignment: Int) {
+        precondition(width > 0 && height > 0 && strideAlignment > 0, "image size and alignment must be positive")
+        func aligned(_ n: Int) -> Int { (n + strideAlignment - 1) / strideAlignment * strideAlignment }
+        let lumaStride = aligned(width), chromaStride = aligned((width + 1) / 2), chromaRows = (height + 1) / 2
+        self.init(width: width, height: height, lumaStride: lumaStride, chromaStride: chromaStride,
+                  y: [UInt8](repeating: 16, count: lumaStride * height),
+                  cb: [UInt8](repeating: 128, count: chromaStride * chromaRows),
+                  cr: [UInt8](repeating: 128, count: chromaStride * chromaRows))
+    }
+
     public init(width: Int, height: Int, lumaStride: Int, chromaStride: Int,
                 y: [UInt8], cb: [UInt8], cr: [UInt8]) {
         precondition(lumaStride >= width && chromaStride >= (width + 1) / 2, "stride below width")

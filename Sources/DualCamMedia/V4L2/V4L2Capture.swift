@@ -5,8 +5,8 @@ import Glibc
 /// One dequeued camera picture.
 public struct CameraPicture {
     public enum Payload {
-        /// A raw format, already converted to yuv420p at the wanted size.
-        case picture(YUV420Image)
+        /// A raw format, converted to yuv420p at the wanted size into the caller's picture.
+        case converted
         /// An MJPEG picture or an H.264 access unit, as the camera sent it.
         case compressed([UInt8])
         /// The driver flagged the buffer as corrupt (V4L2_BUF_FLAG_ERROR): a lost frame.
@@ -149,9 +149,30 @@ public final class V4L2Capture {
         try device.control(dc_vidioc_qbuf(), "VIDIOC_QBUF", &buffer)
     }
 
-    /// Waits up to `timeoutMilliseconds` for the next picture; nil on timeout. A camera
-    /// that disappears throws an error whose `isDisconnect` is true.
+    /// The size raw pictures are converted to; nil when the camera sends compressed ones.
+    public var convertedSize: (width: Int, height: Int)? { converter.map { ($0.targetWidth, $0.targetHeight) } }
+
+    /// Waits up to `timeoutMilliseconds` for the next picture of a raw format and converts
+    /// it into `target` (of `convertedSize`, rows padded to
+    /// `RawPictureConverter.strideAlignment`); nil on timeout. A camera that disappears
+    /// throws an error whose `isDisconnect` is true.
+    public func next(timeoutMilliseconds: Int32, into target: inout YUV420Image) throws -> CameraPicture? {
+        guard let converter else { return try next(timeoutMilliseconds: timeoutMilliseconds) }
+        return try dequeue(timeoutMilliseconds: timeoutMilliseconds) { bytes in
+            try converter.convert(bytes, bytesPerLine: format.bytesPerLine, into: &target)
+            return .converted
+        }
+    }
+
+    /// Waits for the next MJPEG picture or H.264 access unit, as the camera sent it.
     public func next(timeoutMilliseconds: Int32) throws -> CameraPicture? {
+        precondition(converter == nil, "a raw format is converted into a picture: next(timeoutMilliseconds:into:)")
+        return try dequeue(timeoutMilliseconds: timeoutMilliseconds) { .compressed(Array($0)) }
+    }
+
+    /// Dequeues one buffer, hands its bytes to `read` and queues it again.
+    private func dequeue(timeoutMilliseconds: Int32,
+                         _ read: (UnsafeRawBufferPointer) throws -> CameraPicture.Payload) throws -> CameraPicture? {
         var descriptor = pollfd(fd: device.fd, events: Int16(POLLIN), revents: 0)
         let ready = poll(&descriptor, 1, timeoutMilliseconds)
         if ready < 0 {
@@ -187,13 +208,7 @@ public final class V4L2Capture {
             return CameraPicture(payload: .corrupt, monotonicNanoseconds: instant, sequence: buffer.sequence,
                                  droppedBefore: dropped)
         }
-        let payload: CameraPicture.Payload
-        if let converter {
-            payload = .picture(try converter.convert(bytes, bytesPerLine: format.bytesPerLine))
-        } else {
-            payload = .compressed(Array(bytes))
-        }
-        return CameraPicture(payload: payload, monotonicNanoseconds: instant, sequence: buffer.sequence, droppedBefore: dropped)
+        return CameraPicture(payload: try read(bytes), monotonicNanoseconds: instant, sequence: buffer.sequence, droppedBefore: dropped)
     }
 
     static func monotonicNow() -> Int64 {
