@@ -61,7 +61,7 @@ public final class VideoEncoder {
         // Keyframes only where we ask or at gopFrames: segment cuts stay predictable.
         switch settings.encoder {
         case "libx264": options.append(("x264-params", "scenecut=0"))
-        case "libx265": options.append(("x265-params", "scenecut=0:bframes=0"))
+        case "libx265": options.append(("x265-params", "scenecut=0:bframes=0:log-level=warning"))
         default: break
         }
         let dictionary = OptionDictionary(options)

@@ -19,6 +19,29 @@ public struct VideoEncoderSettings: Sendable, Equatable {
     /// Encoder threads, 0 for libavcodec's choice.
     public var threads: Int
 
+    /// The encoders DualCam records with: software H.264 and H.265, and the Pi 4's
+    /// hardware H.264 block.
+    public static let encoders = ["libx264", "libx265", "h264_v4l2m2m"]
+    /// x264's and x265's speed presets, fastest first (the hardware encoder has none).
+    public static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower",
+                                 "veryslow", "placebo"]
+
+    /// Why `encoder` with `preset` cannot be opened, worded for a command line; nil when
+    /// they can. Checked before anything is recorded, so a typo costs no session.
+    public static func problem(encoder: String, preset: String?) -> String? {
+        guard encoders.contains(encoder) else {
+            return "--encoder must be one of \(encoders.joined(separator: ", ")), not '\(encoder)'"
+        }
+        if let preset, encoder != "h264_v4l2m2m", !presets.contains(preset) {
+            return "--preset for \(encoder) must be one of \(presets.joined(separator: ", ")), not '\(preset)'"
+        }
+        return nil
+    }
+
+    /// A hardware encoder, which may be missing on this board: its failure to open falls
+    /// back to software rather than failing the recording.
+    public var isHardware: Bool { encoder.hasSuffix("_v4l2m2m") }
+
     public init(encoder: String = "libx264", width: Int, height: Int, rate: FrameRate,
                 preset: String = "veryfast", tune: String? = "zerolatency", crf: Int? = 23,
                 bitrate: Int? = nil, gopFrames: Int, threads: Int = 0) {

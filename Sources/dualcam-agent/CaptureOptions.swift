@@ -14,7 +14,7 @@ struct CaptureOptions: ParsableArguments {
     @Option(help: "Piped input: ms between capture and the frame reaching the pipe, subtracted from arrival times.")
     var inputLatencyMs: Double = 0
     @Option(help: "Picture size WxH.") var size = "1280x720"
-    @Option(help: "Frame rate (24, 25, 30, 30000/1001, 50, 60).") var fps = "30"
+    @Option(help: "Frame rate, e.g. 24, 25, 30, 30000/1001, 50, 60 (a camera's own rates work too).") var fps = "30"
     @Option(help: "Encoder: libx264 (default), h264_v4l2m2m (Pi 4 hardware; falls back to libx264), libx265.")
     var encoder = "libx264"
     @Option(help: "Encoder preset (x264/x265: ultrafast ... veryslow).") var preset = "veryfast"
@@ -49,6 +49,7 @@ struct CaptureOptions: ParsableArguments {
         if crf != nil && bitrate != nil { throw ValidationError("--crf and --bitrate exclude each other; pick one") }
         if let crf, !(0...51).contains(crf) { throw ValidationError("--crf must be 0 to 51") }
         if genlockFlag && freeRun { throw ValidationError("--genlock and --free-run exclude each other") }
+        if let problem = VideoEncoderSettings.problem(encoder: encoder, preset: preset) { throw ValidationError(problem) }
         if !(0.5...60).contains(segmentSeconds) { throw ValidationError("--segment-seconds must be 0.5 to 60") }
         _ = try sourceConfig()
         _ = try settings()

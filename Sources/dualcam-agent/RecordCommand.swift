@@ -17,10 +17,6 @@ struct Record: AsyncParsableCommand {
 
     func validate() throws {
         if let duration, duration <= 0 { throw ValidationError("--duration must be positive") }
-        if duration == nil && capture.source != "stdin" {
-            // A synthetic or camera recording with no end would only stop on a signal.
-            FileHandle.standardError.write(Data("no --duration: recording until Ctrl-C or SIGTERM\n".utf8))
-        }
     }
 
     func run() async throws {
@@ -28,6 +24,10 @@ struct Record: AsyncParsableCommand {
         MediaLog.setQuiet()
         var logger = Logger(label: "dualcam-agent")
         logger.logLevel = .info
+        if duration == nil && capture.source != "stdin" {
+            // A synthetic or camera recording with no end only stops on a signal.
+            logger.info("no --duration: recording until Ctrl-C or SIGTERM")
+        }
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         let recorder = LocalRecorder(settings: try capture.settings(), outputDirectory: out, durationSeconds: duration,
                                      telemetrySeconds: telemetrySeconds, logger: logger)

@@ -85,6 +85,9 @@ struct Recompose: ParsableCommand {
     func validate() throws {
         if crf != nil && bitrate != nil { throw ValidationError("--crf and --bitrate exclude each other; pick one") }
         if let crf, !(0...51).contains(crf) { throw ValidationError("--crf must be 0 to 51") }
+        if let problem = VideoEncoderSettings.problem(encoder: encoder ?? "libx264", preset: preset) {
+            throw ValidationError(problem)
+        }
         if let bitrate, (VideoEncoderSettings.parseBitrate(bitrate) ?? 0) < 100_000 {
             throw ValidationError("--bitrate must be bits per second of at least 100k, e.g. 6000000 or 6M")
         }

@@ -54,7 +54,10 @@ struct Start: AsyncParsableCommand {
             guard let rate = FrameRate(parsing: fps) else { throw ValidationError("--fps must be a rate like 30 or 30000/1001") }
             plan.rate = rate
         }
-        if let encoder { plan.encoder = encoder }
+        if let encoder {
+            if let problem = VideoEncoderSettings.problem(encoder: encoder, preset: nil) { throw ValidationError(problem) }
+            plan.encoder = encoder
+        }
         if let crf {
             guard (0...51).contains(crf) else { throw ValidationError("--crf must be 0 to 51") }
             (plan.crf, plan.bitrate) = (crf, nil)

@@ -44,4 +44,15 @@ import Testing
         #expect(merged.rate == .fps25)
         #expect(merged.pipe == CaptureMode(width: 1280, height: 720, rate: .fps25))
     }
+
+    /// `run --free-run` is the node's camera behaviour: a session asking for genlocked
+    /// sources does not override it, and a free-running session frees every source.
+    @Test(arguments: [(true, true, true), (true, false, false), (false, true, false), (false, false, false)])
+    func aSourceGenlocksOnlyWhenBothTheSessionAndTheAgentSaySo(session: Bool, agent: Bool, expected: Bool) {
+        let settings = RecordingSettings(width: 1280, height: 720, genlock: agent)
+        let merged = settings.merged(with: Dualcam_V1_VideoSettings(width: 1280, height: 720, rate: .fps30, encoder: "libx264",
+                                                                    preset: "veryfast", crf: 23, bitrate: nil,
+                                                                    segmentMilliseconds: 2000, genlock: session))
+        #expect(merged.genlock == expected)
+    }
 }

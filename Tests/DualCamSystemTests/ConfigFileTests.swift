@@ -34,4 +34,19 @@ struct ConfigFileTests {
         #expect(try ConfigFile.expand(["run", "--config", path, "--size", "1280x720"])
                 == ["run", "--size", "640x360", "--size", "1280x720"])
     }
+
+    /// The shipped file sets `crf = 23`; `--bitrate` by hand must replace it, not be
+    /// refused as exclusive with it. Likewise `--free-run` against `genlock = true`.
+    @Test func aFlagByHandReplacesTheFilesExclusivePartner() throws {
+        let path = NSTemporaryDirectory() + "dualcam-config-partner-\(getpid()).conf"
+        try "crf = 23\ngenlock = true\nsize = 640x360\nmdns = false\n".write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(try ConfigFile.expand(["run", "--config", path, "--bitrate", "6M", "--free-run", "--mdns"])
+                == ["run", "--size", "640x360", "--bitrate", "6M", "--free-run", "--mdns"])
+        #expect(try ConfigFile.expand(["run", "--config", path, "--bitrate=6M"])
+                == ["run", "--genlock", "--size", "640x360", "--no-mdns", "--bitrate=6M"])
+        // Without a partner on the command line, the file's options all stay.
+        #expect(try ConfigFile.expand(["run", "--config", path, "--crf", "18"])
+                == ["run", "--crf", "23", "--genlock", "--size", "640x360", "--no-mdns", "--crf", "18"])
+    }
 }

@@ -130,6 +130,7 @@ final class RecordingPipeline: Sendable {
                     $0.encoded += packets.count
                     $0.encodeLatencyNanoseconds = latency
                     $0.queueDepth = queue.depth
+                    $0.beforeKeyframeDrops = maker.droppedBeforeKeyframe
                 }
             }
             if let parameters = maker.parameters { try segments.store(try maker.flush(), parameters: parameters) }

@@ -1,8 +1,9 @@
 import DualCamMedia
 
-/// Opens the encoder asked for, falling back to libx264 when it cannot open: a Pi 4's
-/// `h264_v4l2m2m` needs the kernel's codec driver, which other boards and VMs lack, and
-/// a recording must not fail for want of a hardware block.
+/// Opens the encoder asked for, falling back to libx264 when a hardware one cannot open:
+/// a Pi 4's `h264_v4l2m2m` needs the kernel's codec driver, which other boards and VMs
+/// lack, and a recording must not fail for want of a hardware block. A software encoder
+/// that cannot open is an error: falling back would change the codec asked for.
 enum EncoderChoice {
     static let fallback = "libx264"
 
@@ -16,7 +17,7 @@ enum EncoderChoice {
         }
         do {
             return (try VideoEncoder(settings: wanted), nil)
-        } catch where wanted.encoder != fallback {
+        } catch where wanted.isHardware {
             var software = settings.encoderSettings
             software.encoder = fallback
             let encoder = try VideoEncoder(settings: software)

@@ -53,7 +53,8 @@ public struct LocalRecorder: Sendable {
             sessionID: sessionID, settings: settings, clock: clock, spool: spool, t0Shared: t0, stopShared: stop,
             onSegment: { _ in }, onFinish: { finished.continuation.yield($0); finished.continuation.finish() })
         pipeline.start()
-        let reporter = TelemetryReporter(stats: pipeline.stats, clock: clock, spoolPath: spool.root)
+        let reporter = TelemetryReporter(stats: pipeline.stats, clock: clock, spoolPath: spool.root,
+                                         countsAcknowledgements: false)
         let telemetry = Task {
             while !Task.isCancelled {
                 try await Task.sleep(nanoseconds: UInt64(telemetrySeconds * 1e9))

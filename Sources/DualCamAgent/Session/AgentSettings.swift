@@ -60,7 +60,9 @@ public struct RecordingSettings: Sendable {
         if video.bitrate > 0 { s.bitrate = Int(video.bitrate); s.crf = nil }
         if video.crf > 0 { s.crf = Int(video.crf); s.bitrate = nil }
         if video.segmentMs > 0 { s.segmentNanoseconds = Int64(video.segmentMs) * 1_000_000 }
-        s.genlock = video.genlock
+        // A source genlocks when the session asks and the agent was not told to free-run
+        // (`--free-run` is the node's own camera behaviour, which a Prepare cannot change).
+        s.genlock = video.genlock && genlock
         return s
     }
 

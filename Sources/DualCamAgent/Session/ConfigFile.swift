@@ -19,11 +19,32 @@ public enum ConfigFile {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw Failure(description: "cannot read the config file \(path); see deploy/dualcam-agent.conf for an example")
         }
-        let options = try parse(text, path: path)
+        let options = overridden(try parse(text, path: path), by: rest)
         // After the subcommand's name, when there is one, so its parser sees them.
         let insertAt = rest.first.map { $0.hasPrefix("-") ? 0 : 1 } ?? 0
         rest.insert(contentsOf: options, at: insertAt)
         return rest
+    }
+
+    /// Options of which one excludes the others: a command line giving one drops the
+    /// file's others, or the file's `crf = 23` would refuse a hand-given `--bitrate`.
+    static let exclusive: [Set<String>] = [["crf", "bitrate"], ["genlock", "free-run"], ["mdns", "no-mdns"]]
+
+    /// The file's options without those the command line `given` overrides through an
+    /// exclusive partner (a plain repeat needs no help: the parser keeps the last value).
+    static func overridden(_ options: [String], by given: [String]) -> [String] {
+        let named = Set(given.filter { $0.hasPrefix("--") }.map { String($0.dropFirst(2).split(separator: "=")[0]) })
+        var kept: [String] = []
+        var index = 0
+        while index < options.count {
+            let key = String(options[index].dropFirst(2))
+            let takesValue = index + 1 < options.count && !options[index + 1].hasPrefix("--")
+            let end = takesValue ? index + 2 : index + 1
+            let partners = exclusive.first { $0.contains(key) }.map { $0.subtracting([key]) } ?? []
+            if partners.isDisjoint(with: named) { kept += options[index..<end] }
+            index = end
+        }
+        return kept
     }
 
     /// Flags that are on by default, so `false` must say so.

@@ -100,6 +100,7 @@ final class CoordinatorSession: Sendable {
                     case .segmentAck(let ack):
                         credit.acknowledge(ack)
                         if ack.durable {
+                            registry.pipeline(ack.sessionID)?.stats.update { _ = $0.acknowledged.insert(Int(ack.index)) }
                             let spool = SegmentSpool(root: options.spoolDirectory)
                             do {
                                 try spool.acknowledge(session: ack.sessionID, index: Int(ack.index), prune: options.pruneAcknowledged)
@@ -189,7 +190,8 @@ final class CoordinatorSession: Sendable {
     /// Telemetry every second while the session records, and a line in the log now and then.
     private func reportTelemetry(_ sessionID: String, out: EnvelopeWriter) async throws {
         guard let pipeline = registry.pipeline(sessionID) else { return }
-        let reporter = TelemetryReporter(stats: pipeline.stats, clock: clock, spoolPath: options.spoolDirectory)
+        let reporter = TelemetryReporter(stats: pipeline.stats, clock: clock, spoolPath: options.spoolDirectory,
+                                         countsAcknowledgements: true)
         var tick = 0
         while registry.summary(sessionID) == nil && !Task.isCancelled {
             try await Task.sleep(nanoseconds: 1_000_000_000)

@@ -9,10 +9,15 @@ final class PipelineStats: Sendable {
         var sourceDrops = 0
         /// Dropped because the encoder fell behind (queue full).
         var backlogDrops = 0
+        /// Passed-through H.264 before the first keyframe, which no one could decode.
+        var beforeKeyframeDrops = 0
         var queueDepth = 0
         /// Capture instant to packet out, the last frame's.
         var encodeLatencyNanoseconds: Int64 = 0
         var segments = 0
+        /// Segments the coordinator acknowledged as durably held (a set: an ack may be
+        /// repeated after a reconnect).
+        var acknowledged: Set<Int> = []
     }
 
     private let box = NIOLockedValueBox(Counters())

@@ -12,11 +12,14 @@ final class TelemetryReporter: @unchecked Sendable {
     private let spoolPath: String
     private var previous = PipelineStats.Counters()
     private var previousInstant: Int64
+    /// Serving a coordinator, whose acks tell which segments may still be needed here.
+    private let countsAcknowledgements: Bool
 
-    init(stats: PipelineStats, clock: AgentClock, spoolPath: String) {
+    init(stats: PipelineStats, clock: AgentClock, spoolPath: String, countsAcknowledgements: Bool) {
         self.stats = stats
         self.clock = clock
         self.spoolPath = spoolPath
+        self.countsAcknowledgements = countsAcknowledgements
         self.previousInstant = clock.localNow()
     }
 
@@ -33,9 +36,10 @@ final class TelemetryReporter: @unchecked Sendable {
         t.localTimeNs = now
         t.captureFps = Double(counters.captured - previous.captured) / seconds
         t.encodedFps = Double(counters.encoded - previous.encoded) / seconds
-        t.framesDropped = UInt64(counters.sourceDrops + counters.backlogDrops)
+        t.framesDropped = UInt64(counters.sourceDrops + counters.backlogDrops + counters.beforeKeyframeDrops)
         t.encodeLatencyMs = Double(counters.encodeLatencyNanoseconds) / 1e6
         t.queueDepth = UInt32(counters.queueDepth)
+        if countsAcknowledgements { t.segmentsPending = UInt32(max(counters.segments - counters.acknowledged.count, 0)) }
         t.cpuTemperatureC = SystemHealth.cpuTemperature() ?? .nan
         t.throttleFlags = SystemHealth.throttleFlags() ?? 0
         t.freeDiskBytes = UInt64(max(DiskSpace.freeBytes(at: spoolPath) ?? 0, 0))
@@ -50,7 +54,9 @@ final class TelemetryReporter: @unchecked Sendable {
         var line = String(format: "capture %.1f fps, encoded %.1f fps, dropped %d (source %d, encoder backlog %d), encode latency %.1f ms, queue %d",
                           t.captureFps, t.encodedFps, Int(t.framesDropped), counters.sourceDrops, counters.backlogDrops,
                           t.encodeLatencyMs, Int(t.queueDepth))
+        if counters.beforeKeyframeDrops > 0 { line += ", \(counters.beforeKeyframeDrops) before the first keyframe" }
         line += ", \(counters.segments) segments"
+        if countsAcknowledgements { line += " (\(t.segmentsPending) not yet held by the coordinator)" }
         if !t.cpuTemperatureC.isNaN { line += String(format: ", CPU %.1f °C", t.cpuTemperatureC) }
         if t.throttleFlags != 0 { line += ", throttled 0x" + String(t.throttleFlags, radix: 16) + " (\(SystemHealth.describeThrottle(t.throttleFlags)))" }
         if t.audio { line += String(format: ", sound peak %.0f dBFS RMS %.0f dBFS", t.audioPeakDbfs, t.audioRmsDbfs) }
