@@ -54,6 +54,20 @@ static inline int dc_averror_decoder_not_found(void) { return AVERROR_DECODER_NO
 static inline int dc_averror_muxer_not_found(void) { return AVERROR_MUXER_NOT_FOUND; }
 static inline int64_t dc_av_time_base(void) { return AV_TIME_BASE; }
 
+// FFmpeg's log lines, formatted here (the callback takes a va_list, which Swift cannot
+// use) and handed to dc_media_log_line, which DualCamMedia defines in Swift (@_cdecl).
+// The level filter is repeated here because a custom callback replaces FFmpeg's own.
+extern void dc_media_log_line(int level, const char *line);
+static inline void dc_media_log_callback(void *context, int level, const char *format, va_list arguments) {
+    if (level > av_log_get_level()) return;
+    char line[1024];
+    int print_prefix = 1;
+    av_log_format_line2(context, level, format, arguments, line, (int)sizeof line, &print_prefix);
+    dc_media_log_line(level, line);
+}
+static inline void dc_route_av_log(void) { av_log_set_callback(dc_media_log_callback); }
+static inline void dc_unroute_av_log(void) { av_log_set_callback(av_log_default_callback); }
+
 // AVChannelLayout initialisers are macros (AV_CHANNEL_LAYOUT_MONO, ...).
 static inline void dc_default_channel_layout(AVChannelLayout *layout, int channels) {
     av_channel_layout_default(layout, channels);

@@ -78,6 +78,16 @@ struct Run: AsyncParsableCommand {
     func run() async throws {
         LoggingSystem.bootstrap { JournalLogHandler.make(label: $0) }
         MediaLog.setQuiet()
+        // FFmpeg's and the encoders' complaints get a priority in the journal like ours.
+        let media = Logger(label: "ffmpeg")
+        MediaLog.route { level, line in
+            switch level {
+            case .error: media.error("\(line)")
+            case .warning: media.warning("\(line)")
+            case .info: media.info("\(line)")
+            case .debug: media.debug("\(line)")
+            }
+        }
         var logger = Logger(label: "dualcam-agent")
         logger.logLevel = .info
         guard let wireRole = Dualcam_V1_Role(name: role) else { throw ValidationError("--role must be host, guest or camera") }
