@@ -169,15 +169,19 @@ extension EndToEnd {
             #expect(!FileManager.default.fileExists(atPath: out + "/segments"))
         }
 
-        /// A disk that fills for real: a 3 MB tmpfs (mounting needs root, as the test
-        /// machines run; elsewhere the test is skipped and says why).
-        @Test(.enabled(if: getuid() == 0, "mounting a small tmpfs needs root"))
-        func aFullDiskStopsTheRecordingWithEverySegmentWhole() throws {
-            let out = folder("full")
+        /// A disk that fills for real, as another program filling it would: a 16 MB tmpfs
+        /// with room for the minute a recording with no set length must have, then filled
+        /// mid-recording up to its last byte (a write fails), or to 600 kB short of it (the
+        /// 1 MB reserve check stops at a segment boundary). Mounting needs root, as the
+        /// test machines run; elsewhere the test is skipped and says why.
+        @Test(.enabled(if: getuid() == 0, "mounting a small tmpfs needs root"),
+              arguments: [(0, "is full"), (600_000, "nearly full")])
+        func aFullDiskStopsTheRecordingWithEverySegmentWhole(leftFree: Int, said: String) throws {
+            let out = folder("full-\(leftFree)")
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
             let mount = Process()
             mount.executableURL = URL(fileURLWithPath: "/bin/mount")
-            mount.arguments = ["-t", "tmpfs", "-o", "size=3m", "tmpfs", out]
+            mount.arguments = ["-t", "tmpfs", "-o", "size=16m", "tmpfs", out]
             try mount.run()
             mount.waitUntilExit()
             try #require(mount.terminationStatus == 0, "cannot mount a tmpfs at \(out)")
@@ -190,10 +194,21 @@ extension EndToEnd {
                 try? FileManager.default.removeItem(atPath: out)
             }
             let agent = try Child("dualcam-agent", ["record", "--out", out, "--size", "\(Self.width)x\(Self.height)",
-                                                    "--bitrate", "8M", "--segment-seconds", "0.5", "--disk-reserve-mb", "1"])
+                                                    "--bitrate", "1M", "--segment-seconds", "0.5", "--disk-reserve-mb", "1"])
+            usleep(3_000_000)
+            var stats = statvfs()
+            try #require(statvfs(out, &stats) == 0)
+            let fill = Int(stats.f_bavail) * Int(stats.f_frsize) - leftFree
+            let filler = Process()
+            filler.executableURL = URL(fileURLWithPath: "/bin/dd")
+            filler.arguments = ["if=/dev/zero", "of=\(out)/filler", "bs=4096", "count=\(max(fill, 0) / 4096 + (leftFree == 0 ? 1 : 0))"]
+            filler.standardError = FileHandle.nullDevice
+            try filler.run()
+            filler.waitUntilExit()
             #expect(agent.finish(seconds: 90) == 1)
             let err = agent.err.all()
-            #expect(err.contains("nearly full") && err.contains("every completed segment is kept"), "\(err.suffix(2000))")
+            #expect(err.contains("the disk holding \(out)") && err.contains(said) && err.contains("every completed segment is kept"),
+                    "\(err.suffix(2000))")
             let segments = try #require(FileManager.default.subpaths(atPath: out)?.first { $0.hasSuffix("manifest.jsonl") })
             let folder = out + "/" + (segments as NSString).deletingLastPathComponent
             let listed = try String(contentsOfFile: out + "/" + segments, encoding: .utf8).split(separator: "\n").compactMap {

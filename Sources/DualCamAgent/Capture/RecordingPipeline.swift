@@ -157,7 +157,7 @@ final class RecordingPipeline: Sendable {
                 try? segments.storeAudio(track.finish().packets)
             }
             if case .stdin = settings.source { PipeInput.stopListening() }
-            summary.error = "\(error)"
+            summary.error = DiskSpace.fullDiskMessage(for: error, path: spool.root) ?? "\(error)"
             // Keep what was complete: the open segment is closed if it can be, or removed.
             segments.salvage()
         }

@@ -1,3 +1,4 @@
+import DualCamMedia
 import Foundation
 
 /// Free space where the spool lives, and what a recording will need of it.
@@ -26,6 +27,15 @@ public enum DiskSpace {
     }
 
     public static func megabytes(_ bytes: Int64) -> String { "\(bytes / 1_000_000) MB" }
+
+    /// What to tell the user when a write failed because the disk is full (another
+    /// program filled it faster than the reserve check could see); nil for other errors.
+    static func fullDiskMessage(for error: any Error, path: String) -> String? {
+        let noSpace = String(cString: strerror(ENOSPC))
+        guard (error as? FFmpegError)?.code == -ENOSPC || "\(error)".contains(noSpace) else { return nil }
+        return "the disk holding \(path) is full (\(error)): recording stopped; every completed segment is kept, "
+            + "the one being written was discarded. Free space, or record to a larger disk"
+    }
 }
 
 /// Stops a recording before the disk fills: checked at each segment boundary against a

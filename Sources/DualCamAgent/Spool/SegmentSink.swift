@@ -94,20 +94,29 @@ struct SegmentSink {
         return hasher.finalize()
     }
 
+    /// A segment that cannot be closed and listed is removed: the spool holds exactly
+    /// the segments its manifest lists, each whole (a disk that filled while the trailer
+    /// or the manifest line was written leaves no half segment behind).
     private mutating func finishSegment() throws {
         guard let w = writer else { return }
         writer = nil
-        let info = try w.finish()
         let path = spool.segmentPath(session: sessionID, index: count)
-        let digest = try Self.digest(ofFileAt: path)
-        let segment = SpooledSegment(
-            sessionID: sessionID, index: count, path: path,
-            byteCount: info.byteCount, frameCount: info.frameCount,
-            firstPtsNanoseconds: info.firstPtsNanoseconds, durationNanoseconds: info.durationNanoseconds,
-            sha256: digest.map { String(format: "%02x", $0) }.joined())
-        try spool.record(segment)
+        let segment: SpooledSegment
+        do {
+            let info = try w.finish()
+            let digest = try Self.digest(ofFileAt: path)
+            segment = SpooledSegment(
+                sessionID: sessionID, index: count, path: path,
+                byteCount: info.byteCount, frameCount: info.frameCount,
+                firstPtsNanoseconds: info.firstPtsNanoseconds, durationNanoseconds: info.durationNanoseconds,
+                sha256: digest.map { String(format: "%02x", $0) }.joined())
+            try spool.record(segment)
+        } catch {
+            try? FileManager.default.removeItem(atPath: path)
+            throw error
+        }
         count += 1
-        space.lastSegmentBytes = info.byteCount
+        space.lastSegmentBytes = segment.byteCount
         stats.update { $0.segments += 1 }
         onSegment(segment)
     }
