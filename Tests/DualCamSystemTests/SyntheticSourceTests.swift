@@ -1,0 +1,48 @@
+@testable import DualCamAgent
+import DualCamCore
+import DualCamNet
+import Testing
+
+/// The synthetic camera, genlocked or free-running, as the agent's pipeline sees it: each
+/// frame's capture instant, and the DCTC code drawn in it from the true instant.
+struct SyntheticSourceTests {
+    static func frames(genlock: Bool, clock: AgentClock, count: Int) throws -> (t0: Int64, frames: [CapturedFrame]) {
+        let t0 = MonotonicTime.now() + 50_000_000
+        var source = SyntheticSource(width: 128, height: 72, rate: .fps30, genlock: genlock, clock: clock, t0Shared: t0)
+        var frames: [CapturedFrame] = []
+        for _ in 0..<count {
+            frames.append(try #require(try source.next(stopLocalNanoseconds: { Int64?.none })))
+        }
+        return (t0, frames)
+    }
+
+    static func code(_ frame: CapturedFrame) -> UInt32? {
+        guard case .picture(let picture) = frame.payload else { return nil }
+        return DCTC.read(picture.image)
+    }
+
+    @Test func aGenlockedSourceCapturesOnTheSharedGrid() throws {
+        let (t0, frames) = try Self.frames(genlock: true, clock: AgentClock(standaloneWith: .none), count: 4)
+        let first = GenlockGrid(rate: .fps30).frameIndex(atOrAfter: t0 - FrameRate.fps30.periodNanoseconds / 2)
+        #expect(frames.map(\.localCaptureNanoseconds) == (0..<4).map { FrameRate.fps30.instant(ofFrame: first + Int64($0)) })
+        #expect(frames.map(Self.code) == frames.map { DCTC.code(trueNanoseconds: $0.localCaptureNanoseconds) })
+        #expect(frames.allSatisfy { $0.droppedBefore == 0 })
+    }
+
+    /// Free-running, frames follow the node's own clock from a phase of their own: a
+    /// frame period apart on the local clock, the first within one period of T0, and a
+    /// simulated clock error shows in the codes (true time), not in the local instants.
+    @Test func aFreeRunningSourceFollowsTheLocalClockAndCodesTrueTime() throws {
+        let error = SimulatedClockError(offsetNanoseconds: 5_000_000, skewPPM: 200, processStartNanoseconds: MonotonicTime.now())
+        let clock = AgentClock(standaloneWith: error)
+        let (t0, frames) = try Self.frames(genlock: false, clock: clock, count: 4)
+        let local = frames.map(\.localCaptureNanoseconds)
+        let start = local[0]
+        #expect(start >= t0 && start < t0 + FrameRate.fps30.periodNanoseconds, "first frame \(start - t0) ns after T0")
+        #expect(local == (0..<4).map { start + FrameRate.fps30.instant(ofFrame: Int64($0)) })
+        let codes = frames.map(Self.code)
+        #expect(codes == local.map { DCTC.code(trueNanoseconds: error.trueTime(fromLocal: $0)) })
+        // 5 ms of simulated offset: the code is not the local instant's.
+        #expect(codes[0] != DCTC.code(trueNanoseconds: start))
+    }
+}
