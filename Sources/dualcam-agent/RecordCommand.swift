@@ -34,6 +34,14 @@ struct Record: AsyncParsableCommand {
         let signals = SignalStream.make([SIGINT, SIGTERM])
         let result = try await recorder.record(simulatedError: capture.simulatedError(), stopRequested: signals)
         let s = result.summary
+        if s.segments == 0, let error = s.error {
+            // Nothing was recorded (the source did not open): no empty folder is left,
+            // and the error is all there is to say. rmdir removes a folder only if empty.
+            rmdir(result.segmentDirectory)
+            rmdir((result.segmentDirectory as NSString).deletingLastPathComponent)
+            FileHandle.standardError.write(Data("dualcam-agent: nothing recorded: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
         logger.info("source: \(s.sourceDescription)")
         for note in s.notes { logger.warning("\(note)") }
         print("recorded \(s.framesCaptured) frames in \(s.segments) segments, \(s.framesDropped) dropped")
