@@ -40,6 +40,25 @@ struct TelemetryReporterTests {
         #expect(reporter.sample().message.captureFps == 0)
     }
 
+    /// The reporter starts before T0 (the countdown's remainder): the first second's rate
+    /// counts from the first frame, or a 30 fps camera shows 15 fps in the first line.
+    @Test func theFirstRatesCountFromTheFirstFrame() {
+        let stats = PipelineStats()
+        let clock = AgentClock(standaloneWith: .none)
+        let reporter = TelemetryReporter(stats: stats, clock: clock, spoolPath: NSTemporaryDirectory(), countsAcknowledgements: false)
+        Thread.sleep(forTimeInterval: 0.3)
+        // 6 frames at 30 fps, the first captured 0.167 s ago (its interval began a period earlier).
+        let first = clock.localNow() - 166_666_667
+        stats.update {
+            $0.captured = 6
+            $0.encoded = 6
+            $0.capturingSinceLocal = first - 33_333_333
+        }
+        let t = reporter.sample().message
+        #expect(t.captureFps > 25 && t.captureFps <= 30.5, "\(t.captureFps) fps")
+        #expect(t.encodedFps > 25 && t.encodedFps <= 30.5, "\(t.encodedFps) fps")
+    }
+
     @Test func aLoneRecordingReportsNoPendingSegments() {
         let stats = PipelineStats()
         let reporter = TelemetryReporter(stats: stats, clock: AgentClock(standaloneWith: .none), spoolPath: NSTemporaryDirectory(),

@@ -192,6 +192,7 @@ final class RecordingPipeline: Sendable {
         // The source is used by this thread alone from here on.
         let handoff = SourceHandoff(source)
         let stats = self.stats
+        let period = settings.rate.periodNanoseconds
         let thread = Thread { [self] in
             var source = handoff.source
             let wait = !source.isPaced
@@ -200,6 +201,9 @@ final class RecordingPipeline: Sendable {
                     stats.update {
                         $0.captured += 1
                         $0.sourceDrops += frame.droppedBefore
+                        if $0.capturingSinceLocal == nil {
+                            $0.capturingSinceLocal = frame.localCaptureNanoseconds - period
+                        }
                     }
                     if !queue.push(frame, wait: wait) {
                         if queue.isEnded { return }

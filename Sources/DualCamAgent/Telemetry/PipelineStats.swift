@@ -4,6 +4,10 @@ import NIOConcurrencyHelpers
 final class PipelineStats: Sendable {
     struct Counters: Sendable {
         var captured = 0
+        /// Where the first frame's capture interval began (its instant less one frame
+        /// period): the first second's rates count from here, not from the reporter's
+        /// start, which precedes T0 by the countdown's remainder.
+        var capturingSinceLocal: Int64?
         var encoded = 0
         /// Lost before the agent saw them: driver sequence gaps, late synthetic frames.
         var sourceDrops = 0

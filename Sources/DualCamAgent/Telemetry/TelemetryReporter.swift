@@ -31,7 +31,8 @@ final class TelemetryReporter: @unchecked Sendable {
     func sample() -> Sample {
         let now = clock.localNow()
         let counters = stats.snapshot
-        let seconds = max(Double(now - previousInstant) / 1e9, 0.001)
+        let since = max(previousInstant, counters.capturingSinceLocal ?? previousInstant)
+        let seconds = max(Double(now - since) / 1e9, 0.001)
         var t = Dualcam_V1_Telemetry()
         t.localTimeNs = now
         t.captureFps = Double(counters.captured - previous.captured) / seconds
