@@ -100,10 +100,12 @@ struct Run: AsyncParsableCommand {
         }
         if exitWithParent { ParentWatch.exitWhenOrphaned() }
         let identity = try DeviceIdentity.loadOrCreate(in: state.directory, commonName: "dualcam-agent")
+        let defaults = try capture.settings()
+        if let note = capture.chosenSourceNote(defaults.source) { logger.info("\(note)") }
         var options = AgentOptions(
             name: name ?? "\(role)-\(ProcessInfo.processInfo.hostName)", role: wireRole, listenHost: listen, port: port,
             stateDirectory: state.directory, spoolDirectory: spool ?? state.directory + "/spool", trusted: trusted,
-            defaults: try capture.settings(),
+            defaults: defaults,
             simulatedError: capture.simulatedError(), allowRemoteShutdown: allowRemoteShutdown)
         options.announce = mdns
         options.announceInterface = mdnsInterface

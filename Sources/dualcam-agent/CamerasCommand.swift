@@ -23,8 +23,10 @@ struct Cameras: ParsableCommand {
                 + "pipe `rpicam-vid` into `dualcam-agent run --source stdin`, see the README.")
             return
         }
+        let chosen = V4L2Catalog.firstUsableCamera(among: cameras)?.path
         for camera in cameras {
-            print("\(camera.path): \(camera.card) (driver \(camera.driver), \(camera.bus))")
+            print("\(camera.path): \(camera.card) (driver \(camera.driver), \(camera.bus))"
+                + (camera.path == chosen ? "  [recorded when no --source is given]" : ""))
             for format in camera.formats {
                 let flags = [format.compressed ? "compressed" : nil, format.emulated ? "emulated by libv4l2" : nil].compactMap { $0 }
                 print("  \(format.fourcc)  \(format.name)" + (flags.isEmpty ? "" : "  [\(flags.joined(separator: ", "))]"))

@@ -6,8 +6,9 @@ import DualCamNet
 
 /// Where frames come from and how they are encoded: shared by `run` and `record`.
 struct CaptureOptions: ParsableArguments {
-    @Option(help: "Frame source: synthetic, v4l2 or stdin.") var source = "synthetic"
-    @Option(help: "V4L2 camera node (with --source v4l2).") var device = "/dev/video0"
+    @Option(help: "Frame source: v4l2, stdin or synthetic (default: the first camera `dualcam-agent cameras` lists that DualCam can read, else the synthetic test pattern).")
+    var source: String?
+    @Option(help: "V4L2 camera node (implies --source v4l2; default: the first usable camera).") var device: String?
     @Option(help: "V4L2 pixel format to force, e.g. YUYV, MJPG, H264 (default: negotiated; see `dualcam-agent cameras`).")
     var pixelFormat: String?
     @Option(help: "Piped input format (with --source stdin): yuv420p or h264.") var format = "yuv420p"
@@ -55,10 +56,19 @@ struct CaptureOptions: ParsableArguments {
         _ = try settings()
     }
 
+    /// `--source`, or when it is not given: v4l2 when `--device` is, else the first
+    /// usable camera, else the synthetic pattern (a node with no camera).
     func sourceConfig() throws -> SourceConfig {
-        switch source {
+        switch source ?? (device != nil ? "v4l2" : nil) {
+        case nil:
+            guard let camera = V4L2Catalog.firstUsableCamera() else { return .synthetic }
+            return .v4l2(device: camera.path, pixelFormat: pixelFormat)
         case "synthetic": return .synthetic
-        case "v4l2": return .v4l2(device: device, pixelFormat: pixelFormat)
+        case "v4l2":
+            guard let device = device ?? V4L2Catalog.firstUsableCamera()?.path else {
+                throw ValidationError("--source v4l2 found no camera DualCam can read; `dualcam-agent cameras` lists what is there, or give --device")
+            }
+            return .v4l2(device: device, pixelFormat: pixelFormat)
         case "stdin":
             guard let f = SourceConfig.StdinFormat(rawValue: format) else {
                 throw ValidationError("--format must be yuv420p or h264 (what rpicam-vid --codec yuv420 or --codec h264 writes)")
@@ -67,6 +77,13 @@ struct CaptureOptions: ParsableArguments {
         default:
             throw ValidationError("--source must be synthetic, v4l2 or stdin")
         }
+    }
+
+    /// What to log when the source was chosen for the user; nil when they named it.
+    func chosenSourceNote(_ chosen: SourceConfig) -> String? {
+        guard source == nil, device == nil else { return nil }
+        if case .v4l2(let device, _) = chosen { return "no --source: recording the camera at \(device) (`dualcam-agent cameras`)" }
+        return "no --source and no camera DualCam can read: recording the synthetic test pattern"
     }
 
     func settings() throws -> RecordingSettings {

@@ -24,12 +24,14 @@ struct Record: AsyncParsableCommand {
         MediaLog.setQuiet()
         var logger = Logger(label: "dualcam-agent")
         logger.logLevel = .info
-        if duration == nil && capture.source != "stdin" {
+        let settings = try capture.settings()
+        if let note = capture.chosenSourceNote(settings.source) { logger.info("\(note)") }
+        if case .stdin = settings.source {} else if duration == nil {
             // A synthetic or camera recording with no end only stops on a signal.
             logger.info("no --duration: recording until Ctrl-C or SIGTERM")
         }
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        let recorder = LocalRecorder(settings: try capture.settings(), outputDirectory: out, durationSeconds: duration,
+        let recorder = LocalRecorder(settings: settings, outputDirectory: out, durationSeconds: duration,
                                      telemetrySeconds: telemetrySeconds, logger: logger)
         let signals = SignalStream.make([SIGINT, SIGTERM])
         let result = try await recorder.record(simulatedError: capture.simulatedError(), stopRequested: signals)

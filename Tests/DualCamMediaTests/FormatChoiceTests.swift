@@ -61,4 +61,19 @@ struct FormatChoiceTests {
             #expect("\(error)".contains("the camera offers BA81"), "\(error)")
         }
     }
+
+    /// A Raspberry Pi with a CSI sensor, its ISP and a USB webcam: the webcam is the
+    /// camera an agent records when given no --source.
+    @Test func theDefaultCameraIsTheFirstReadableOneThatIsNotAPipelineStage() {
+        func camera(_ path: String, driver: String, _ formats: [CameraFormat]) -> CameraInfo {
+            CameraInfo(path: path, card: driver, driver: driver, bus: "platform", formats: formats)
+        }
+        let bayer = camera("/dev/video0", driver: "unicam", [Self.format(FourCC("pRAA")!, [(1536, 864, [30])])])
+        let isp = camera("/dev/video14", driver: "bcm2835-isp", [Self.format(.yu12, [(1920, 1080, [30])])])
+        let emulatedOnly = camera("/dev/video16", driver: "odd", [Self.format(.yu12, emulated: true, [(640, 480, [30])])])
+        let webcam = camera("/dev/video20", driver: "uvcvideo", Self.webcam)
+        #expect(V4L2Catalog.firstUsableCamera(among: [bayer, isp, emulatedOnly, webcam])?.path == "/dev/video20")
+        #expect(V4L2Catalog.firstUsableCamera(among: [bayer, isp, emulatedOnly]) == nil)
+        #expect(V4L2Catalog.firstUsableCamera(among: []) == nil)
+    }
 }

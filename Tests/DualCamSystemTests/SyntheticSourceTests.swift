@@ -46,3 +46,18 @@ struct SyntheticSourceTests {
         #expect(codes[0] != DCTC.code(trueNanoseconds: start))
     }
 }
+
+/// Which frames start a session: a camera's frame is never moved to T0.
+struct SessionStartTests {
+    @Test func aFrameBeforeT0IsMovedToItOnlyWhenGenlockedAndWithinTheClockError() {
+        #expect(RecordingPipeline.sessionTime(12_345, onTheGrid: false) == 12_345)
+        #expect(RecordingPipeline.sessionTime(0, onTheGrid: false) == 0)
+        // Genlocked, 4 µs early: the frame meant for T0.
+        #expect(RecordingPipeline.sessionTime(-4_000, onTheGrid: true) == 0)
+        #expect(RecordingPipeline.sessionTime(-2_000_000, onTheGrid: true) == nil)
+        // A free-running camera's frame 0.4 ms before T0 was captured before the start:
+        // recorded at 0 it would sit 0.4 ms from its true instant.
+        #expect(RecordingPipeline.sessionTime(-400_000, onTheGrid: false) == nil)
+        #expect(RecordingPipeline.sessionTime(-1, onTheGrid: false) == nil)
+    }
+}

@@ -24,7 +24,7 @@ extension EndToEnd {
         @Test func syntheticRecordingHoldsEveryFrameOnItsGrid() throws {
             let out = folder("synthetic")
             defer { try? FileManager.default.removeItem(atPath: out) }
-            let agent = try Child("dualcam-agent", ["record", "--duration", "3", "--out", out,
+            let agent = try Child("dualcam-agent", ["record", "--source", "synthetic", "--duration", "3", "--out", out,
                                                     "--size", "\(Self.width)x\(Self.height)", "--fps", "30"])
             #expect(agent.finish(seconds: 60) == 0, "\(agent.err.all().suffix(2000))")
             let (movie, stdout) = try recorded(agent)
@@ -46,7 +46,7 @@ extension EndToEnd {
         @Test func aFortyFourKilohertzCardGivesAFortyEightKilohertzTrackInSync() throws {
             let out = folder("audio441")
             defer { try? FileManager.default.removeItem(atPath: out) }
-            let agent = try Child("dualcam-agent", ["record", "--duration", "5", "--out", out, "--audio-rate", "44100",
+            let agent = try Child("dualcam-agent", ["record", "--source", "synthetic", "--duration", "5", "--out", out, "--audio-rate", "44100",
                                                     "--simulate-audio-rate-ppm", "50",
                                                     "--size", "\(Self.width)x\(Self.height)", "--fps", "30"])
             #expect(agent.finish(seconds: 60) == 0, "\(agent.err.all().suffix(2000))")
@@ -161,7 +161,7 @@ extension EndToEnd {
         @Test func aRecordingTooBigForTheDiskIsRefusedUpFront() throws {
             let out = folder("space")
             defer { try? FileManager.default.removeItem(atPath: out) }
-            let agent = try Child("dualcam-agent", ["record", "--duration", "100000000", "--out", out,
+            let agent = try Child("dualcam-agent", ["record", "--source", "synthetic", "--duration", "100000000", "--out", out,
                                                     "--size", "\(Self.width)x\(Self.height)"])
             #expect(agent.finish(seconds: 30) != 0)
             let err = agent.err.all()
@@ -193,7 +193,7 @@ extension EndToEnd {
                 umount.waitUntilExit()
                 try? FileManager.default.removeItem(atPath: out)
             }
-            let agent = try Child("dualcam-agent", ["record", "--out", out, "--size", "\(Self.width)x\(Self.height)",
+            let agent = try Child("dualcam-agent", ["record", "--source", "synthetic", "--out", out, "--size", "\(Self.width)x\(Self.height)",
                                                     "--bitrate", "1M", "--segment-seconds", "0.5", "--disk-reserve-mb", "1"])
             usleep(3_000_000)
             var stats = statvfs()
@@ -226,7 +226,7 @@ extension EndToEnd {
         @Test func sigtermFinishesTheCurrentSegment() throws {
             let out = folder("sigterm")
             defer { try? FileManager.default.removeItem(atPath: out) }
-            let agent = try Child("dualcam-agent", ["record", "--out", out, "--size", "\(Self.width)x\(Self.height)",
+            let agent = try Child("dualcam-agent", ["record", "--source", "synthetic", "--out", out, "--size", "\(Self.width)x\(Self.height)",
                                                     "--segment-seconds", "1"])
             usleep(3_200_000)
             agent.process.terminate()

@@ -12,7 +12,7 @@ extension EndToEnd {
             let id = try Child("dualcam-coordinator", ["id", "--state", root + "/coordinator"])
             #expect(id.finish() == 0)
             let coordinatorID = id.out.all().trimmingCharacters(in: .whitespacesAndNewlines)
-            let agent = try Child("dualcam-agent", ["run", "--state", root + "/agent", "--port", "0", "--no-mdns",
+            let agent = try Child("dualcam-agent", ["run", "--source", "synthetic", "--state", root + "/agent", "--port", "0", "--no-mdns",
                                                     "--role", "host", "--trust", coordinatorID, "--size", "320x180",
                                                     "--segment-seconds", "1", "--first-pairing-window", "0"])
             defer { agent.stop() }

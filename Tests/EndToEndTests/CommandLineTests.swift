@@ -65,7 +65,7 @@ extension EndToEnd {
         @Test func pairingFromTheCommandLine() throws {
             let root = NSTemporaryDirectory() + "dualcam-cli-\(getpid())"
             defer { try? FileManager.default.removeItem(atPath: root) }
-            let agent = try Child("dualcam-agent", ["run", "--state", root + "/agent", "--port", "0", "--no-mdns",
+            let agent = try Child("dualcam-agent", ["run", "--source", "synthetic", "--state", root + "/agent", "--port", "0", "--no-mdns",
                                                     "--name", "cli-guest", "--role", "guest", "--first-pairing-window", "0"])
             defer { agent.stop() }
             let listening = try #require(agent.waitForLine(containing: "LISTENING"), "agent: \(agent.err.text)")

@@ -77,6 +77,17 @@ extension EndToEnd {
             }
         }
 
+        /// With no --source the agent records the camera it finds (a node with none
+        /// would get the synthetic pattern, as the other end-to-end tests ask for).
+        @Test func withNoSourceTheAgentRecordsTheCameraItFinds() throws {
+            let log = try VividRun.file("auto.log")
+            #expect(try VividRun.status("auto") == 0, "\(log.suffix(2000))")
+            #expect(log.contains("no --source: recording the camera at /dev/video0"), "\(log.suffix(2000))")
+            #expect(log.contains("source: v4l2 /dev/video0:"), "\(log.suffix(2000))")
+            #expect(try VividRun.file("cameras.log").contains("/dev/video0: vivid") )
+            #expect(try VividRun.file("cameras.log").contains("[recorded when no --source is given]"))
+        }
+
         @Test(arguments: ["yu12", "yuyv"])
         func recordsEveryFrameWithTheDriversTimestamps(format: String) throws {
             let log = try VividRun.file(format + ".log")

@@ -29,4 +29,11 @@ protocol FrameSource {
     /// False for a pipe: it is not paced by a camera, so it is held back when the
     /// encoder falls behind instead of losing frames.
     var isPaced: Bool { get }
+    /// True when frames are taken on the shared clock's grid (the genlocked synthetic
+    /// source): one meant for T0 may then be stamped a clock error before it.
+    var isGenlocked: Bool { get }
+}
+
+extension FrameSource {
+    var isGenlocked: Bool { false }
 }

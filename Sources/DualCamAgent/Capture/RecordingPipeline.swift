@@ -102,6 +102,7 @@ final class RecordingPipeline: Sendable {
             if let track = audio.withLockedValue({ $0 }) {
                 summary.sourceDescription += "; sound from \(track.sourceDescription), \(track.settings.summary), AAC"
             }
+            let startsOnTheGrid = source.isGenlocked
             startCapture(source, into: queue)
             var lastSlot: Int64 = -1
             var lastPts: Int64 = -1
@@ -109,14 +110,8 @@ final class RecordingPipeline: Sendable {
             while let frame = try queue.pop() {
                 summary.framesDropped += frame.droppedBefore
                 guard let estimate = clock.estimate else { throw SpoolError("clock not synchronised") }
-                var pts = estimate.shared(fromLocal: frame.localCaptureNanoseconds) - t0Shared
-                // A genlocked frame meant for T0 may be stamped a few µs before it (clock
-                // error): it is the first frame, at 0. Anything earlier was captured
-                // before the start; moving it to 0 would bend the first frame step.
-                if pts < 0 {
-                    guard pts > -Self.startTolerance else { continue }
-                    pts = 0
-                }
+                guard let pts = Self.sessionTime(estimate.shared(fromLocal: frame.localCaptureNanoseconds) - t0Shared,
+                                                 onTheGrid: startsOnTheGrid) else { continue }
                 let slot = pts / settings.segmentNanoseconds
                 let forceKey = slot != lastSlot
                 lastSlot = slot
@@ -164,6 +159,16 @@ final class RecordingPipeline: Sendable {
         summary.segments = segments.count
         summary.framesDropped += queue.drops
         return summary
+    }
+
+    /// Where a frame captured `sinceT0` after T0 goes in the session, or nil when it was
+    /// captured before the start. A genlocked frame meant for T0 may be stamped a few µs
+    /// before it (clock error): it is the first frame, at 0. Anything earlier, and any
+    /// frame of a free-running camera or a pipe before T0, is not recorded: moving it to 0
+    /// would misplace it by up to the tolerance and bend the first frame step.
+    static func sessionTime(_ sinceT0: Int64, onTheGrid: Bool) -> Int64? {
+        if sinceT0 >= 0 { return sinceT0 }
+        return onTheGrid && sinceT0 > -startTolerance ? 0 : nil
     }
 
     /// A pipe's producer waits for room instead of losing frames (and its reader for a

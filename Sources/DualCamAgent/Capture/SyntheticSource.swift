@@ -38,6 +38,7 @@ struct SyntheticSource: FrameSource {
     var codedSize: (width: Int, height: Int) { (width, height) }
     var deliversH264: Bool { false }
     var isPaced: Bool { true }
+    var isGenlocked: Bool { genlock }
 
     var description: String { "synthetic DCTC \(width)x\(height)@\(rate) \(genlock ? "genlocked" : "free-running")" }
 

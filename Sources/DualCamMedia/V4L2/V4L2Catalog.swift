@@ -78,6 +78,21 @@ public enum V4L2Catalog {
         return (found, failures)
     }
 
+    /// Drivers whose capture nodes are stages of a processing pipeline (image signal
+    /// processors), not cameras: they list YUV formats but deliver nothing on their own.
+    static let pipelineDrivers: Set<String> = ["bcm2835-isp", "pispbe", "rkisp1", "mali-c55"]
+
+    /// The camera a node with no `--source` records from: the first capture node that
+    /// is not a pipeline stage and offers, natively, a format capture reads (a Pi's CSI
+    /// sensor on unicam offers only Bayer, which needs libcamera: pipe it in instead).
+    public static func firstUsableCamera(among cameras: [CameraInfo] = cameras().found) -> CameraInfo? {
+        let readable = Set(RawPictureConverter.supported + [.mjpeg, .jpeg, .h264])
+        return cameras.first { camera in
+            !pipelineDrivers.contains(camera.driver)
+                && camera.formats.contains { !$0.emulated && readable.contains($0.fourcc) }
+        }
+    }
+
     /// The device's formats, sizes and rates, or nil when it is not a video capture node.
     public static func describe(_ path: String) throws -> CameraInfo? {
         let device = try V4L2Device(path: path)
