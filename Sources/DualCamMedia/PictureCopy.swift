@@ -16,6 +16,24 @@ enum PictureCopy {
                            y: y, cb: cb, cr: cr)
     }
 
+    /// Copies a yuv420p `frame` into `image`, a picture of the same size (strides may
+    /// differ), writing its planes in place.
+    static func copy(_ frame: UnsafePointer<AVFrame>, into image: inout YUV420Image) {
+        let f = frame.pointee
+        precondition(Int(f.width) == image.width && Int(f.height) == image.height, "picture size differs from the frame's")
+        let chromaWidth = Int32(image.chromaWidth), chromaHeight = Int32(image.chromaHeight)
+        let lumaStride = Int32(image.lumaStride), chromaStride = Int32(image.chromaStride)
+        image.y.withUnsafeMutableBufferPointer {
+            av_image_copy_plane($0.baseAddress, lumaStride, f.data.0, f.linesize.0, f.width, f.height)
+        }
+        image.cb.withUnsafeMutableBufferPointer {
+            av_image_copy_plane($0.baseAddress, chromaStride, f.data.1, f.linesize.1, chromaWidth, chromaHeight)
+        }
+        image.cr.withUnsafeMutableBufferPointer {
+            av_image_copy_plane($0.baseAddress, chromaStride, f.data.2, f.linesize.2, chromaWidth, chromaHeight)
+        }
+    }
+
     private static func plane(_ source: UnsafePointer<UInt8>, stride: Int32, width: Int, height: Int) -> [UInt8] {
         [UInt8](unsafeUninitializedCapacity: width * height) { buffer, count in
             av_image_copy_plane(buffer.baseAddress, Int32(width), source, stride, Int32(width), Int32(height))

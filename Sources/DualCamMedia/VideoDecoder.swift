@@ -10,6 +10,8 @@ public final class VideoDecoder {
     private let packet: Packet
     private let frame: Frame
     private var converter: ScaleContext?
+    /// A picture handed back by `recycle`, filled again by the next frame of its size.
+    private var spare: YUV420Image?
     private var flushed = false
 
     public init(parameters: CodecParameters) throws {
@@ -30,6 +32,14 @@ public final class VideoDecoder {
         try check(avcodec_send_packet(context.pointer, packet.pointer), "avcodec_send_packet",
                   detail: "pts \(encoded.ptsNanoseconds) ns, \(encoded.data.count) bytes")
         return try receiveFrames()
+    }
+
+    /// Gives a picture this decoder returned back to it once the caller is done with it:
+    /// the next frame of the same size is written into its planes rather than into new
+    /// ones (a camera's MJPEG frames, decoded and encoded one after the other). Planes
+    /// still referenced elsewhere by then are copied on write, never overwritten.
+    public func recycle(_ image: consuming YUV420Image) {
+        spare = image
     }
 
     /// Returns the pictures still inside the decoder at end of stream.
@@ -56,7 +66,17 @@ public final class VideoDecoder {
 
     private func picture() throws -> YUV420Image {
         let f = frame.pointer.pointee
-        if f.format == AV_PIX_FMT_YUV420P.rawValue { return PictureCopy.image(from: frame.pointer) }
+        // Moved out of `spare`, never copied: the planes must have one owner to be
+        // written in place (another reference would make the write copy them).
+        var reused: YUV420Image?
+        if let candidate = spare.take(), candidate.width == Int(f.width), candidate.height == Int(f.height) {
+            reused = candidate
+        }
+        if f.format == AV_PIX_FMT_YUV420P.rawValue {
+            guard var picture = reused.take() else { return PictureCopy.image(from: frame.pointer) }
+            PictureCopy.copy(frame.pointer, into: &picture)
+            return picture
+        }
         let geometry = ScaleContext.Geometry(sourceWidth: f.width, sourceHeight: f.height, sourceFormat: f.format,
                                              targetWidth: f.width, targetHeight: f.height,
                                              targetFormat: AV_PIX_FMT_YUV420P.rawValue)
@@ -65,7 +85,13 @@ public final class VideoDecoder {
         }
         guard let converter else { preconditionFailure("converter set above") }
         // Converted straight into the picture handed on: the conversion is the only copy.
-        var picture = YUV420Image(width: Int(f.width), height: Int(f.height), strideAlignment: ScaleContext.strideAlignment)
+        let alignment = ScaleContext.strideAlignment
+        var picture: YUV420Image
+        if let candidate = reused.take(), candidate.lumaStride % alignment == 0, candidate.chromaStride % alignment == 0 {
+            picture = candidate
+        } else {
+            picture = YUV420Image(width: Int(f.width), height: Int(f.height), strideAlignment: alignment)
+        }
         let planes: [UnsafePointer<UInt8>?] = [UnsafePointer(f.data.0), UnsafePointer(f.data.1), UnsafePointer(f.data.2),
                                                UnsafePointer(f.data.3)]
         let strides: [Int32] = [f.linesize.0, f.linesize.1, f.linesize.2, f.linesize.3]

@@ -1,5 +1,6 @@
 import DualCamCore
 @testable import DualCamMedia
+import Foundation
 import Testing
 
 /// The capture path touches a picture's memory only where a conversion needs it: the
@@ -78,6 +79,45 @@ struct InPlacePictureTests {
             }
         }
         #expect(wrong == 0, "\(fourcc): \(wrong) samples differ")
+    }
+
+    /// A camera's MJPEG (yuvj422p, converted) and raw yuv420p (copied), one frame per
+    /// packet as a camera sends them: a picture handed back is filled again in place,
+    /// with the same pixels a fresh one gets.
+    @Test(arguments: [["-c:v", "mjpeg", "-pix_fmt", "yuvj422p"], ["-c:v", "rawvideo", "-pix_fmt", "yuv420p"]])
+    func aRecycledPictureIsDecodedIntoAgain(_ encoding: [String]) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.file("input.mkv")
+        let ffmpeg = Process()
+        ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        ffmpeg.arguments = ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=160x96:rate=10", "-frames:v", "4"]
+            + encoding + [path]
+        try ffmpeg.run()
+        ffmpeg.waitUntilExit()
+        try #require(ffmpeg.terminationStatus == 0)
+        var fresh: [YUV420Image] = []
+        try MediaProbe.forEachFrame(path: path) { fresh.append($0.image) }
+        try #require(fresh.count == 4)
+
+        let demuxer = try MediaDemuxer(path: path)
+        let decoder = try VideoDecoder(parameters: demuxer.videoParameters)
+        var addresses: Set<Int> = []
+        var decoded = 0
+        func take(_ frames: [DecodedFrame]) {
+            for frame in frames {
+                let image = frame.image
+                #expect(TestPictures.lumaPSNR(image, fresh[decoded]) == 99, "frame \(decoded) differs from a fresh decode")
+                decoded += 1
+                // Read, not written: a mutable access here would itself copy the planes.
+                addresses.insert(image.y.withUnsafeBufferPointer { Int(bitPattern: $0.baseAddress) })
+                decoder.recycle(image)
+            }
+        }
+        while let packet = try demuxer.nextVideoPacket() { take(try decoder.decode(packet)) }
+        take(try decoder.flush())
+        #expect(decoded == 4)
+        #expect(addresses.count == 1, "\(addresses.count) luma planes for 4 frames")
     }
 
     @Test func aShortBufferIsRejectedAndTheTargetKept() throws {

@@ -47,6 +47,8 @@ final class PacketMaker {
             var out: [EncodedPacket] = []
             for decoded in try decoder!.decode(packet) {
                 out += try encode(decoded.image, pts: decoded.ptsNanoseconds, forceKeyframe: forceKeyframe)
+                // The encoder has let go of the planes: the next frame is decoded into them.
+                decoder!.recycle(decoded.image)
             }
             return out
         case .h264(let accessUnit):
