@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-/// A built executable run as a child, with its output collected as it comes.
+/// A program run as a child, with its output collected as it comes: a built executable
+/// by name, or any program by path (the multi-host rig's script, through bash).
 final class Child: @unchecked Sendable {
     // Invariant: set up in init and never changed; the collectors lock themselves.
     let process = Process()
@@ -9,15 +10,22 @@ final class Child: @unchecked Sendable {
     let err: LineCollector
     let input = Pipe()
 
-    init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
-        process.executableURL = URL(fileURLWithPath: DemoRun.binDirectory + "/" + executable)
+    /// `executable` from the build folder, with a pipe on stdin for `type`.
+    convenience init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+        try self.init(path: DemoRun.binDirectory + "/" + executable, arguments, environment: environment)
+    }
+
+    /// `typed`: stdin is a pipe `type` writes to; otherwise /dev/null, so a program that
+    /// reads its stdin sees its end at once rather than waiting on a pipe no one writes.
+    init(path: String, _ arguments: [String], environment: [String: String] = [:], typed: Bool = true) throws {
+        process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let outPipe = Pipe()
         let errPipe = Pipe()
         process.standardOutput = outPipe
         process.standardError = errPipe
-        process.standardInput = input
+        process.standardInput = typed ? input : FileHandle.nullDevice
         try process.run()
         out = LineCollector(outPipe.fileHandleForReading)
         err = LineCollector(errPipe.fileHandleForReading)
@@ -25,22 +33,31 @@ final class Child: @unchecked Sendable {
 
     /// Waits until stdout holds a line with `text`; returns that line.
     func waitForLine(containing text: String, seconds: Double = 20) -> String? {
+        wait(for: text, in: out, seconds: seconds)
+    }
+
+    /// Waits until stderr holds a line with `text`; returns that line.
+    func waitForErr(containing text: String, seconds: Double = 20) -> String? {
+        wait(for: text, in: err, seconds: seconds)
+    }
+
+    /// A child that has exited writes no more: its whole output is read once and the
+    /// wait ends there, rather than at the deadline.
+    private func wait(for text: String, in collector: LineCollector, seconds: Double) -> String? {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
-            if let line = out.text.split(separator: "\n").first(where: { $0.contains(text) }) { return String(line) }
+            if let line = collector.text.split(separator: "\n").first(where: { $0.contains(text) }) { return String(line) }
+            if !process.isRunning {
+                return collector.all().split(separator: "\n").first(where: { $0.contains(text) }).map(String.init)
+            }
             usleep(50_000)
         }
         return nil
     }
 
-    /// Waits until stderr holds a line with `text`; returns that line.
-    func waitForErr(containing text: String, seconds: Double = 20) -> String? {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if let line = err.text.split(separator: "\n").first(where: { $0.contains(text) }) { return String(line) }
-            usleep(50_000)
-        }
-        return nil
+    /// The last lines of stderr, for assertion messages.
+    func errTail(_ lines: Int = 40) -> String {
+        err.text.split(separator: "\n", omittingEmptySubsequences: false).suffix(lines).joined(separator: "\n")
     }
 
     func type(_ line: String) { input.fileHandleForWriting.write(Data((line + "\n").utf8)) }
@@ -53,9 +70,10 @@ final class Child: @unchecked Sendable {
         return process.terminationStatus
     }
 
-    func stop() {
+    /// SIGINT, then SIGTERM if the child is still there after `seconds`.
+    func stop(seconds: Double = 5) {
         if process.isRunning { process.interrupt() }
-        _ = finish(seconds: 5)
+        _ = finish(seconds: seconds)
     }
 }
 

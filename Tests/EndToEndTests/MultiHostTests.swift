@@ -27,6 +27,10 @@ final class NetnsRig {
         return check?.status == 0
     }()
 
+    /// How long a program on a machine gets to end after SIGINT: an agent closes its
+    /// segment first, as under its service unit (TimeoutStopSec=15).
+    static let stopSeconds = 15.0
+
     let prefix: String
     private var isDown = false
 
@@ -48,8 +52,11 @@ final class NetnsRig {
     }
 
     /// A built executable started on `machine`.
-    func start(_ machine: Machine, _ executable: String, _ arguments: [String]) throws -> NetnsChild {
-        try NetnsChild([NetnsRig.script, "exec", namespace(machine), DemoRun.binDirectory + "/" + executable] + arguments)
+    /// rig.sh replaces itself with the program it starts inside the machine, so the
+    /// child's PID is the program's (signals reach it).
+    func start(_ machine: Machine, _ executable: String, _ arguments: [String]) throws -> Child {
+        try Child(path: "/bin/bash", [NetnsRig.script, "exec", namespace(machine), DemoRun.binDirectory + "/" + executable] + arguments,
+                  typed: false)
     }
 
     /// The machine's cable pulled out of the bridge (its interface loses carrier) or put back.
@@ -74,7 +81,7 @@ final class NetnsRig {
     deinit { down() }
 
     static func shell(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-        let child = try NetnsChild([script] + arguments)
+        let child = try Child(path: "/bin/bash", [script] + arguments, typed: false)
         let status = child.finish(seconds: 60)
         return (status, child.out.all(), child.err.all())
     }
@@ -82,66 +89,6 @@ final class NetnsRig {
     struct RigError: Error, CustomStringConvertible {
         let description: String
         init(_ description: String) { self.description = description }
-    }
-}
-
-/// A command run through bash (rig.sh, which replaces itself with the program it starts
-/// inside a machine, so the process's PID is the program's), with its output collected.
-final class NetnsChild: @unchecked Sendable {
-    // Invariant: set up in init and never changed; the collectors lock themselves.
-    let process = Process()
-    let out: LineCollector
-    let err: LineCollector
-
-    init(_ bashArguments: [String]) throws {
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = bashArguments
-        let outPipe = Pipe()
-        let errPipe = Pipe()
-        process.standardOutput = outPipe
-        process.standardError = errPipe
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        out = LineCollector(outPipe.fileHandleForReading)
-        err = LineCollector(errPipe.fileHandleForReading)
-    }
-
-    func waitForLine(containing text: String, seconds: Double = 20) -> String? {
-        wait(for: text, in: out, seconds: seconds)
-    }
-
-    func waitForErr(containing text: String, seconds: Double = 20) -> String? {
-        wait(for: text, in: err, seconds: seconds)
-    }
-
-    private func wait(for text: String, in collector: LineCollector, seconds: Double) -> String? {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if let line = collector.text.split(separator: "\n").first(where: { $0.contains(text) }) { return String(line) }
-            if !process.isRunning {
-                return collector.all().split(separator: "\n").first(where: { $0.contains(text) }).map(String.init)
-            }
-            usleep(50_000)
-        }
-        return nil
-    }
-
-    func finish(seconds: Double = 30) -> Int32 {
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning && Date() < deadline { usleep(50_000) }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
-
-    func stop() {
-        if process.isRunning { process.interrupt() }
-        _ = finish(seconds: 15)
-    }
-
-    /// The last lines of stderr, for assertion messages.
-    func errTail(_ lines: Int = 40) -> String {
-        err.text.split(separator: "\n", omittingEmptySubsequences: false).suffix(lines).joined(separator: "\n")
     }
 }
 
@@ -153,7 +100,7 @@ final class MultiHostScenario {
     let rig: NetnsRig
     let root: String
     let coordinatorID: String
-    private(set) var agents: [NetnsChild] = []
+    private(set) var agents: [Child] = []
     private(set) var ids: [NetnsRig.Machine: String] = [:]
 
     /// `listenOnOwnAddress`: each agent listens on its machine's IPv4 address only
@@ -182,7 +129,7 @@ final class MultiHostScenario {
     var out: String { root + "/out" }
 
     /// `dualcam-coordinator start` on the coordinator's machine, recording from both agents.
-    func start(_ arguments: [String]) throws -> NetnsChild {
+    func start(_ arguments: [String]) throws -> Child {
         try rig.start(.coordinator, "dualcam-coordinator", [
             "start", "--agent", ids[.host] ?? "", "--agent", ids[.guest] ?? "", "--state", root + "/coordinator",
             "--out", out, "--countdown", "0", "--size", "320x240"] + arguments + DemoRun.debugBuildClockGate)
@@ -198,7 +145,7 @@ final class MultiHostScenario {
     }
 
     func close() {
-        for agent in agents { agent.stop() }
+        for agent in agents { agent.stop(seconds: NetnsRig.stopSeconds) }
         rig.down()
         try? FileManager.default.removeItem(atPath: root)
     }
@@ -231,7 +178,7 @@ extension EndToEnd {
                     "discover:\n\(listed.joined(separator: "\n"))\n\(discover.err.all())")
 
             let start = try scenario.start(["--duration", "12", "--reconnect-grace", "20"])
-            defer { start.stop() }
+            defer { start.stop(seconds: NetnsRig.stopSeconds) }
             try #require(start.waitForErr(containing: "recording ", seconds: 60) != nil, "\(start.errTail())\n\(scenario.agentLogs)")
             let found = start.err.text
             #expect(found.contains("found mh-host through mDNS") && found.contains("found mh-guest through mDNS"), "\(found)")
@@ -258,7 +205,7 @@ extension EndToEnd {
             let scenario = try MultiHostScenario()
             defer { scenario.close() }
             let start = try scenario.start(["--duration", "24", "--reconnect-grace", "20"])
-            defer { start.stop() }
+            defer { start.stop(seconds: NetnsRig.stopSeconds) }
             try #require(start.waitForErr(containing: "recording ", seconds: 60) != nil, "\(start.errTail())\n\(scenario.agentLogs)")
             Thread.sleep(forTimeInterval: 3)
             try scenario.rig.cut(.guest)
@@ -291,7 +238,7 @@ extension EndToEnd {
                                                   ["discover", "--seconds", "3", "--state", scenario.root + "/coordinator"])
             #expect(discover.finish(seconds: 30) == 0, "\(discover.err.all())")
             let start = try scenario.start(["--duration", "2"])
-            defer { start.stop() }
+            defer { start.stop(seconds: NetnsRig.stopSeconds) }
             let status = start.finish(seconds: 90)
             #expect(status == 0, "coordinator:\n\(start.err.all())\n\(scenario.agentLogs)")
             if status == 0 {
