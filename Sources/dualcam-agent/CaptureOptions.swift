@@ -52,7 +52,7 @@ struct CaptureOptions: ParsableArguments {
         if genlockFlag && freeRun { throw ValidationError("--genlock and --free-run exclude each other") }
         if let problem = VideoEncoderSettings.problem(encoder: encoder, preset: preset) { throw ValidationError(problem) }
         if !(0.5...60).contains(segmentSeconds) { throw ValidationError("--segment-seconds must be 0.5 to 60") }
-        _ = try sourceConfig()
+        // settings() resolves the source too (with no --source, by listing the cameras).
         _ = try settings()
     }
 

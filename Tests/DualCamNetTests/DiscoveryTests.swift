@@ -102,3 +102,17 @@ import Testing
         #expect(Set(agents.map(\.advertisement.deviceID)).count == 2, "\(agents)")
     }
 }
+
+/// Which address family an agent is announced with, from the address it listens on.
+struct PublisherFamilyTests {
+    @Test func theListenAddressDecidesTheAnnouncedFamily() {
+        #expect(AgentPublisher.Family(listeningOn: "::") == .any)
+        #expect(AgentPublisher.Family(listeningOn: "") == .any)
+        #expect(AgentPublisher.Family(listeningOn: "10.77.0.11") == .ipv4)
+        #expect(AgentPublisher.Family(listeningOn: "0.0.0.0") == .ipv4)
+        #expect(AgentPublisher.Family(listeningOn: "2001:db8::7") == .ipv6)
+        #expect(AgentPublisher.Family(listeningOn: "fe80::1%eth0") == .ipv6)
+        #expect(AgentPublisher.Family(listeningOn: "10.77.0.300") == .any)
+        #expect(AgentPublisher.Family(listeningOn: "pi-host.local") == .any)
+    }
+}

@@ -24,11 +24,15 @@ public final class AgentPublisher: @unchecked Sendable {
 
         /// The family a listener on `host` answers on.
         public init(listeningOn host: String) {
+            // "::" listens on both families (IPv4-mapped); a link-local literal may carry
+            // a zone ("fe80::1%eth0"), which inet_pton does not take.
+            let literal = host.split(separator: "%", maxSplits: 1).first.map(String.init) ?? host
+            var address = in6_addr()
             if host == "::" || host.isEmpty {
                 self = .any
-            } else if host.contains(":") {
+            } else if inet_pton(AF_INET6, literal, &address) == 1 {
                 self = .ipv6
-            } else if host.split(separator: ".").count == 4 && host.split(separator: ".").allSatisfy({ UInt8($0) != nil }) {
+            } else if inet_pton(AF_INET, literal, &address) == 1 {
                 self = .ipv4
             } else {
                 self = .any  // a name: whatever it resolves to
