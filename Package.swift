@@ -81,6 +81,8 @@ let package = Package(
             dependencies: [
                 "DualCamCore", "DualCamProtocol", "DualCamNet", "DualCamMedia",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .executableTarget(

@@ -8,7 +8,7 @@ import Testing
 struct SyntheticSourceTests {
     static func frames(genlock: Bool, clock: AgentClock, count: Int) throws -> (t0: Int64, frames: [CapturedFrame]) {
         let t0 = MonotonicTime.now() + 50_000_000
-        var source = SyntheticSource(width: 128, height: 72, rate: .fps30, genlock: genlock, clock: clock, t0Shared: t0)
+        var source = SyntheticSource(width: 128, height: 72, rate: .fps30, genlock: genlock, clock: clock, startShared: t0)
         var frames: [CapturedFrame] = []
         for _ in 0..<count {
             frames.append(try #require(try source.next(stopLocalNanoseconds: { Int64?.none })))

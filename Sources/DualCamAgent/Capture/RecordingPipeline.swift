@@ -46,10 +46,12 @@ final class RecordingPipeline: Sendable {
         self.onFinish = onFinish
     }
 
-    func start() {
+    /// Starts recording from a source opened at Prepare, or (a local recording) opens one now.
+    func start(with prepared: PreparedSource? = nil) {
         ActiveRecordings.add(self)
+        let handoff = prepared.map(PreparedHandoff.init)
         let thread = Thread { [self] in
-            let summary = run()
+            let summary = run(handoff?.prepared)
             ActiveRecordings.remove(self)
             onFinish(summary)
         }
@@ -66,10 +68,9 @@ final class RecordingPipeline: Sendable {
         audio.withLockedValue { $0 }?.stop(atShared: instant)
     }
 
-    private func run() -> RecordingSummary {
+    private func run(_ opened: PreparedSource?) -> RecordingSummary {
         var summary = RecordingSummary(segments: 0, framesCaptured: 0, framesDropped: 0, error: nil)
-        // Replaced once the source is known; a failure before that ends it unused.
-        var queue = FrameQueue(capacity: 1)
+        var prepared = opened
         // A session this agent recorded part of before a restart goes on where it is now.
         let firstIndex = (spool.segments(session: sessionID).map(\.index).max() ?? -1) + 1
         var segments = SegmentSink(sessionID: sessionID, spool: spool, segmentNanoseconds: settings.segmentNanoseconds,
@@ -83,7 +84,8 @@ final class RecordingPipeline: Sendable {
                 sourceStart = max(t0Shared, estimate.shared(fromLocal: clock.localNow()))
                 summary.notes.append("rejoined the recording at \(Double(sourceStart - t0Shared) / 1e9) s after a restart")
             }
-            let source = try SourceFactory.make(settings: settings, clock: clock, t0Shared: sourceStart)
+            let source = try prepared ?? PreparedSource(settings: settings, clock: clock)
+            prepared = source
             if settings.audio.isEnabled {
                 let track = try AudioTrack(settings: settings.audio, clock: clock, t0Shared: t0Shared,
                                            startShared: sourceStart, stats: stats)
@@ -93,17 +95,15 @@ final class RecordingPipeline: Sendable {
                 if let stop = stopShared.withLockedValue({ $0 }) { track.stop(atShared: stop) }
                 track.start()
             }
-            queue = FrameQueue(capacity: Self.queueCapacity(settings, paced: source.isPaced))
-            let maker = try PacketMaker(settings: settings, codedSize: source.codedSize,
-                                        passesThrough: source.deliversH264)
+            let queue = source.queue
+            let maker = source.encoder.maker
             summary.sourceDescription = source.description
-                + (source.deliversH264 ? ", passed through" : ", encoded with \(maker.encoderName)")
             if let note = maker.encoderNote { summary.notes.append(note) }
             if let track = audio.withLockedValue({ $0 }) {
                 summary.sourceDescription += "; sound from \(track.sourceDescription), \(track.settings.summary), AAC"
             }
             let startsOnTheGrid = source.isGenlocked
-            startCapture(source, into: queue)
+            source.begin(stats: stats, stopLocal: { [self] in stopLocal() })
             var lastSlot: Int64 = -1
             var lastPts: Int64 = -1
             let audioTrack = audio.withLockedValue { $0 }
@@ -145,7 +145,7 @@ final class RecordingPipeline: Sendable {
             try segments.finish()
             summary.framesDropped += maker.droppedBeforeKeyframe
         } catch {
-            queue.end(error: nil)
+            prepared?.close()
             if let track = audio.withLockedValue({ $0 }) {
                 // The pictures failed; the sound recorded so far is kept with them.
                 track.stop(atShared: Int64.min)
@@ -157,7 +157,7 @@ final class RecordingPipeline: Sendable {
             segments.salvage()
         }
         summary.segments = segments.count
-        summary.framesDropped += queue.drops
+        summary.framesDropped += prepared?.queue.drops ?? 0
         return summary
     }
 
@@ -192,38 +192,6 @@ final class RecordingPipeline: Sendable {
         return max(2, min(halfSecond, (12 << 20) / max(frameBytes, 1)))
     }
 
-    /// The capture side: paced by the source, never waiting for the encoder.
-    private func startCapture(_ source: any FrameSource, into queue: FrameQueue) {
-        // The source is used by this thread alone from here on.
-        let handoff = SourceHandoff(source)
-        let stats = self.stats
-        let period = settings.rate.periodNanoseconds
-        let thread = Thread { [self] in
-            var source = handoff.source
-            let wait = !source.isPaced
-            do {
-                while let frame = try source.next(stopLocalNanoseconds: { stopLocal() }) {
-                    stats.update {
-                        $0.captured += 1
-                        $0.sourceDrops += frame.droppedBefore
-                        if $0.capturingSinceLocal == nil {
-                            $0.capturingSinceLocal = frame.localCaptureNanoseconds - period
-                        }
-                    }
-                    if !queue.push(frame, wait: wait) {
-                        if queue.isEnded { return }
-                        stats.update { $0.backlogDrops += 1 }
-                    }
-                }
-                queue.end(error: nil)
-            } catch {
-                queue.end(error: error)
-            }
-        }
-        thread.name = "dualcam-source"
-        thread.start()
-    }
-
     /// Ends the recording at the current instant (a signal, not the coordinator).
     func stopNow() {
         // Without an estimate no frame has been recorded: the pipeline fails on its own.
@@ -237,20 +205,21 @@ final class RecordingPipeline: Sendable {
     }
 }
 
-/// Moves a source (not Sendable: a camera handle, a parser) to the capture thread.
-private final class SourceHandoff: @unchecked Sendable {
-    // Invariant: written once at init, read once by the capture thread that owns it after.
-    let source: any FrameSource
-    init(_ source: any FrameSource) { self.source = source }
+/// Carries a prepared source into the encode thread's closure.
+private struct PreparedHandoff: Sendable {
+    let prepared: PreparedSource
 }
 
 /// Builds the configured source.
 enum SourceFactory {
-    static func make(settings: RecordingSettings, clock: AgentClock, t0Shared: Int64) throws -> any FrameSource {
+    /// `gridFromShared`: the shared instant from which a synthetic source's frames are
+    /// counted (nil: from now). The genlocked grid is absolute, so this only decides
+    /// which frame is the first.
+    static func make(settings: RecordingSettings, clock: AgentClock, gridFromShared: Int64?) throws -> any FrameSource {
         switch settings.source {
         case .synthetic:
             return SyntheticSource(width: settings.width, height: settings.height, rate: settings.rate,
-                                   genlock: settings.genlock, clock: clock, t0Shared: t0Shared)
+                                   genlock: settings.genlock, clock: clock, startShared: gridFromShared)
         case .v4l2(let device, let pixelFormat):
             return try V4L2Source(device: device, pixelFormat: pixelFormat, width: settings.width, height: settings.height,
                                   rate: settings.rate, clock: clock, frameLogPath: settings.frameLogPath)

@@ -17,7 +17,8 @@ struct SyntheticSource: FrameSource {
     private var frameCounter: Int64 = 0
     private let pictures: PicturePool
 
-    init(width: Int, height: Int, rate: FrameRate, genlock: Bool, clock: AgentClock, t0Shared: Int64) {
+    /// `startShared`: the first frame is the one nearest this shared instant (nil: now).
+    init(width: Int, height: Int, rate: FrameRate, genlock: Bool, clock: AgentClock, startShared: Int64?) {
         self.width = width
         self.height = height
         self.rate = rate
@@ -29,8 +30,10 @@ struct SyntheticSource: FrameSource {
                                     limit: RecordingPipeline.pacedQueueCapacity(width: width, height: height, rate: rate) + 2)
         // The frame nearest T0 is the first: a clock estimate a few µs off must not
         // decide whether a session starts with frame 0 or frame 1.
+        let localNow = clock.localNow()
+        let t0Shared = startShared ?? clock.estimate?.shared(fromLocal: localNow) ?? localNow
         self.nextSharedFrame = GenlockGrid(rate: rate).frameIndex(atOrAfter: t0Shared - rate.periodNanoseconds / 2)
-        let t0Local = clock.estimate?.local(fromShared: t0Shared) ?? clock.localNow()
+        let t0Local = clock.estimate?.local(fromShared: t0Shared) ?? localNow
         // A free-running camera starts at an arbitrary phase of its own period.
         self.freeRunStartLocal = t0Local + (t0Local &* 2_654_435_761 & 0x7fff_ffff) % rate.periodNanoseconds
     }

@@ -129,7 +129,8 @@ public struct AgentServer: Sendable {
             try? await channel.executeThenClose { _, _ in }
             return false
         }
-        let session = CoordinatorSession(options: options, clock: clock, registry: registry, logger: logger)
+        let session = CoordinatorSession(options: options, clock: clock, registry: registry, prepared: PreparedSessions(),
+                                         logger: logger)
         do {
             let outcome = try await session.serve(channel)
             guard outcome == .shutdown && options.allowRemoteShutdown else { return false }

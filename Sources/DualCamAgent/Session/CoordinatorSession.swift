@@ -7,159 +7,209 @@ import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 
-/// One coordinator connection, from Hello to RecordingFinished (or Shutdown).
+typealias AgentConnection = ProtocolConnection<AgentConnectionStateMachine>
+
+/// One coordinator connection, from Hello to its close. The protocol's rules are the
+/// agent state machine's (DualCamProtocol): what arrives here has been validated and fits
+/// the connection's phase; this shell opens sources, records, uploads and reports.
 final class CoordinatorSession: Sendable {
     enum Outcome: Sendable { case closed, shutdown }
 
     let options: AgentOptions
     let clock: AgentClock
     let logger: Logger
-    private let state = NIOLockedValueBox(State())
-
-    struct State {
-        var settings: RecordingSettings?
-    }
     let registry: RecordingRegistry
+    /// Prepared sessions by ID: the source and encoder open, waiting for StartAt.
+    let prepared: PreparedSessions
+    private let shutdownRequested = NIOLockedValueBox(false)
+    private let tasks = TaskBag()
 
-    init(options: AgentOptions, clock: AgentClock, registry: RecordingRegistry, logger: Logger) {
+    init(options: AgentOptions, clock: AgentClock, registry: RecordingRegistry, prepared: PreparedSessions, logger: Logger) {
         self.options = options
         self.clock = clock
         self.registry = registry
+        self.prepared = prepared
         self.logger = logger
     }
 
-    func serve(_ connection: EnvelopeChannel) async throws -> Outcome {
-        try await connection.executeThenClose { inbound, outbound in
-            let out = EnvelopeWriter(outbound)
-            let credit = UploadCredit()
-            return try await withThrowingTaskGroup(of: Void.self, returning: Outcome.self) { group in
-                // An uploader waiting for window room must wake before the group waits for it.
-                defer {
-                    credit.close()
-                    group.cancelAll()
-                }
-                for try await received in inbound {
-                    let envelope = received.envelope
-                    switch envelope.body {
-                    case .hello(let hello):
-                        if let mismatch = WireProtocol.checkCompatible(peer: hello.version) {
-                            logger.error("\(mismatch)")
-                            try await out.sendError(.errorVersionMismatch, mismatch, fatal: true)
-                            return .closed
-                        }
-                        logger.info("coordinator \(hello.nodeName) connected (\(hello.software))")
-                        credit.setWindow(announced: hello.uploadWindowBytes)
-                        try await out.send(.helloAck(helloAck()))
-                        group.addTask { try await self.pingLoop(out) }
-                    case .clockPong(let pong):
-                        let sample = ClockSample(t1: pong.t1Ns, t2: pong.t2Ns, t3: pong.t3Ns, t4: received.receivedAtNanoseconds)
-                        if let estimate = clock.add(sample) {
-                            try await out.send(.clockStatus(status(estimate, sample: sample)))
-                        }
-                    case .prepare(let prepare):
-                        let settings = options.defaults.merged(with: prepare.video)
-                        state.withLockedValue { $0.settings = settings }
-                        var ready = Dualcam_V1_Ready()
-                        ready.sessionID = prepare.sessionID
-                        ready.video = settings.wire
-                        ready.sourceDescription = settings.source.description
-                        try await out.send(.ready(ready))
-                    case .startAt(let start):
-                        guard let settings = state.withLockedValue({ $0.settings }), clock.estimate != nil else {
-                            try await out.sendError(.errorBadState, "StartAt before Prepare and clock sync", fatal: false)
-                            continue
-                        }
-                        do {
-                            let seconds = start.stopSharedNs > start.t0SharedNs
-                                ? Double(start.stopSharedNs - start.t0SharedNs) / 1e9 : nil
-                            try SpacePlan.check(settings: settings, seconds: seconds, at: options.spoolDirectory, logger: logger)
-                        } catch {
-                            logger.error("\(error)")
-                            try await out.sendError(.errorInsufficientDisk, "\(options.name): \(error)", fatal: false)
-                            continue
-                        }
-                        let pipeline = registry.makePipeline(
-                            sessionID: start.sessionID, settings: settings, clock: clock,
-                            spool: SegmentSpool(root: options.spoolDirectory), t0Shared: start.t0SharedNs,
-                            stopShared: start.stopSharedNs > 0 ? start.stopSharedNs : nil)
-                        pipeline.start()
-                        logger.info("recording \(start.sessionID) from shared t0=\(start.t0SharedNs) (\(settings.source))")
-                        group.addTask {
-                            // Held already: what a previous connection had acknowledged (a session
-                            // rejoined after this agent restarted).
-                            let held = SegmentSpool(root: self.options.spoolDirectory).acknowledged(session: start.sessionID)
-                            try await self.upload(session: start.sessionID, held: held, out: out, credit: credit)
-                        }
-                    case .resume(let resume):
-                        logger.info("coordinator resumes \(resume.sessionID) (it holds \(resume.held.count) segments)")
-                        group.addTask {
-                            try await self.upload(session: resume.sessionID, held: Set(resume.held.map(Int.init)), out: out, credit: credit)
-                        }
-                    case .stop(let stop):
-                        registry.pipeline(stop.sessionID)?.stop(atShared: stop.stopSharedNs)
-                    case .segmentAck(let ack):
-                        credit.acknowledge(ack)
-                        if ack.durable {
-                            registry.pipeline(ack.sessionID)?.stats.update { _ = $0.acknowledged.insert(Int(ack.index)) }
-                            let spool = SegmentSpool(root: options.spoolDirectory)
-                            do {
-                                try spool.acknowledge(session: ack.sessionID, index: Int(ack.index), prune: options.pruneAcknowledged)
-                            } catch {
-                                logger.warning("cannot record the coordinator's receipt of segment \(ack.index): \(error)")
-                            }
-                        }
-                    case .segmentRequest(let request):
-                        // Resume (PROTOCOL.md §8.5): re-offer from the spool, if still held.
-                        let spool = SegmentSpool(root: options.spoolDirectory)
-                        guard let segment = spool.segments(session: request.sessionID).first(where: { $0.index == Int(request.index) }),
-                              FileManager.default.fileExists(atPath: segment.path) else {
-                            try await out.sendError(.errorSegmentUnavailable,
-                                                    "segment \(request.index) of \(request.sessionID) is not in this agent's spool", fatal: false)
-                            continue
-                        }
-                        group.addTask {
-                            try await SegmentUploader(out: out, credit: credit).upload(segment, from: Int(request.offset))
-                        }
-                    case .shutdown:
-                        return .shutdown
-                    case .keepalive, .none:
-                        break
-                    default:
-                        try await out.sendError(.errorBadMessage, "unexpected message from a coordinator", fatal: false)
-                    }
-                }
-                return .closed
+    func serve(_ channel: EnvelopeChannel) async throws -> Outcome {
+        var configuration = AgentConnectionStateMachine.Configuration(helloAck: helloAck())
+        configuration.timeouts = ConnectionTimeouts()
+        let machine = AgentConnectionStateMachine(configuration: configuration, now: clock.localNow())
+        let connection = AgentConnection(machine: machine, clock: { [clock] in clock.localNow() })
+        let credit = UploadCredit()
+        let context = Context(connection: connection, credit: credit, turn: UploadTurn())
+        defer {
+            // An uploader waiting for window room must wake before its task is cancelled.
+            credit.close()
+            tasks.cancelAll()
+            // A session prepared and never started holds the camera: let it go.
+            prepared.discardAll()
+        }
+        let reason = try await connection.run(channel) { delivery in
+            await self.handle(delivery, context)
+        }
+        if let reason { logger.warning("coordinator connection closed: \(reason)") }
+        return shutdownRequested.withLockedValue { $0 } ? .shutdown : .closed
+    }
+
+    /// What the handlers of one connection share.
+    struct Context: Sendable {
+        let connection: AgentConnection
+        let credit: UploadCredit
+        /// One transfer at a time on a connection (PROTOCOL.md §8.1).
+        let turn: UploadTurn
+    }
+
+    private func handle(_ delivery: Delivery<AgentEvent>, _ c: Context) async {
+        switch delivery.event {
+        case .connected(let hello):
+            logger.info("coordinator \(hello.nodeName) connected (\(WireIdentifier.printable(hello.software, maxCharacters: 64)))")
+            c.credit.setWindow(announced: hello.uploadWindowBytes)
+            tasks.spawn { try await self.pingLoop(c.connection) }
+        case .clockSample(let sample):
+            if let estimate = clock.add(sample) { try? c.connection.send(.clockStatus(status(estimate, sample: sample))) }
+        case .prepare(let prepare):
+            tasks.spawn { await self.prepare(prepare, c) }
+        case .startAt(let start):
+            tasks.spawn { try await self.start(start, c) }
+        case .stop(let stop):
+            if let pipeline = registry.pipeline(stop.sessionID) {
+                pipeline.stop(atShared: stop.stopSharedNs)
+            } else {
+                // Cancelled before StartAt: nothing was recorded.
+                prepared.discard(stop.sessionID)
+                logger.info("session \(stop.sessionID) cancelled before it started")
+                finish(stop.sessionID, RecordingSummary(segments: 0, framesCaptured: 0, framesDropped: 0), c)
             }
+        case .segmentAck(let ack):
+            acknowledge(ack, c)
+        case .segmentRequested(let request, let sequence):
+            tasks.spawn { try await self.resend(request, requestSequence: sequence, c) }
+        case .resume(let resume):
+            logger.info("coordinator resumes \(resume.sessionID) (it holds \(resume.held.count) segments)")
+            tasks.spawn {
+                try await self.upload(session: resume.sessionID, held: Set(resume.held.map(Int.init)), c)
+            }
+        case .uploadWindowOpened:
+            break  // UploadCredit hears the same acknowledgements
+        case .shutdown:
+            shutdownRequested.withLockedValue { $0 = true }
+            c.connection.finish()
+        case .peerError(let error):
+            logger.warning("coordinator reported \(error.code): \(error.message)")
+        }
+    }
+
+    /// Opens the source and the encoder now, so that StartAt only starts (see
+    /// PreparedSessions); Ready once the first frame is captured, or the refusal.
+    private func prepare(_ prepare: Dualcam_V1_Prepare, _ c: Context) async {
+        let settings = options.defaults.merged(with: prepare.video)
+        let opened = Date()
+        do {
+            let session = try await prepared.open(sessionID: prepare.sessionID, settings: settings, clock: clock)
+            var ready = Dualcam_V1_Ready()
+            ready.sessionID = prepare.sessionID
+            ready.video = settings.wire
+            ready.sourceDescription = session.description
+            try c.connection.send(.ready(ready))
+            logger.info(.init(stringLiteral: String(format: "prepared %@ in %.2f s: %@", prepare.sessionID, Date().timeIntervalSince(opened),
+                                                     session.description)))
+        } catch {
+            logger.error("cannot prepare \(prepare.sessionID): \(error)")
+            try? c.connection.send(.error(wireError(.errorSourceFailed, "\(options.name): \(error)", sessionID: prepare.sessionID)))
+        }
+    }
+
+    private func start(_ start: Dualcam_V1_StartAt, _ c: Context) async throws {
+        guard let session = prepared.take(start.sessionID) else {
+            // StartAt is allowed only after our Ready, so the prepared session is there
+            // unless its source died in between.
+            refuse(start.sessionID, .errorSourceFailed, "\(options.name) lost its source before the start", c)
+            return
+        }
+        let settings = session.settings
+        do {
+            let seconds = start.stopSharedNs > start.t0SharedNs ? Double(start.stopSharedNs - start.t0SharedNs) / 1e9 : nil
+            try SpacePlan.check(settings: settings, seconds: seconds, at: options.spoolDirectory, logger: logger)
+        } catch {
+            session.close()
+            logger.error("\(error)")
+            refuse(start.sessionID, .errorInsufficientDisk, "\(options.name): \(error)", c)
+            return
+        }
+        let pipeline = registry.makePipeline(
+            sessionID: start.sessionID, settings: settings, clock: clock,
+            spool: SegmentSpool(root: options.spoolDirectory), t0Shared: start.t0SharedNs,
+            stopShared: start.stopSharedNs > 0 ? start.stopSharedNs : nil)
+        pipeline.start(with: session)
+        logger.info("recording \(start.sessionID) from shared t0=\(start.t0SharedNs) (\(settings.source))")
+        // Held already: what a previous connection had acknowledged (a session rejoined
+        // after this agent restarted).
+        let held = SegmentSpool(root: options.spoolDirectory).acknowledged(session: start.sessionID)
+        try await upload(session: start.sessionID, held: held, c)
+    }
+
+    /// A session that cannot record: the reason, then its end with nothing recorded, so
+    /// that the coordinator goes on without this camera instead of waiting for it.
+    private func refuse(_ sessionID: String, _ code: Dualcam_V1_ErrorCode, _ message: String, _ c: Context) {
+        try? c.connection.send(.error(wireError(code, message, sessionID: sessionID)))
+        finish(sessionID, RecordingSummary(segments: 0, framesCaptured: 0, framesDropped: 0), c)
+    }
+
+    private func acknowledge(_ ack: Dualcam_V1_SegmentAck, _ c: Context) {
+        c.credit.acknowledge(ack)
+        guard ack.durable else { return }
+        registry.pipeline(ack.sessionID)?.stats.update { _ = $0.acknowledged.insert(Int(ack.index)) }
+        do {
+            try SegmentSpool(root: options.spoolDirectory).acknowledge(session: ack.sessionID, index: Int(ack.index),
+                                                                      prune: options.pruneAcknowledged)
+        } catch {
+            logger.warning("cannot record the coordinator's receipt of segment \(ack.index): \(error)")
+        }
+    }
+
+    /// Re-offers a segment from the spool (PROTOCOL.md §8.5), or says it is gone.
+    private func resend(_ request: Dualcam_V1_SegmentRequest, requestSequence: UInt64, _ c: Context) async throws {
+        let spool = SegmentSpool(root: options.spoolDirectory)
+        guard let segment = spool.segments(session: request.sessionID).first(where: { $0.index == Int(request.index) }),
+              FileManager.default.fileExists(atPath: segment.path) else {
+            let message = "segment \(request.index) of \(request.sessionID) is not in this agent's spool"
+            try c.connection.send(.error(wireError(.errorSegmentUnavailable, message)), inReplyTo: requestSequence)
+            return
+        }
+        try await c.turn.run {
+            try await SegmentUploader(connection: c.connection, credit: c.credit).upload(segment, from: Int(request.offset))
         }
     }
 
     /// Uploads a session on this connection (PROTOCOL.md §8.6): the spooled segments the
     /// coordinator lacks, then each new one while it records, then RecordingFinished.
-    private func upload(session sessionID: String, held: Set<Int>, out: EnvelopeWriter, credit: UploadCredit) async throws {
+    private func upload(session sessionID: String, held: Set<Int>, _ c: Context) async throws {
         let spool = SegmentSpool(root: options.spoolDirectory)
         let followed = registry.follow(sessionID)
         defer { if let followed { registry.unfollow(sessionID, token: followed.token) } }
         let spooled = spool.segments(session: sessionID)
         guard followed != nil || !spooled.isEmpty else {
-            try await out.sendError(.errorSegmentUnavailable, "\(options.name) holds nothing of session \(sessionID)",
-                                    fatal: false, sessionID: sessionID)
+            try c.connection.send(.error(wireError(.errorSegmentUnavailable, "\(options.name) holds nothing of session \(sessionID)",
+                                                   sessionID: sessionID)))
             return
         }
-        let telemetry = followed.map { _ in Task { try await reportTelemetry(sessionID, out: out) } }
+        let telemetry = followed.map { _ in Task { try await reportTelemetry(sessionID, c.connection) } }
         defer { telemetry?.cancel() }
-        let uploader = SegmentUploader(out: out, credit: credit)
+        let uploader = SegmentUploader(connection: c.connection, credit: c.credit)
         var sent = held
         for segment in spooled where !sent.contains(segment.index) {
             guard FileManager.default.fileExists(atPath: segment.path) else {
                 logger.warning("segment \(segment.index) of \(sessionID) was pruned before the coordinator held it")
                 continue
             }
-            try await uploader.upload(segment)
+            try await c.turn.run { try await uploader.upload(segment) }
             sent.insert(segment.index)
         }
         if let followed {
             for await segment in followed.stream where !sent.contains(segment.index) {
-                try await uploader.upload(segment)
+                try await c.turn.run { try await uploader.upload(segment) }
                 sent.insert(segment.index)
             }
         }
@@ -176,19 +226,27 @@ final class CoordinatorSession: Sendable {
         for note in summary.notes { logger.warning("\(note)") }
         if let error = summary.error {
             logger.error("recording failed: \(error)")
-            try await out.sendError(.errorSourceFailed, error, fatal: false)
+            try c.connection.send(.error(wireError(.errorSourceFailed, error, sessionID: sessionID)))
         }
+        finish(sessionID, summary, c)
+    }
+
+    private func finish(_ sessionID: String, _ summary: RecordingSummary, _ c: Context) {
         var finished = Dualcam_V1_RecordingFinished()
         finished.sessionID = sessionID
-        finished.segmentCount = UInt32(summary.segments)
-        finished.framesCaptured = UInt64(summary.framesCaptured)
-        finished.framesDropped = UInt64(summary.framesDropped)
-        try await out.send(.recordingFinished(finished))
+        finished.segmentCount = UInt32(clamping: summary.segments)
+        finished.framesCaptured = UInt64(clamping: summary.framesCaptured)
+        finished.framesDropped = UInt64(clamping: summary.framesDropped)
+        do {
+            try c.connection.send(.recordingFinished(finished))
+        } catch {
+            logger.warning("RecordingFinished for \(sessionID) not sent: \(error)")
+        }
         logger.info("recording \(sessionID) finished: \(summary.segments) segments, \(summary.framesCaptured) frames, \(summary.framesDropped) dropped")
     }
 
     /// Telemetry every second while the session records, and a line in the log now and then.
-    private func reportTelemetry(_ sessionID: String, out: EnvelopeWriter) async throws {
+    private func reportTelemetry(_ sessionID: String, _ connection: AgentConnection) async throws {
         guard let pipeline = registry.pipeline(sessionID) else { return }
         let reporter = TelemetryReporter(stats: pipeline.stats, clock: clock, spoolPath: options.spoolDirectory,
                                          countsAcknowledgements: true)
@@ -196,7 +254,7 @@ final class CoordinatorSession: Sendable {
         while registry.summary(sessionID) == nil && !Task.isCancelled {
             try await Task.sleep(nanoseconds: 1_000_000_000)
             let sample = reporter.sample()
-            try await out.send(.telemetry(sample.message))
+            try connection.send(.telemetry(sample.message))
             tick += 1
             if tick % options.telemetryLogSeconds == 0 { logger.info("\(sample.line)") }
         }
@@ -212,9 +270,9 @@ final class CoordinatorSession: Sendable {
         caps.videoCodecs = ["libx264", "libx265", "h264_v4l2m2m"]
         caps.sources = ["synthetic", "v4l2", "stdin"]
         let limits = SourceLimits.of(options.defaults)
-        caps.maxWidth = UInt32(limits.maxWidth)
-        caps.maxHeight = UInt32(limits.maxHeight)
-        caps.maxFps = UInt32(limits.maxFramesPerSecond)
+        caps.maxWidth = UInt32(clamping: limits.maxWidth)
+        caps.maxHeight = UInt32(clamping: limits.maxHeight)
+        caps.maxFps = UInt32(clamping: limits.maxFramesPerSecond)
         caps.freeDiskBytes = UInt64(max(DiskSpace.freeBytes(at: options.spoolDirectory) ?? 0, 0))
         ack.capabilities = caps
         ack.recordingSessions = registry.recording
@@ -232,19 +290,66 @@ final class CoordinatorSession: Sendable {
         s.offsetNs = estimate.offsetNanoseconds
         s.ratePpm = estimate.rate * 1e6
         s.errorBoundNs = estimate.errorBoundNanoseconds
-        s.samples = UInt32(estimate.samplesUsed)
+        s.samples = UInt32(clamping: estimate.samplesUsed)
         s.roundTripNs = sample.delayNanoseconds
+        s.referenceLocalNs = estimate.referenceLocalNanoseconds
         return s
     }
 
-    private func pingLoop(_ out: EnvelopeWriter) async throws {
+    private func pingLoop(_ connection: AgentConnection) async throws {
         var id: UInt64 = 0
         while !Task.isCancelled {
             id += 1
             var ping = Dualcam_V1_ClockPing()
             ping.id = id
-            try await out.send(.clockPing(ping))
+            try connection.send(.clockPing(ping))
             try await Task.sleep(nanoseconds: UInt64(max(clock.nextPollInterval(), 10_000_000)))
         }
+    }
+
+    private func wireError(_ code: Dualcam_V1_ErrorCode, _ message: String, sessionID: String = "") -> Dualcam_V1_Error {
+        var error = Dualcam_V1_Error()
+        error.code = code
+        error.message = message
+        error.fatal = false
+        error.sessionID = sessionID
+        return error
+    }
+}
+
+/// The tasks a connection started, cancelled together when it ends.
+final class TaskBag: Sendable {
+    private let tasks = NIOLockedValueBox<[Task<Void, Never>]>([])
+
+    func spawn(_ body: @escaping @Sendable () async throws -> Void) {
+        let task = Task {
+            do { try await body() } catch {}  // the connection's end is what stopped it
+        }
+        tasks.withLockedValue { all in
+            all.removeAll { $0.isCancelled }
+            all.append(task)
+        }
+    }
+
+    func cancelAll() {
+        for task in tasks.withLockedValue({ $0 }) { task.cancel() }
+    }
+}
+
+/// Hands the connection to one segment transfer at a time, in arrival order.
+actor UploadTurn {
+    private var busy = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    func run<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        if busy {
+            await withCheckedContinuation { waiting.append($0) }
+        } else {
+            busy = true
+        }
+        defer {
+            if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() }
+        }
+        return try await body()
     }
 }

@@ -1,4 +1,5 @@
 import DualCamMedia
+import DualCamProtocol
 import Foundation
 
 /// A finished segment on the agent's disk, waiting for the coordinator's durable ack.
@@ -42,14 +43,23 @@ public struct SegmentSpool: Sendable {
         sessionDirectory(session) + "/" + String(format: "seg-%06d.ts", index)
     }
 
+    /// A session's folder, refused for an ID that is not a safe name: IDs come from the
+    /// coordinator, and the protocol machine checks them already; this keeps any other
+    /// path to the spool from becoming a way out of it.
+    func checkedDirectory(_ sessionID: String) throws -> String {
+        if let problem = WireIdentifier.problem(sessionID, what: "session ID") { throw SpoolError(problem) }
+        return sessionDirectory(sessionID)
+    }
+
     public func prepare(session: String) throws {
-        try FileManager.default.createDirectory(atPath: sessionDirectory(session), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: checkedDirectory(session), withIntermediateDirectories: true)
     }
 
     /// Records a finished segment in the session manifest and fsyncs the manifest.
     public func record(_ segment: SpooledSegment) throws {
+        let path = try checkedDirectory(segment.sessionID) + "/manifest.jsonl"
         do {
-            try DurableLines.append(try JSONEncoder().encode(segment), to: sessionDirectory(segment.sessionID) + "/manifest.jsonl")
+            try DurableLines.append(try JSONEncoder().encode(segment), to: path)
         } catch let error as DurableLines.WriteError {
             throw SpoolError(error.description)
         }
@@ -62,8 +72,9 @@ public struct SegmentSpool: Sendable {
         guard let segment = segments(session: session).first(where: { $0.index == index }) else {
             throw SpoolError("segment \(index) of session \(session) is not in the spool at \(root)")
         }
+        let path = try checkedDirectory(session) + "/acknowledged.jsonl"
         do {
-            try DurableLines.append(Data("{\"index\":\(index)}".utf8), to: sessionDirectory(session) + "/acknowledged.jsonl")
+            try DurableLines.append(Data("{\"index\":\(index)}".utf8), to: path)
         } catch {
             throw SpoolError(error.description)
         }
@@ -72,7 +83,8 @@ public struct SegmentSpool: Sendable {
 
     /// Indices the coordinator acknowledged as durable.
     public func acknowledged(session: String) -> Set<Int> {
-        let path = sessionDirectory(session) + "/acknowledged.jsonl"
+        guard let directory = try? checkedDirectory(session) else { return [] }
+        let path = directory + "/acknowledged.jsonl"
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
         struct Line: Decodable { var index: Int }
         return Set(text.split(separator: "\n").compactMap { try? JSONDecoder().decode(Line.self, from: Data($0.utf8)).index })
@@ -82,6 +94,7 @@ public struct SegmentSpool: Sendable {
     public func unacknowledgedSessions() -> [String] {
         let sessions = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
         return sessions.sorted().filter { session in
+            guard WireIdentifier.isValid(session) else { return false }
             let done = acknowledged(session: session)
             return segments(session: session).contains { !done.contains($0.index) }
         }
@@ -89,7 +102,8 @@ public struct SegmentSpool: Sendable {
 
     /// Segments listed in a session's manifest (all complete on disk).
     public func segments(session: String) -> [SpooledSegment] {
-        let path = sessionDirectory(session) + "/manifest.jsonl"
+        guard let directory = try? checkedDirectory(session) else { return [] }
+        let path = directory + "/manifest.jsonl"
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
         return text.split(separator: "\n").compactMap { try? JSONDecoder().decode(SpooledSegment.self, from: Data($0.utf8)) }
     }

@@ -1,5 +1,6 @@
 import DualCamNet
 import DualCamProtocol
+import NIOConcurrencyHelpers
 import NIOCore
 
 /// Where to reach an agent and which device ID to pin. mDNS may resolve an agent to
@@ -25,50 +26,68 @@ public struct AgentEndpoint: Sendable, Hashable {
     }
 }
 
-/// One open connection to an agent: a writer for sending, and a task that forwards every
-/// inbound envelope into the session's event stream.
+typealias CoordinatorConnection = ProtocolConnection<CoordinatorConnectionStateMachine>
+
+/// One open connection to an agent, driven by the coordinator's protocol state machine:
+/// it sends Hello by itself, answers clock pings, checks everything the agent sends, and
+/// forwards the machine's typed events into the session's event stream.
 final class AgentLink: Sendable {
     let index: Int
     let generation: Int
     let endpoint: AgentEndpoint
-    let writer: EnvelopeWriter
+    private let connection: CoordinatorConnection
     private let channel: Channel
 
-    private init(index: Int, generation: Int, endpoint: AgentEndpoint, writer: EnvelopeWriter, channel: Channel) {
+    private init(index: Int, generation: Int, endpoint: AgentEndpoint, connection: CoordinatorConnection, channel: Channel) {
         self.index = index
         self.generation = generation
         self.endpoint = endpoint
-        self.writer = writer
+        self.connection = connection
         self.channel = channel
     }
 
     static func open(index: Int, generation: Int = 0, endpoint: AgentEndpoint, identity: DeviceIdentity,
                      events: AsyncStream<SessionEvent>.Continuation) async throws -> AgentLink {
-        let (connection, reached) = try await connectAny(endpoint, identity: identity)
-        let underlying = connection.channel
-        let writer = try await withCheckedThrowingContinuation { (ready: CheckedContinuation<EnvelopeWriter, Error>) in
-            Task {
-                var receivedAnything = false
-                var failure: Error?
-                do {
-                    try await connection.executeThenClose { inbound, outbound in
-                        ready.resume(returning: EnvelopeWriter(outbound))
-                        for try await message in inbound {
-                            receivedAnything = true
-                            events.yield(.message(agent: index, generation: generation, message))
-                        }
-                    }
-                } catch {
-                    failure = error
+        let (channel, reached) = try await connectAny(endpoint, identity: identity)
+        let clock: @Sendable () -> Int64 = { MonotonicTime.now() }
+        let machine = CoordinatorConnectionStateMachine(configuration: .init(hello: SessionRecorder.hello()), now: clock())
+        let connection = CoordinatorConnection(machine: machine, clock: clock)
+        let link = AgentLink(index: index, generation: generation, endpoint: endpoint, connection: connection,
+                             channel: channel.channel)
+        Task {
+            let heard = NIOLockedValueBox(false)
+            var failure: Error?
+            var closedBy: ProtocolError?
+            do {
+                closedBy = try await connection.run(channel) { delivery in
+                    heard.withLockedValue { $0 = true }
+                    events.yield(.event(agent: index, generation: generation, delivery))
                 }
-                let reason = failure == nil && receivedAnything ? nil
-                    : TLSTransport.explain(failure, receivedAnything: receivedAnything, host: reached,
-                                           port: endpoint.port, identity: identity)
-                events.yield(.closed(agent: index, generation: generation, reason))
+            } catch {
+                failure = error
             }
+            let receivedAnything = heard.withLockedValue { $0 }
+            let reason: String?
+            if let closedBy {
+                reason = closedBy.description
+            } else if failure == nil && receivedAnything {
+                reason = nil
+            } else {
+                reason = TLSTransport.explain(failure, receivedAnything: receivedAnything, host: reached,
+                                              port: endpoint.port, identity: identity)
+            }
+            events.yield(.closed(agent: index, generation: generation, reason))
         }
-        return AgentLink(index: index, generation: generation, endpoint: endpoint, writer: writer, channel: underlying)
+        return link
     }
+
+    /// Sends `body` if the protocol allows it in the connection's phase now.
+    func send(_ body: Dualcam_V1_Envelope.OneOf_Body) throws(ProtocolError) {
+        try connection.send(body)
+    }
+
+    /// Where the connection stands (handshake, or the session phase).
+    var state: CoordinatorConnectionStateMachine.State { connection.state }
 
     /// Tries the endpoint's addresses in order until one answers. A peer that answered
     /// and then failed (a refused pin, a bad certificate) ends the attempt there: another
@@ -87,6 +106,11 @@ final class AgentLink: Sendable {
             }
         }
         throw TransportError(unreachable.joined(separator: "; "), unreachable: true)
+    }
+
+    /// Ends the connection in good order.
+    func finish() {
+        connection.finish()
     }
 
     func close() {

@@ -50,6 +50,5 @@ extension SessionCollector {
         agents[i].generation = link.generation
         agents[i].phase = .handshaking
         agents[i].lastHeard = MonotonicTime.now()
-        try? await link.writer.send(.hello(SessionRecorder.hello()))
     }
 }

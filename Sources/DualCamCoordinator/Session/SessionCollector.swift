@@ -60,10 +60,10 @@ final class SessionCollector {
         for i in agents.indices where agents[i].complete { outputs.stopAwaiting(camera: i) }
         for await event in stream {
             switch event {
-            case .message(let i, let generation, let received):
+            case .event(let i, let generation, let delivery):
                 guard generation == agents[i].generation else { continue }
                 agents[i].lastHeard = MonotonicTime.now()
-                try await handle(received.envelope.body, from: i)
+                try await handle(delivery.event, from: i)
             case .closed(let i, let generation, let reason):
                 guard generation == agents[i].generation else { continue }
                 lose(i, reason: reason ?? "connection closed")
@@ -84,11 +84,10 @@ final class SessionCollector {
         }
     }
 
-    private func handle(_ body: Dualcam_V1_Envelope.OneOf_Body?, from i: Int) async throws {
-        switch body {
-        case .helloAck(let ack):
+    private func handle(_ event: CoordinatorEvent, from i: Int) async throws {
+        switch event {
+        case .connected(let ack):
             guard agents[i].phase == .handshaking else { return }
-            if let mismatch = WireProtocol.checkCompatible(peer: ack.version) { throw CoordinatorError(mismatch) }
             agents[i].phase = .attached
             agents[i].ready = false
             if shouldRejoin(i, ack) {
@@ -111,7 +110,7 @@ final class SessionCollector {
         case .telemetry(let telemetry):
             agents[i].telemetry = telemetry
             checkHealth(i, telemetry)
-        case .segmentOffer(let offer):
+        case .segmentOffered(let offer):
             guard let receiver = agents[i].receiver, offer.sessionID == sessionID else { return }
             if try !receiver.offer(offer) {
                 try await acknowledge(offer.index, bytes: offer.size, durable: true, to: i)
@@ -132,14 +131,14 @@ final class SessionCollector {
             guard finished.sessionID == sessionID, !agents[i].rejoining else { return }
             agents[i].finished = finished
             if agents[i].complete { outputs.stopAwaiting(camera: i) }
-        case .error(let error):
+        case .peerError(let error), .prepareFailed(let error):
             agents[i].errors.append(error.message)
             warn("\(agents[i].name): \(error.message)")
             if error.code == .errorSegmentUnavailable && error.sessionID == sessionID && agents[i].finished == nil {
                 giveUp(i, because: "it holds nothing more of this session")
             }
-        default:
-            break
+        case .readyTimedOut:
+            warn("\(agents[i].name) did not get ready to rejoin the recording in time")
         }
     }
 
@@ -164,10 +163,12 @@ final class SessionCollector {
     private func send(_ body: Dualcam_V1_Envelope.OneOf_Body, to i: Int) async throws {
         guard let link = agents[i].link else { return }
         do {
-            try await link.writer.send(body)
+            try link.send(body)
         } catch {
-            // The close event that follows says why; the session goes on without it.
-            link.close()
+            // Not allowed in the connection's phase (a message that crossed the agent's
+            // own), or the connection is closing: its close event says why, and the
+            // session goes on without it.
+            logger.debug("not sent to \(agents[i].name): \(error)")
         }
     }
 

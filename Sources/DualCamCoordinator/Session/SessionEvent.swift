@@ -1,10 +1,12 @@
 import DualCamNet
+import DualCamProtocol
 
 /// Everything a running session reacts to, merged into one stream: the agents'
 /// connections (tagged with the connection's generation, so that the last words of a
 /// replaced connection are told apart), reconnections, the clock, and the user.
 enum SessionEvent: Sendable {
-    case message(agent: Int, generation: Int, ReceivedEnvelope)
+    /// What an agent's connection machine delivered (already validated against the protocol).
+    case event(agent: Int, generation: Int, Delivery<CoordinatorEvent>)
     case closed(agent: Int, generation: Int, String?)
     case reconnected(agent: Int, AgentLink)
     /// Once a second: status line, deadlines.

@@ -53,10 +53,9 @@ public final class SessionRecorder {
                     throw CoordinatorError("stopped (\(reason)) before the recording began")
                 case .closed(let i, _, let reason):
                     throw CoordinatorError("lost agent \(agents[i].name.isEmpty ? plan.agents[i].host : agents[i].name) while waiting for \(what)\(reason.map { ": \($0)" } ?? "")")
-                case .message(let i, _, let received):
-                    switch received.envelope.body {
-                    case .helloAck(let ack):
-                        if let mismatch = WireProtocol.checkCompatible(peer: ack.version) { throw CoordinatorError(mismatch) }
+                case .event(let i, _, let delivery):
+                    switch delivery.event {
+                    case .connected(let ack):
                         agents[i].name = ack.nodeName
                         agents[i].role = ack.role
                         let caps = ack.capabilities
@@ -67,22 +66,24 @@ public final class SessionRecorder {
                         logger.debug("clock \(i): state \(status.state) offset \(Int(status.offsetNs)) ns rate \(status.ratePpm) ppm bound \(status.errorBoundNs) ns rtt \(status.roundTripNs) ns samples \(status.samples)")
                     case .ready:
                         agents[i].ready = true
-                    case .error(let error):
+                    case .prepareFailed(let error):
+                        throw CoordinatorError("agent \(agents[i].name) cannot record: \(error.message)")
+                    case .readyTimedOut:
+                        throw CoordinatorError("agent \(agents[i].name) did not get ready in time (its camera or encoder did not open)")
+                    case .peerError(let error):
                         agents[i].errors.append(error.message)
                         logger.warning("agent \(agents[i].name): \(error.message)")
                         if error.fatal { throw CoordinatorError("agent \(agents[i].name) failed: \(error.message)") }
-                    default:
+                    case .telemetry, .recordingFinished, .segmentOffered, .segmentData:
                         break
                     }
                 }
             }
         }
 
-        let hello = Self.hello()
-        // An agent that refuses this coordinator closes right after the TLS handshake, so
-        // the Hello may fail to go out; the link's close event then carries the reason
-        // (not paired, with advice), which is what the user must see, not the write error.
-        for link in links { try? await link.writer.send(.hello(hello)) }
+        // Each link's machine sent Hello. An agent that refuses this coordinator closes right
+        // after the TLS handshake; the link's close event then carries the reason (not
+        // paired, with advice), which is what the user must see.
         try await pump(until: MonotonicTime.now() + 10_000_000_000, what: "hello") { $0.allSatisfy { $0.role != .unspecified } }
 
         fitToCameras(&plan, agents)
@@ -111,7 +112,7 @@ public final class SessionRecorder {
         let lock = try SessionLock(sessionDirectory: sessionDirectory, purpose: "recording")
         defer { withExtendedLifetime(lock) {} }
         let prepare = plan.prepare(sessionID: sessionID)
-        for link in links { try await link.writer.send(.prepare(prepare)) }
+        for link in links { try link.send(.prepare(prepare)) }
         try await pump(until: MonotonicTime.now() + 15_000_000_000, what: "agents ready") { $0.allSatisfy(\.ready) }
 
         if let roles = plan.roles {
@@ -139,7 +140,7 @@ public final class SessionRecorder {
         // Before StartAt: a coordinator killed from here on leaves what `resume` needs.
         try record.save(in: sessionDirectory)
         let start = record.startAt
-        for link in links { try await link.writer.send(.startAt(start)) }
+        for link in links { try link.send(.startAt(start)) }
         try await Countdown.run(until: t0, progress: progress)
         progress("recording \(sessionID)" + (plan.durationSeconds.map { " for \($0) s" } ?? " until Enter or Ctrl-C"))
 
@@ -151,7 +152,7 @@ public final class SessionRecorder {
         let result = try await SessionFinisher.finish(collector, progress: progress)
         var shutdown = Dualcam_V1_Shutdown()
         shutdown.reason = "session complete"
-        for link in collector.agents.compactMap(\.link) { try? await link.writer.send(.shutdown(shutdown)) }
+        for link in collector.agents.compactMap(\.link) { try? link.send(.shutdown(shutdown)) }
         return result
     }
 

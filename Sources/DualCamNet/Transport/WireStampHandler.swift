@@ -35,10 +35,11 @@ final class SocketReadStamper: ChannelInboundHandler {
 }
 
 /// Stamps what must be stamped at the wire, on the event loop: a received envelope with
-/// the socket read that completed it (t2, t4) and a ping right before encryption (t1, t3),
-/// so that scheduling of Swift tasks never enters the measured round trip, and the sequence number of every
-/// outbound envelope, in the order they are written. On the coordinator it also answers
-/// pings in place (t2 at decode, t3 at write), replying with `in_reply_to`.
+/// the socket read that completed it (t2, t4), and a ClockPing's t1 or a ClockPong's t3
+/// right before encryption, so that neither Swift task scheduling nor queueing behind
+/// other messages enters the measured round trip. Sequence numbers come from the
+/// connection's state machine; an envelope written without one (the pairing exchange,
+/// which has no machine) is numbered here in write order.
 final class WireStampHandler: ChannelDuplexHandler {
     typealias InboundIn = Dualcam_V1_Envelope
     typealias InboundOut = ReceivedEnvelope
@@ -59,32 +60,27 @@ final class WireStampHandler: ChannelDuplexHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let received = readInstant.nanoseconds
         let envelope = unwrapInboundIn(data)
-        if side == .coordinator, case .clockPing(let ping)? = envelope.body {
-            var pong = Dualcam_V1_ClockPong()
-            pong.id = ping.id
-            pong.t1Ns = ping.t1Ns
-            pong.t2Ns = received
-            var reply = Dualcam_V1_Envelope()
-            sequence += 1
-            reply.sequence = sequence
-            reply.inReplyTo = envelope.sequence
-            pong.t3Ns = clock()
-            reply.clockPong = pong
-            context.writeAndFlush(wrapOutboundOut(reply), promise: nil)
-            return
-        }
-        context.fireChannelRead(wrapInboundOut(ReceivedEnvelope(envelope: envelope, receivedAtNanoseconds: received)))
+        context.fireChannelRead(wrapInboundOut(ReceivedEnvelope(envelope: envelope, receivedAtNanoseconds: readInstant.nanoseconds)))
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         var envelope = unwrapOutboundIn(data)
-        sequence += 1
-        envelope.sequence = sequence
-        if side == .agent, case .clockPing(var ping)? = envelope.body {
+        if envelope.sequence == 0 {
+            sequence += 1
+            envelope.sequence = sequence
+        } else {
+            sequence = max(sequence, envelope.sequence)
+        }
+        switch (side, envelope.body) {
+        case (.agent, .clockPing(var ping)?):
             ping.t1Ns = clock()
             envelope.clockPing = ping
+        case (.coordinator, .clockPong(var pong)?):
+            pong.t3Ns = clock()
+            envelope.clockPong = pong
+        default:
+            break
         }
         context.write(wrapOutboundOut(envelope), promise: promise)
     }

@@ -26,6 +26,9 @@ public struct AgentConnectionStateMachine: Sendable {
     private var phase: SessionPhase?
     /// The session that ended last, so a Stop that crossed its RecordingFinished is no fault.
     private var lastEndedSessionID: String?
+    /// The phase's session was taken up by Resume (§8.6), not started here: an Error
+    /// ERROR_SEGMENT_UNAVAILABLE naming it (the agent holds nothing of it) ends it.
+    private var following = false
     private var uploads = UploadWindow(capacity: WireProtocol.defaultUploadWindowBytes)
     private var pings = OutstandingPings()
 
@@ -75,6 +78,7 @@ public struct AgentConnectionStateMachine: Sendable {
         if let mismatch = WireProtocol.checkCompatible(peer: hello.version) {
             throw ProtocolError(.versionMismatch, mismatch)
         }
+        try MessageValidation.checkHello(hello)
         core.handshakeDeadline = nil
         phase = .idle
         uploads = UploadWindow(capacity: WireProtocol.uploadWindow(announced: hello.uploadWindowBytes))
@@ -94,8 +98,9 @@ public struct AgentConnectionStateMachine: Sendable {
             guard phase == .idle else {
                 throw ProtocolError(.badState, "Prepare for \(prepare.sessionID) while \(phase.name) session \(phase.sessionID ?? "")")
             }
-            try MessageValidation.checkSessionID(prepare.sessionID)
+            try MessageValidation.checkPrepare(prepare)
             self.phase = .preparing(sessionID: prepare.sessionID)
+            following = false
             return [.deliver(.prepare(prepare))]
 
         case .startAt(let start):
@@ -107,6 +112,7 @@ public struct AgentConnectionStateMachine: Sendable {
             return [.deliver(.startAt(start))]
 
         case .stop(let stop):
+            try MessageValidation.checkStop(stop)
             switch phase {
             case .preparing(let id), .ready(let id), .recording(let id), .stopping(let id):
                 guard id == stop.sessionID else {
@@ -125,6 +131,7 @@ public struct AgentConnectionStateMachine: Sendable {
             return [.deliver(.clockSample(sample))]
 
         case .segmentAck(let ack):
+            try MessageValidation.checkSegmentAck(ack)
             var actions: [Action] = [.deliver(.segmentAck(ack))]
             if try uploads.acknowledge(ack) {
                 actions.append(.deliver(.uploadWindowOpened(availableBytes: uploads.available)))
@@ -132,6 +139,7 @@ public struct AgentConnectionStateMachine: Sendable {
             return actions
 
         case .segmentRequest(let request):
+            try MessageValidation.checkSegmentRequest(request)
             var actions: [Action] = [.deliver(.segmentRequested(request, requestSequence: envelope.sequence))]
             if try uploads.request(request, sequence: envelope.sequence) {
                 actions.append(.deliver(.uploadWindowOpened(availableBytes: uploads.available)))
@@ -139,6 +147,16 @@ public struct AgentConnectionStateMachine: Sendable {
             return actions
 
         case .resume(let resume):
+            try MessageValidation.checkResume(resume)
+            switch phase {
+            case .idle:
+                self.phase = .recording(sessionID: resume.sessionID)
+                following = true
+            case .recording(let id), .stopping(let id):
+                guard id == resume.sessionID else { fallthrough }
+            default:
+                throw ProtocolError(.badState, "Resume for \(resume.sessionID) while \(describe(phase))")
+            }
             return [.deliver(.resume(resume))]
 
         case .shutdown(let shutdown):
@@ -202,6 +220,13 @@ public struct AgentConnectionStateMachine: Sendable {
             if case .preparing(let id) = phase, id == error.sessionID {
                 self.phase = .idle
                 lastEndedSessionID = id
+            }
+            // Resume of a session this agent holds nothing of: the answer ends it here.
+            if following, error.code == .errorSegmentUnavailable, replyTo == 0,
+               case .recording(let id) = phase, id == error.sessionID {
+                self.phase = .idle
+                lastEndedSessionID = id
+                following = false
             }
             if replyTo != 0 { uploads.declineRequest(inReplyTo: replyTo) }
         case .segmentOffer(let offer):

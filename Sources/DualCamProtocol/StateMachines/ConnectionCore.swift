@@ -64,7 +64,10 @@ struct ConnectionCore: Sendable {
         switch body {
         case .keepalive:
             return []
-        case .error(let e):
+        case .error(let received):
+            // Its text goes to logs and screens: no forged lines, no terminal escapes.
+            var e = received
+            e.message = WireIdentifier.printable(e.message)
             var actions: [ConnectionAction<Event>] = [.deliver(peerError(e))]
             if e.fatal {
                 actions += closeQuietly(ProtocolError(.peerError, "peer reported a fatal error \(e.code): \(e.message)"))

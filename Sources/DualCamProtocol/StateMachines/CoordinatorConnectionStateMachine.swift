@@ -32,6 +32,9 @@ public struct CoordinatorConnectionStateMachine: Sendable {
     private var phase: SessionPhase?
     private var readyDeadline: Int64?
     private var ingest: IngestWindow
+    /// The phase's session was taken up with Resume (§8.6): an Error
+    /// ERROR_SEGMENT_UNAVAILABLE naming it (the agent holds nothing of it) ends it.
+    private var following = false
 
     public init(configuration: Configuration, now: Int64) {
         self.configuration = configuration
@@ -76,7 +79,7 @@ public struct CoordinatorConnectionStateMachine: Sendable {
         }
         guard let body = envelope.body else { return [] }
         if case .error(let e) = body {
-            return receiveError(e, envelope: envelope)
+            return receiveError(e, envelope: envelope, now: now)
         }
         if let actions = core.handleCommon(body, peerError: CoordinatorEvent.peerError) { return actions }
         do throws(ProtocolError) {
@@ -87,8 +90,18 @@ public struct CoordinatorConnectionStateMachine: Sendable {
         }
     }
 
-    private mutating func receiveError(_ e: Dualcam_V1_Error, envelope: Dualcam_V1_Envelope) -> [Action] {
+    private mutating func receiveError(_ error: Dualcam_V1_Error, envelope: Dualcam_V1_Envelope, now: Int64) -> [Action] {
+        var e = error
+        e.message = WireIdentifier.printable(e.message)
+        if !e.sessionID.isEmpty, WireIdentifier.problem(e.sessionID, what: "Error session_id") != nil {
+            return core.fail(ProtocolError(.badMessage, "Error with an invalid session_id"), inReplyTo: envelope.sequence, now: now)
+        }
         if envelope.inReplyTo != 0 { ingest.requestDeclined(inReplyTo: envelope.inReplyTo) }
+        if following, e.code == .errorSegmentUnavailable, envelope.inReplyTo == 0,
+           case .recording(let id)? = phase, id == e.sessionID {
+            phase = .idle
+            following = false
+        }
         // An Error naming the session being prepared is the agent's refusal of Prepare.
         if !e.sessionID.isEmpty, case .preparing(let id)? = phase, id == e.sessionID {
             phase = .idle
@@ -107,6 +120,7 @@ public struct CoordinatorConnectionStateMachine: Sendable {
         if let mismatch = WireProtocol.checkCompatible(peer: ack.version) {
             throw ProtocolError(.versionMismatch, mismatch)
         }
+        try MessageValidation.checkHelloAck(ack)
         core.handshakeDeadline = nil
         phase = .idle
         return [.deliver(.connected(ack))]
@@ -127,12 +141,15 @@ public struct CoordinatorConnectionStateMachine: Sendable {
             return [.send(core.envelope(.clockPong(pong), inReplyTo: envelope.sequence, now: now))]
 
         case .clockStatus(let status):
+            try MessageValidation.checkClockStatus(status)
             return [.deliver(.clockStatus(status))]
 
         case .telemetry(let telemetry):
+            try MessageValidation.checkTelemetry(telemetry)
             return [.deliver(.telemetry(telemetry))]
 
         case .ready(let ready):
+            try MessageValidation.checkReady(ready)
             guard case .preparing(let id) = phase, id == ready.sessionID else {
                 throw ProtocolError(.badState, "Ready for \(ready.sessionID) while \(describe(phase)); Ready answers Prepare")
             }
@@ -141,10 +158,12 @@ public struct CoordinatorConnectionStateMachine: Sendable {
             return [.deliver(.ready(ready))]
 
         case .recordingFinished(let finished):
+            try MessageValidation.checkRecordingFinished(finished)
             switch phase {
             case .recording(let id), .stopping(let id):
                 guard id == finished.sessionID else { fallthrough }
                 self.phase = .idle
+                following = false
                 return [.deliver(.recordingFinished(finished))]
             default:
                 throw ProtocolError(.badState, "RecordingFinished for \(finished.sessionID) while \(describe(phase))")
@@ -196,8 +215,9 @@ public struct CoordinatorConnectionStateMachine: Sendable {
             guard phase == .idle else {
                 throw ProtocolError(.badState, "Prepare for \(prepare.sessionID) while \(describe(phase))")
             }
-            try MessageValidation.checkSessionID(prepare.sessionID)
+            try MessageValidation.checkPrepare(prepare)
             self.phase = .preparing(sessionID: prepare.sessionID)
+            following = false
             readyDeadline = now &+ configuration.readyTimeoutNanoseconds
         case .startAt(let start):
             guard case .ready(let id) = phase, id == start.sessionID else {
@@ -222,7 +242,10 @@ public struct CoordinatorConnectionStateMachine: Sendable {
         case .resume(let resume):
             // A session that went on without this connection is followed again (§8.6).
             try MessageValidation.checkSessionID(resume.sessionID)
-            if phase == .idle { self.phase = .recording(sessionID: resume.sessionID) }
+            if phase == .idle {
+                self.phase = .recording(sessionID: resume.sessionID)
+                following = true
+            }
         case .hello, .helloAck, .clockPing, .clockPong, .clockStatus, .ready, .segmentOffer, .segmentData,
              .recordingFinished, .telemetry:
             throw ProtocolError(.badMessage, "coordinators do not send \(body.name)")

@@ -76,7 +76,8 @@ struct IngestWindow: Sendable {
         guard var transfer = transfers[key] else {
             throw ProtocolError(.badState, "SegmentAck for \(key), which is not being received")
         }
-        guard ack.receivedBytes <= transfer.nextOffset else {
+        // A durable ack of a segment held already names its whole size (§8.2).
+        guard ack.durable || ack.receivedBytes <= transfer.nextOffset else {
             throw ProtocolError(.badMessage, "SegmentAck \(key) acknowledges \(ack.receivedBytes) bytes; only \(transfer.nextOffset) arrived")
         }
         if ack.durable {

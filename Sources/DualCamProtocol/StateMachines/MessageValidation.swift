@@ -1,28 +1,26 @@
-/// Checks on message contents that do not depend on the connection's state.
+/// Checks on message contents that do not depend on the connection's state: every field
+/// a peer sends is checked here before anything acts on it, so that no value from the
+/// wire reaches a path, an integer conversion or arithmetic unchecked (PROTOCOL.md §10).
+/// A violation is `ERROR_BAD_MESSAGE`, fatal.
 enum MessageValidation {
-    /// Session IDs end up in file and folder names on the coordinator, so they are kept
-    /// to a portable, path-safe alphabet: 1–64 bytes of [A-Za-z0-9._-], not starting with ".".
+    /// Instants on the shared clock: CLOCK_MONOTONIC in ns is positive and, for any
+    /// machine that has been up less than 146 years, below 2^62, so differences and sums of
+    /// two of them never overflow.
+    static let maxInstant: Int64 = 1 << 62
+    static let maxPictureSide: UInt32 = 16_384
+    static let maxFramesPerSecond: UInt64 = 1_000
+    static let maxBitrate: UInt64 = 2_000_000_000
+    static let segmentMilliseconds: ClosedRange<UInt32> = 100...600_000
+    static let maxListedSessions = 4_096
+    static let maxSegmentIndex: UInt32 = 1 << 24
+
     static func checkSessionID(_ id: String) throws(ProtocolError) {
-        let bytes = id.utf8
-        guard !bytes.isEmpty, bytes.count <= WireProtocol.maxSessionIDBytes else {
-            throw ProtocolError(.badMessage, "session_id must be 1–\(WireProtocol.maxSessionIDBytes) bytes, got \(bytes.count)")
-        }
-        guard bytes.first != UInt8(ascii: ".") else {
-            throw ProtocolError(.badMessage, "session_id must not start with '.'")
-        }
-        for b in bytes {
-            let ok = (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z"))
-                || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z"))
-                || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9"))
-                || b == UInt8(ascii: ".") || b == UInt8(ascii: "_") || b == UInt8(ascii: "-")
-            guard ok else {
-                throw ProtocolError(.badMessage, "session_id may only contain A–Z, a–z, 0–9, '.', '_' and '-'")
-            }
-        }
+        try WireIdentifier.check(id, what: "session_id")
     }
 
     static func checkOffer(_ offer: Dualcam_V1_SegmentOffer) throws(ProtocolError) {
         try checkSessionID(offer.sessionID)
+        try checkIndex(offer.index, in: "SegmentOffer")
         guard offer.size > 0, offer.size <= WireProtocol.maxSegmentBytes else {
             throw ProtocolError(.badMessage, "SegmentOffer \(offer.sessionID)#\(offer.index): size \(offer.size) is outside 1…\(WireProtocol.maxSegmentBytes)")
         }
@@ -32,11 +30,141 @@ enum MessageValidation {
         guard offer.resumeOffset <= offer.size else {
             throw ProtocolError(.badMessage, "SegmentOffer \(offer.sessionID)#\(offer.index): resume_offset \(offer.resumeOffset) is beyond size \(offer.size)")
         }
+        guard abs(offer.firstPtsNs) < maxInstant, offer.durationNs >= 0, offer.durationNs < maxInstant else {
+            throw ProtocolError(.badMessage, "SegmentOffer \(offer.sessionID)#\(offer.index): first_pts_ns/duration_ns out of range")
+        }
     }
 
     static func checkStartAt(_ start: Dualcam_V1_StartAt) throws(ProtocolError) {
-        if start.stopSharedNs != 0 && start.stopSharedNs <= start.t0SharedNs {
-            throw ProtocolError(.badMessage, "StartAt: stop_shared_ns \(start.stopSharedNs) is not after t0_shared_ns \(start.t0SharedNs)")
+        try checkSessionID(start.sessionID)
+        try checkInstant(start.t0SharedNs, "StartAt t0_shared_ns")
+        if start.stopSharedNs != 0 {
+            try checkInstant(start.stopSharedNs, "StartAt stop_shared_ns")
+            guard start.stopSharedNs > start.t0SharedNs else {
+                throw ProtocolError(.badMessage, "StartAt: stop_shared_ns \(start.stopSharedNs) is not after t0_shared_ns \(start.t0SharedNs)")
+            }
+        }
+    }
+
+    static func checkStop(_ stop: Dualcam_V1_Stop) throws(ProtocolError) {
+        try checkSessionID(stop.sessionID)
+        try checkInstant(stop.stopSharedNs, "Stop stop_shared_ns")
+    }
+
+    static func checkPrepare(_ prepare: Dualcam_V1_Prepare) throws(ProtocolError) {
+        try checkSessionID(prepare.sessionID)
+        try checkVideo(prepare.video, in: "Prepare")
+    }
+
+    static func checkVideo(_ v: Dualcam_V1_VideoSettings, in message: String) throws(ProtocolError) {
+        for (name, side) in [("width", v.width), ("height", v.height)] where side != 0 {
+            guard side >= 16, side <= maxPictureSide, side % 2 == 0 else {
+                throw ProtocolError(.badMessage, "\(message): \(name) \(side) is not an even number of pixels in 16…\(maxPictureSide)")
+            }
+        }
+        if v.fpsNum != 0 || v.fpsDen != 0 {
+            let (num, den) = (UInt64(v.fpsNum), UInt64(v.fpsDen))
+            guard num > 0, den > 0, num >= den, num <= maxFramesPerSecond * den else {
+                throw ProtocolError(.badMessage, "\(message): frame rate \(num)/\(den) is outside 1…\(maxFramesPerSecond) fps")
+            }
+        }
+        guard v.crf <= 51 else { throw ProtocolError(.badMessage, "\(message): crf \(v.crf) is outside 0…51") }
+        guard v.bitrate <= maxBitrate else {
+            throw ProtocolError(.badMessage, "\(message): bitrate \(v.bitrate) is above \(maxBitrate) bit/s")
+        }
+        guard v.segmentMs == 0 || segmentMilliseconds.contains(v.segmentMs) else {
+            throw ProtocolError(.badMessage, "\(message): segment_ms \(v.segmentMs) is outside \(segmentMilliseconds)")
+        }
+        if !v.encoder.isEmpty { try WireIdentifier.check(v.encoder, what: "\(message) encoder") }
+        if !v.preset.isEmpty { try WireIdentifier.check(v.preset, what: "\(message) preset") }
+    }
+
+    static func checkSegmentRequest(_ request: Dualcam_V1_SegmentRequest) throws(ProtocolError) {
+        try checkSessionID(request.sessionID)
+        try checkIndex(request.index, in: "SegmentRequest")
+        guard request.offset <= WireProtocol.maxSegmentBytes else {
+            throw ProtocolError(.badMessage, "SegmentRequest \(request.sessionID)#\(request.index): offset \(request.offset) is beyond the largest segment (\(WireProtocol.maxSegmentBytes))")
+        }
+    }
+
+    static func checkSegmentAck(_ ack: Dualcam_V1_SegmentAck) throws(ProtocolError) {
+        try checkSessionID(ack.sessionID)
+        try checkIndex(ack.index, in: "SegmentAck")
+        guard ack.receivedBytes <= WireProtocol.maxSegmentBytes else {
+            throw ProtocolError(.badMessage, "SegmentAck \(ack.sessionID)#\(ack.index): received_bytes \(ack.receivedBytes) is beyond the largest segment")
+        }
+    }
+
+    static func checkResume(_ resume: Dualcam_V1_Resume) throws(ProtocolError) {
+        try checkSessionID(resume.sessionID)
+        for index in resume.held { try checkIndex(index, in: "Resume") }
+    }
+
+    static func checkHello(_ hello: Dualcam_V1_Hello) throws(ProtocolError) {
+        try WireIdentifier.check(hello.nodeName, what: "Hello node_name")
+    }
+
+    static func checkHelloAck(_ ack: Dualcam_V1_HelloAck) throws(ProtocolError) {
+        try WireIdentifier.check(ack.nodeName, what: "HelloAck node_name")
+        let caps = ack.capabilities
+        guard caps.maxWidth <= maxPictureSide, caps.maxHeight <= maxPictureSide, UInt64(caps.maxFps) <= maxFramesPerSecond else {
+            throw ProtocolError(.badMessage, "HelloAck capabilities: \(caps.maxWidth)x\(caps.maxHeight) at \(caps.maxFps) fps is out of range")
+        }
+        guard ack.pendingSessions.count <= maxListedSessions, ack.recordingSessions.count <= maxListedSessions else {
+            throw ProtocolError(.badMessage, "HelloAck lists more than \(maxListedSessions) sessions")
+        }
+        for id in ack.pendingSessions + ack.recordingSessions { try checkSessionID(id) }
+    }
+
+    static func checkReady(_ ready: Dualcam_V1_Ready) throws(ProtocolError) {
+        try checkSessionID(ready.sessionID)
+        try checkVideo(ready.video, in: "Ready")
+    }
+
+    static func checkRecordingFinished(_ finished: Dualcam_V1_RecordingFinished) throws(ProtocolError) {
+        try checkSessionID(finished.sessionID)
+        guard finished.segmentCount <= maxSegmentIndex else {
+            throw ProtocolError(.badMessage, "RecordingFinished: segment_count \(finished.segmentCount) is above \(maxSegmentIndex)")
+        }
+        guard finished.framesCaptured < UInt64(maxInstant), finished.framesDropped < UInt64(maxInstant) else {
+            throw ProtocolError(.badMessage, "RecordingFinished: frame counts out of range")
+        }
+    }
+
+    static func checkClockStatus(_ status: Dualcam_V1_ClockStatus) throws(ProtocolError) {
+        guard status.ratePpm.isFinite, abs(status.ratePpm) <= 1_000_000 else {
+            throw ProtocolError(.badMessage, "ClockStatus: rate_ppm \(status.ratePpm) is not a finite rate")
+        }
+        guard status.errorBoundNs >= 0, status.errorBoundNs < maxInstant, abs(status.roundTripNs) < maxInstant,
+              status.offsetNs.isFinite, abs(status.offsetNs) < Double(maxInstant), abs(status.referenceLocalNs) < maxInstant else {
+            throw ProtocolError(.badMessage, "ClockStatus: offset, bound or round trip out of range")
+        }
+    }
+
+    /// Telemetry's numbers are shown and summed: each must be finite (the CPU temperature
+    /// may be NaN, which the protocol defines as "unknown").
+    static func checkTelemetry(_ t: Dualcam_V1_Telemetry) throws(ProtocolError) {
+        let values = [("capture_fps", t.captureFps), ("encoded_fps", t.encodedFps), ("encode_latency_ms", t.encodeLatencyMs),
+                      ("audio_peak_dbfs", t.audioPeakDbfs), ("audio_rms_dbfs", t.audioRmsDbfs)]
+        for (name, value) in values where !value.isFinite {
+            throw ProtocolError(.badMessage, "Telemetry: \(name) is \(value), not a finite number")
+        }
+        guard !t.cpuTemperatureC.isInfinite else { throw ProtocolError(.badMessage, "Telemetry: cpu_temperature_c is infinite") }
+        guard t.framesDropped < UInt64(maxInstant), t.freeDiskBytes < UInt64(maxInstant),
+              t.clockErrorBoundNs >= 0, t.clockErrorBoundNs < maxInstant else {
+            throw ProtocolError(.badMessage, "Telemetry: counters out of range")
+        }
+    }
+
+    private static func checkInstant(_ instant: Int64, _ name: String) throws(ProtocolError) {
+        guard instant > 0, instant < maxInstant else {
+            throw ProtocolError(.badMessage, "\(name) \(instant) is not an instant on the shared clock (1…2^62 ns)")
+        }
+    }
+
+    private static func checkIndex(_ index: UInt32, in message: String) throws(ProtocolError) {
+        guard index < maxSegmentIndex else {
+            throw ProtocolError(.badMessage, "\(message): segment index \(index) is above \(maxSegmentIndex)")
         }
     }
 }

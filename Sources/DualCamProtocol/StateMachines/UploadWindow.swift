@@ -52,7 +52,8 @@ struct UploadWindow: Sendable {
         let key = SegmentKey(sessionID: ack.sessionID, index: ack.index)
         // An ack for a segment not in transfer here is a harmless duplicate.
         guard var transfer = transfers[key] else { return false }
-        guard ack.receivedBytes <= transfer.nextOffset else {
+        // A durable ack of a segment held already names its whole size (§8.2).
+        guard ack.durable || ack.receivedBytes <= transfer.nextOffset else {
             throw ProtocolError(.badMessage, "SegmentAck \(key) acknowledges \(ack.receivedBytes) bytes; only \(transfer.nextOffset) were sent")
         }
         let before = transfer.unacknowledged

@@ -1,0 +1,154 @@
+import DualCamCore
+import DualCamNet
+import Foundation
+import NIOConcurrencyHelpers
+
+/// A session's source and encoder, opened at Prepare so that StartAt only starts: a
+/// camera's first frames (and x264's first, slowest ones) are paid for before the take,
+/// not in it. The source streams from the moment it opens; until `begin` its frames are
+/// dropped (a camera settles its exposure meanwhile), afterwards they go to the encoder's
+/// queue. A prepared source that is never begun must be `close`d.
+final class PreparedSource: Sendable {
+    let settings: RecordingSettings
+    let description: String
+    let queue: FrameQueue
+    let encoder: EncoderHandoff
+    let isGenlocked: Bool
+    let isPaced: Bool
+    /// When the source and encoder were opened, on the agent's local clock.
+    let openedLocal: Int64
+
+    private enum Stage {
+        case warming
+        case recording(stats: PipelineStats, stopLocal: @Sendable () -> Int64?)
+        case closed
+    }
+    private let stage = NIOLockedValueBox<Stage>(.warming)
+    private let firstFrameSeen = NIOLockedValueBox(false)
+    private let failure = NIOLockedValueBox<String?>(nil)
+
+    /// Opens the source and the encoder and starts capturing (frames dropped until `begin`).
+    init(settings: RecordingSettings, clock: AgentClock) throws {
+        self.settings = settings
+        let source = try SourceFactory.make(settings: settings, clock: clock, gridFromShared: nil)
+        let maker = try PacketMaker(settings: settings, codedSize: source.codedSize, passesThrough: source.deliversH264)
+        description = source.description + (source.deliversH264 ? ", passed through" : ", encoded with \(maker.encoderName)")
+        encoder = EncoderHandoff(maker)
+        isGenlocked = source.isGenlocked
+        isPaced = source.isPaced
+        queue = FrameQueue(capacity: RecordingPipeline.queueCapacity(settings, paced: source.isPaced))
+        openedLocal = clock.localNow()
+        startCapture(source)
+    }
+
+    /// Waits until the first frame was captured (Ready means the camera delivers), or
+    /// throws after `seconds`.
+    func waitForFirstFrame(seconds: Double) async throws {
+        // Polled: a frame comes every 8-40 ms once the source runs, and this happens once a take.
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline && !firstFrameSeen.withLockedValue({ $0 }) {
+            if let failure = failure.withLockedValue({ $0 }) {
+                close()
+                throw SpoolError(failure)
+            }
+            try await Task.sleep(nanoseconds: 10_000_000)
+        }
+        guard firstFrameSeen.withLockedValue({ $0 }) else {
+            close()
+            throw SpoolError("\(description): no frame within \(Int(seconds)) s of opening; is the camera (or the pipe's producer) delivering?")
+        }
+    }
+
+    /// From now on frames go to the encoder, counted in `stats`, until `stopLocal` says stop.
+    func begin(stats: PipelineStats, stopLocal: @escaping @Sendable () -> Int64?) {
+        stage.withLockedValue { if case .warming = $0 { $0 = .recording(stats: stats, stopLocal: stopLocal) } }
+    }
+
+    /// Ends capture without recording (a cancelled or abandoned session).
+    func close() {
+        stage.withLockedValue { $0 = .closed }
+        queue.end(error: nil)
+    }
+
+    /// The capture side: paced by the source, never waiting for the encoder.
+    private func startCapture(_ source: any FrameSource) {
+        let handoff = SourceHandoff(source)
+        let period = settings.rate.periodNanoseconds
+        let thread = Thread { [self] in
+            var source = handoff.source
+            let wait = !source.isPaced
+            do {
+                while let frame = try source.next(stopLocalNanoseconds: { self.stopLocal() }) {
+                    firstFrameSeen.withLockedValue { $0 = true }
+                    guard case .recording(let stats, _) = stage.withLockedValue({ $0 }) else { continue }
+                    stats.update {
+                        $0.captured += 1
+                        $0.sourceDrops += frame.droppedBefore
+                        if $0.capturingSinceLocal == nil { $0.capturingSinceLocal = frame.localCaptureNanoseconds - period }
+                    }
+                    if !queue.push(frame, wait: wait) {
+                        if queue.isEnded { return }
+                        stats.update { $0.backlogDrops += 1 }
+                    }
+                }
+                queue.end(error: nil)
+            } catch {
+                failure.withLockedValue { $0 = "\(error)" }
+                queue.end(error: error)
+            }
+        }
+        thread.name = "dualcam-source"
+        thread.start()
+    }
+
+    private func stopLocal() -> Int64? {
+        switch stage.withLockedValue({ $0 }) {
+        case .warming: nil
+        case .recording(_, let stopLocal): stopLocal()
+        case .closed: Int64.min
+        }
+    }
+}
+
+/// Moves the encoder (not Sendable: libavcodec state) from the task that opened it to
+/// the encode thread.
+final class EncoderHandoff: @unchecked Sendable {
+    // Invariant: created by the preparing task, then used by the one encode thread alone.
+    let maker: PacketMaker
+    init(_ maker: PacketMaker) { self.maker = maker }
+}
+
+/// Moves a source (not Sendable: a camera handle, a parser) to the capture thread.
+final class SourceHandoff: @unchecked Sendable {
+    // Invariant: written once at init, read once by the capture thread that owns it after.
+    let source: any FrameSource
+    init(_ source: any FrameSource) { self.source = source }
+}
+
+/// The sessions a connection prepared and has not started yet. They hold the camera, so
+/// a connection that ends discards its own.
+final class PreparedSessions: Sendable {
+    private let sessions = NIOLockedValueBox<[String: PreparedSource]>([:])
+
+    func open(sessionID: String, settings: RecordingSettings, clock: AgentClock, waitSeconds: Double = 10) async throws
+        -> PreparedSource
+    {
+        let source = try PreparedSource(settings: settings, clock: clock)
+        try await source.waitForFirstFrame(seconds: waitSeconds)
+        sessions.withLockedValue { $0[sessionID] = source }
+        return source
+    }
+
+    func take(_ sessionID: String) -> PreparedSource? {
+        sessions.withLockedValue { $0.removeValue(forKey: sessionID) }
+    }
+
+    func discard(_ sessionID: String) {
+        take(sessionID)?.close()
+    }
+
+    func discardAll() {
+        let all = sessions.withLockedValue { all in defer { all = [:] }; return all }
+        for source in all.values { source.close() }
+    }
+}
