@@ -11,7 +11,7 @@ struct CoordinatorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dualcam-coordinator",
         abstract: "DualCam coordinator: syncs the agents' clocks, starts them together, collects and composes.",
-        subcommands: [Demo.self, Start.self, Resume.self, Pair.self, Unpair.self, Paired.self, Discover.self, ID.self,
+        subcommands: [Demo.self, Start.self, Serve.self, Resume.self, Pair.self, Unpair.self, Paired.self, Discover.self, ID.self,
                       List.self, Show.self, Delete.self, Recompose.self])
 }
 
@@ -154,9 +154,15 @@ struct Demo: AsyncParsableCommand {
         options.mix = try layout.mixSpec()
         options.clockThresholdNanoseconds = clockSync.thresholdNanoseconds
         options.clockSyncTimeoutNanoseconds = clockSync.timeoutNanoseconds
-        let result = try await DemoRunner(options: options, logger: logger).run { line in
+        // Keys work in the demo too when a person is at the terminal; Ctrl-C stays the
+        // demo's own (it ends the demo and its agents at once).
+        let keys = isatty(STDIN_FILENO) == 1
+        let result = try await DemoRunner(options: options, logger: logger).run(progress: { line in
             FileHandle.standardError.write(Data((line + "\n").utf8))
-        }
+        }, attach: { rig in
+            TerminalClient(rig: rig).attach(keys: keys, takesInterrupts: false)
+        })
+        KeyReader.restoreTerminal()
         CommandSupport.report(result)
     }
 

@@ -5,22 +5,8 @@ import DualCamMedia
 import DualCamNet
 import Foundation
 
-struct Start: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Record a session from running agents: every paired agent found over mDNS, or those named.",
-        discussion: """
-            While recording: Enter (or q) stops, l changes the layout, s swaps the cameras, p moves the \
-            small picture; Ctrl-C stops too, and a second Ctrl-C leaves at once (the agents record on; \
-            `dualcam-coordinator resume` finishes the session).
-            """)
-
-    @Option(help: "An agent as HOST:PORT, HOST:PORT,DEVICE-ID or DEVICE-ID (repeatable; in camera order). Default: every paired agent found over mDNS, host first.")
-    var agent: [String] = []
-    @Option(help: "The agent (by name) that films the host.") var host: String?
-    @Option(help: "The agent (by name) that films the guest.") var guest: String?
-    @Option(help: "Seconds to look for agents over mDNS.") var discoverSeconds = 5.0
-    @Option(help: "Seconds to record (default: until Enter or Ctrl-C).") var duration: Double?
-    @Option(help: "Output folder (one sub-folder per session).") var out = "DualCam"
+/// How a take records: the options `start` and `serve` share.
+struct TakeOptions: ParsableArguments {
     @Option(help: "Quality preset: balanced (1080p30 H.264), high-efficiency (1080p30 H.265), maximum-quality (4K60 H.265), social-media (1080p30 H.264 at 8 Mbit/s).")
     var preset = "balanced"
     @Option(help: "Picture size WxH (overrides the preset).") var size: String?
@@ -32,21 +18,10 @@ struct Start: AsyncParsableCommand {
     @Option(help: "Seconds to wait after the stop for an agent whose connection was lost.") var reconnectGrace = 30.0
     @OptionGroup var layout: LayoutOptions
     @OptionGroup var clockSync: ClockSyncOptions
-    @OptionGroup var state: StateOption
 
-    func run() async throws {
-        let logger = CommandSupport.logger()
-        let progress: @Sendable (String) -> Void = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
-        let outputDirectory = URL(fileURLWithPath: out).standardizedFileURL.path
-        let identity = try DeviceIdentity.loadOrCreate(in: state.directory, commonName: "dualcam-coordinator")
-        for unfinished in SessionResumer.unfinished(in: outputDirectory) {
-            progress("an unfinished session is in \(unfinished); finishing it first (its agents recorded on)")
-            let result = try await SessionResumer(sessionDirectory: unfinished, identity: identity, logger: logger,
-                                                  interactive: true, reconnectGraceSeconds: reconnectGrace, progress: progress).run()
-            CommandSupport.report(result)
-        }
-        var plan = SessionPlan(agents: try await agents(identity: identity, progress: progress),
-                               outputDirectory: outputDirectory, durationSeconds: duration)
+    /// The plan for `agents`, every option checked before anything slow happens.
+    func plan(agents: [AgentEndpoint], outputDirectory: String, duration: Double?) throws -> SessionPlan {
+        var plan = SessionPlan(agents: agents, outputDirectory: outputDirectory, durationSeconds: duration)
         do { try QualityPreset.parse(preset).apply(to: &plan) } catch { throw ValidationError("\(error)") }
         (plan.fitsSizeToCameras, plan.fitsRateToCameras) = (size == nil, fps == nil)
         if let size { (plan.width, plan.height) = try CommandSupport.parseSize(size) }
@@ -73,17 +48,23 @@ struct Start: AsyncParsableCommand {
         plan.layout = try layout.spec(remembered: CoordinatorPreferences.layout())
         plan.filter = try layout.look()
         plan.mix = try layout.mixSpec()
-        if host != nil || guest != nil { plan.roles = [.host, .guest].prefix(plan.agents.count).map { $0 } }
         plan.clockThresholdNanoseconds = clockSync.thresholdNanoseconds
         plan.clockSyncTimeoutNanoseconds = clockSync.timeoutNanoseconds
-        let result = try await SessionRecorder(plan: plan, identity: identity, logger: logger, progress: progress,
-                                               interactive: true).run()
-        LiveControls.restoreTerminal()
-        CommandSupport.report(result)
+        return plan
     }
+}
 
-    private func agents(identity: DeviceIdentity, progress: @escaping @Sendable (String) -> Void) async throws -> [AgentEndpoint] {
-        let paired = PairedDevices(stateDirectory: state.directory)
+/// Which agents a command records: given by address or name, or every paired one found.
+struct AgentChoice: ParsableArguments {
+    @Option(help: "An agent as HOST:PORT, HOST:PORT,DEVICE-ID or DEVICE-ID (repeatable; in camera order). Default: every paired agent found over mDNS, host first.")
+    var agent: [String] = []
+    @Option(help: "The agent (by name) that films the host.") var host: String?
+    @Option(help: "The agent (by name) that films the guest.") var guest: String?
+    @Option(help: "Seconds to look for agents over mDNS.") var discoverSeconds = 5.0
+
+    func endpoints(identity: DeviceIdentity, stateDirectory: String,
+                   progress: @escaping @Sendable (String) -> Void) async throws -> [AgentEndpoint] {
+        let paired = PairedDevices(stateDirectory: stateDirectory)
         if host != nil || guest != nil {
             guard agent.isEmpty else { throw ValidationError("give agents either by --host/--guest name or by --agent, not both") }
             guard let host, let guest else { throw ValidationError("--host and --guest go together") }
@@ -94,6 +75,46 @@ struct Start: AsyncParsableCommand {
         }
         return try await AgentSelection.resolve(specs, paired: paired, identity: identity,
                                                 discoverSeconds: discoverSeconds, progress: progress)
+    }
+
+    var rolesByName: Bool { host != nil || guest != nil }
+}
+
+struct Start: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Record a session from running agents: every paired agent found over mDNS, or those named.",
+        discussion: """
+            While recording: Enter (or q) stops, l changes the layout, s swaps the cameras, p moves the \
+            small picture; Ctrl-C stops too, and a second Ctrl-C leaves at once (the agents record on; \
+            `dualcam-coordinator resume` finishes the session).
+            """)
+
+    @OptionGroup var agents: AgentChoice
+    @Option(help: "Seconds to record (default: until Enter or Ctrl-C).") var duration: Double?
+    @Option(help: "Output folder (one sub-folder per session).") var out = "DualCam"
+    @OptionGroup var take: TakeOptions
+    @OptionGroup var state: StateOption
+
+    func run() async throws {
+        let logger = CommandSupport.logger()
+        let progress: @Sendable (String) -> Void = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
+        let outputDirectory = URL(fileURLWithPath: out).standardizedFileURL.path
+        let identity = try DeviceIdentity.loadOrCreate(in: state.directory, commonName: "dualcam-coordinator")
+        let terminal: @Sendable (Rig) async -> Void = { rig in
+            TerminalClient(rig: rig).attach(keys: true, takesInterrupts: true)
+        }
+        for unfinished in SessionResumer.unfinished(in: outputDirectory) {
+            progress("an unfinished session is in \(unfinished); finishing it first (its agents recorded on)")
+            let result = try await SessionResumer(sessionDirectory: unfinished, identity: identity, logger: logger,
+                                                  reconnectGraceSeconds: take.reconnectGrace, progress: progress).run(attach: terminal)
+            CommandSupport.report(result)
+        }
+        var plan = try take.plan(agents: try await agents.endpoints(identity: identity, stateDirectory: state.directory, progress: progress),
+                                 outputDirectory: outputDirectory, duration: duration)
+        if agents.rolesByName { plan.roles = [.host, .guest].prefix(plan.agents.count).map { $0 } }
+        let result = try await SessionRecorder(plan: plan, identity: identity, logger: logger, progress: progress).run(attach: terminal)
+        KeyReader.restoreTerminal()
+        CommandSupport.report(result)
     }
 }
 
@@ -121,9 +142,11 @@ struct Resume: AsyncParsableCommand {
             directory = newest
         }
         let identity = try DeviceIdentity.loadOrCreate(in: state.directory, commonName: "dualcam-coordinator")
-        let result = try await SessionResumer(sessionDirectory: directory, identity: identity, logger: logger, interactive: true,
-                                              reconnectGraceSeconds: reconnectGrace, progress: progress).run()
-        LiveControls.restoreTerminal()
+        let result = try await SessionResumer(sessionDirectory: directory, identity: identity, logger: logger,
+                                              reconnectGraceSeconds: reconnectGrace, progress: progress).run(attach: { rig in
+            TerminalClient(rig: rig).attach(keys: true, takesInterrupts: true)
+        })
+        KeyReader.restoreTerminal()
         CommandSupport.report(result)
     }
 }

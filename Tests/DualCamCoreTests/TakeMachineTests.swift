@@ -276,3 +276,17 @@ import Testing
         #expect(m.phase == .failed("disk full"))
     }
 }
+
+extension TakeMachineTests {
+    @Test func aResumedTakeFetchesFromEveryAgentAndFinishes() {
+        let t0: Int64 = 100 * Self.second
+        var m = TakeMachine(settings: .init(rate: .fps30, durationNanoseconds: nil), agents: ["host", "guest"],
+                            resumingAt: t0, stop: t0 + 20 * Self.second, now: t0 + 30 * Self.second)
+        #expect(m.handle(.connected(agent: 0, recordingThisTake: false, now: t0 + 31 * Self.second))
+                == [.resume(0), .stop([0], at: t0 + 20 * Self.second)])
+        _ = m.handle(.complete(agent: 0))
+        // The guest never answers: given up on once the grace has passed since the resume began.
+        #expect(m.handle(.tick(now: t0 + 59 * Self.second)).isEmpty)
+        #expect(m.handle(.tick(now: t0 + 60 * Self.second)) == [.giveUp(1, reason: "not back 30 s after the stop"), .finalise])
+    }
+}

@@ -6,15 +6,15 @@ import Testing
 struct StatusLineTests {
     let parts = ["00:42", "Host 30.0 fps, 0 dropped, mic [######..] -24 dB, 51 °C, 12.1 GB free, lag 1.8 s, clock ±40 µs",
                  "Guest 30.0 fps, 0 dropped, mic [#####...] -27 dB, 48 °C, 9.8 GB free, lag 1.9 s, clock ±52 µs",
-                 SessionCollector.stopHint]
+                 StatusText.stopHint]
 
     @Test func aWideTerminalGetsOneLine() {
-        let lines = StatusLine.layout(parts, columns: 300)
+        let lines = StatusText.layout(parts, columns: 300)
         #expect(lines == [parts.joined(separator: " | ")])
     }
 
     @Test func aNarrowTerminalGetsALinePerCameraNoneWrapping() {
-        let lines = StatusLine.layout(parts, columns: 80)
+        let lines = StatusText.layout(parts, columns: 80)
         #expect(lines.count == 3)
         #expect(lines[0] == "00:42 | Enter stops")
         #expect(lines[1].hasPrefix("  Host 30.0 fps") && lines[2].hasPrefix("  Guest 30.0 fps"))
@@ -23,7 +23,7 @@ struct StatusLineTests {
     }
 
     @Test func nothingIsLostWhereItFits() {
-        let lines = StatusLine.layout(parts, columns: 120)
+        let lines = StatusText.layout(parts, columns: 120)
         #expect(lines[1] == "  " + parts[1] && lines[2] == "  " + parts[2])
     }
 }

@@ -43,7 +43,10 @@ public struct DemoRunner {
         self.logger = logger
     }
 
-    public func run(progress: @escaping @Sendable (String) -> Void) async throws -> SessionResult {
+    /// `attach`: a screen for the rig once it is up (the terminal); without one, the
+    /// rig's notices go to `progress`.
+    public func run(progress: @escaping @Sendable (String) -> Void,
+                    attach: (@Sendable (Rig) async -> Void)? = nil) async throws -> SessionResult {
         guard options.cameras >= 1 else { throw CoordinatorError("--cameras must be at least 1") }
         guard FileManager.default.isExecutableFile(atPath: options.agentExecutable) else {
             throw CoordinatorError("cannot find dualcam-agent at \(options.agentExecutable); build it (swift build) or set DUALCAM_AGENT")
@@ -89,11 +92,7 @@ public struct DemoRunner {
         plan.clockThresholdNanoseconds = options.clockThresholdNanoseconds
         plan.clockSyncTimeoutNanoseconds = options.clockSyncTimeoutNanoseconds
         do {
-            // Keys work in the demo too when a person is at the terminal; Ctrl-C stays the
-            // demo's own (it ends the demo and its agents at once).
-            let keys = isatty(STDIN_FILENO) == 1
-            return try await SessionRecorder(plan: plan, identity: identity, logger: logger, progress: progress,
-                                             interactive: keys, takesInterrupts: false).run()
+            return try await SessionRecorder(plan: plan, identity: identity, logger: logger, progress: progress).run(attach: attach)
         } catch {
             for child in children {
                 let log = (try? String(contentsOfFile: child.logPath, encoding: .utf8)) ?? ""

@@ -1,24 +1,18 @@
 import DualCamNet
 import DualCamProtocol
 
-/// Everything a running session reacts to, merged into one stream: the agents'
-/// connections (tagged with the connection's generation, so that the last words of a
-/// replaced connection are told apart), reconnections, the clock, and the user.
+/// Everything the rig reacts to, merged into one stream: the agents' connections (tagged
+/// with the connection's generation, so that the last words of a replaced connection are
+/// told apart), reconnections, time, the screens' commands and the take's finishing.
 enum SessionEvent: Sendable {
     /// What an agent's connection machine delivered (already validated against the protocol).
     case event(agent: Int, generation: Int, Delivery<CoordinatorEvent>)
     case closed(agent: Int, generation: Int, String?)
     case reconnected(agent: Int, AgentLink)
-    /// Once a second: status line, deadlines.
+    /// A few times a second: deadlines, the countdown, the snapshot's clock.
     case tick
-    case stopRequested(String)
-    case control(LiveControl)
-}
-
-/// What the user can change while recording.
-enum LiveControl: Sendable, Equatable {
-    case nextLayout
-    case swap
-    case nextPiPPosition
-    case layout(String)
+    case command(RigCommand, CheckedContinuation<Void, any Error>?)
+    /// The take's files are final (or could not be finished: the reason).
+    case finalised(SessionResult?, String?)
+    case shutdown(sendShutdown: Bool)
 }

@@ -6,21 +6,19 @@ import Logging
 
 /// Finishes a session whose coordinator was killed or crashed: reads `session.json`,
 /// rebuilds the outputs from the segments already held, reconnects to the agents (which
-/// recorded on) and collects the rest with Resume (PROTOCOL.md §8.6).
-public final class SessionResumer {
+/// recorded on) and collects the rest with Resume (PROTOCOL.md §8.6), on a rig of its own.
+public final class SessionResumer: Sendable {
     let sessionDirectory: String
     let identity: DeviceIdentity
     let logger: Logger
     let progress: @Sendable (String) -> Void
-    let interactive: Bool
     let reconnectGraceSeconds: Double
 
-    public init(sessionDirectory: String, identity: DeviceIdentity, logger: Logger, interactive: Bool,
+    public init(sessionDirectory: String, identity: DeviceIdentity, logger: Logger,
                 reconnectGraceSeconds: Double = 30, progress: @escaping @Sendable (String) -> Void) {
         self.sessionDirectory = sessionDirectory
         self.identity = identity
         self.logger = logger
-        self.interactive = interactive
         self.reconnectGraceSeconds = reconnectGraceSeconds
         self.progress = progress
     }
@@ -36,9 +34,8 @@ public final class SessionResumer {
         }
     }
 
-    public func run() async throws -> SessionResult {
+    public func run(attach: (@Sendable (Rig) async -> Void)? = nil) async throws -> SessionResult {
         let lock = try SessionLock(sessionDirectory: sessionDirectory, purpose: "resuming")
-        defer { withExtendedLifetime(lock) {} }
         let record = try SessionRecord.load(from: sessionDirectory)
         guard !FileManager.default.fileExists(atPath: sessionDirectory + "/manifest.json") else {
             throw CoordinatorError("session \(record.sessionID) is complete already (\(sessionDirectory)/manifest.json)")
@@ -49,40 +46,20 @@ public final class SessionResumer {
             progress("warning: this machine restarted since the session began; frames recorded from now on may be off the shared clock, so stop soon")
         }
         progress("resuming \(record.sessionID) (started \(record.startWallTime))")
-        let roles = record.agents.map { Dualcam_V1_Role(name: $0.role) ?? .unspecified }
-        let names = SessionNaming.cameraNames(roles: roles)
-        var agents = plan.agents.map(AgentTracker.init(endpoint:))
-        for i in agents.indices {
-            agents[i].name = record.agents[i].name
-            agents[i].role = roles[i]
-            agents[i].cameraName = names[i]
-            agents[i].receiver = try SegmentReceiver(sessionDirectory: sessionDirectory, camera: names[i])
+        let rig = Rig(agents: plan.agents, identity: identity, logger: logger)
+        let printer = attach == nil ? SessionRecorder.print(rig.notices(), to: progress) : nil
+        defer { printer?.cancel() }
+        let loop = Task { await rig.run() }
+        if let attach { await attach(rig) }
+        do {
+            let result = try await rig.resume(sessionDirectory: sessionDirectory, record: record, plan: plan, lock: lock)
+            rig.shutdown(sendShutdown: false)
+            await loop.value
+            return result
+        } catch {
+            rig.shutdown(sendShutdown: false)
+            await loop.value
+            throw error
         }
-        let outputs = try SessionOutputs(plan: plan, sessionDirectory: sessionDirectory, sessionID: record.sessionID,
-                                         cameraNames: names, wallStart: Date(timeIntervalSince1970: record.wallStartUnixSeconds),
-                                         logger: logger)
-        // What the killed coordinator held goes into the files again, in order.
-        for (i, agent) in agents.enumerated() {
-            guard let receiver = agent.receiver else { continue }
-            for index in receiver.received.keys.sorted() {
-                guard let path = receiver.received[index], let span = receiver.spans[index] else { continue }
-                outputs.add(segment: path, index: index, camera: i, firstPresentationNanoseconds: span.first, durationNanoseconds: span.duration)
-                agents[i].receivedUpToNanoseconds = max(agents[i].receivedUpToNanoseconds, span.first + span.duration)
-            }
-            progress("  \(agent.name): \(receiver.received.count) segments held already")
-        }
-        let events = AsyncStream.makeStream(of: SessionEvent.self)
-        let collector = SessionCollector(plan: plan, identity: identity, logger: logger, progress: progress,
-                                         sessionDirectory: sessionDirectory, record: record, agents: agents,
-                                         outputs: outputs, events: events.continuation)
-        for i in agents.indices {
-            let link = try? await AgentLink.open(index: i, generation: 1, endpoint: agents[i].endpoint,
-                                                 identity: identity, events: events.continuation)
-            await collector.attach(i, link: link)
-        }
-        if interactive { LiveControls.shared.attach(events.continuation) }
-        try await collector.run(events.stream)
-        let result = try await SessionFinisher.finish(collector, progress: progress)
-        return result
     }
 }

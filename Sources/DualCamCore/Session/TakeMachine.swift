@@ -143,6 +143,18 @@ public struct TakeMachine: Sendable {
         self.agents = agents.map(Agent.init(name:))
     }
 
+    /// A take that recorded without this process (its coordinator was killed): it goes on
+    /// from T0, every agent lost until it reconnects, and is finished as any other.
+    public init(settings: Settings, agents: [String], resumingAt t0: Int64, stop: Int64?, now: Int64) {
+        self.settings = settings
+        self.agents = agents.map { name in
+            var a = Agent(name: name)
+            (a.connected, a.prepareSent, a.ready, a.started, a.lostSince) = (false, true, true, true, now)
+            return a
+        }
+        phase = stop.map { .stopping(t0: t0, stop: $0) } ?? .recording(t0: t0, stop: nil)
+    }
+
     public var t0: Int64? {
         switch phase {
         case .countingDown(let t0, _), .recording(let t0, _), .stopping(let t0, _), .finalising(let t0, _): t0

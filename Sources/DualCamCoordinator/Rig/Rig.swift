@@ -1,0 +1,439 @@
+import DualCamCore
+import DualCamNet
+import DualCamProtocol
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+
+/// The coordinator's rig, for as long as the coordinator runs: one link per agent with its
+/// clock and health, reconnection, and the takes recorded on it one after another without
+/// reconnecting. Every screen is a client of its typed API: `snapshots()`, `notices()` and
+/// `perform(_:)`. All its state changes on one event loop (`run`), fed by the links,
+/// time and the commands.
+public actor Rig {
+    struct Member {
+        var endpoint: AgentEndpoint
+        var name: String
+        var role: Dualcam_V1_Role = .unspecified
+        var limits = CameraLimits.unknown
+        var link: AgentLink?
+        var generation = 0
+        var connected = false
+        var lostSince: Int64?
+        var everConnected = false
+        var clock: Dualcam_V1_ClockStatus?
+        var telemetry: Dualcam_V1_Telemetry?
+        var freeDiskBytes: UInt64 = 0
+        var lastReason: String?
+        var reconnecting: Task<Void, Never>?
+    }
+
+    let identity: DeviceIdentity
+    let logger: Logger
+    private var members: [Member]
+    private var take: Take?
+    /// How the last take ended, kept for screens until the next one starts.
+    private var lastTake: TakeStatus?
+    private let events: AsyncStream<SessionEvent>
+    private let input: AsyncStream<SessionEvent>.Continuation
+    private let snapshotSubscribers = NIOLockedValueBox<[AsyncStream<RigSnapshot>.Continuation]>([])
+    private let noticeSubscribers = NIOLockedValueBox<[AsyncStream<String>.Continuation]>([])
+    private var lastSnapshot: RigSnapshot?
+    private var connectWaiter: (deadline: Int64, continuation: CheckedContinuation<Void, any Error>)?
+    private var takeWaiter: CheckedContinuation<SessionResult, any Error>?
+    private var shuttingDown = false
+
+    public init(agents: [AgentEndpoint], identity: DeviceIdentity, logger: Logger) {
+        self.identity = identity
+        self.logger = logger
+        members = agents.map { Member(endpoint: $0, name: $0.host) }
+        (events, input) = AsyncStream.makeStream(of: SessionEvent.self)
+    }
+
+    // MARK: The API
+
+    /// A snapshot now and after every change.
+    public nonisolated func snapshots() -> AsyncStream<RigSnapshot> {
+        let (stream, continuation) = AsyncStream.makeStream(of: RigSnapshot.self, bufferingPolicy: .bufferingNewest(8))
+        snapshotSubscribers.withLockedValue { $0.append(continuation) }
+        input.yield(.tick)
+        return stream
+    }
+
+    /// One-off lines: events and warnings, as a terminal prints them.
+    public nonisolated func notices() -> AsyncStream<String> {
+        let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(256))
+        noticeSubscribers.withLockedValue { $0.append(continuation) }
+        return stream
+    }
+
+    /// Checks and carries out a command; a refused one throws `RigError`, changing nothing.
+    public nonisolated func perform(_ command: RigCommand) async throws {
+        try await withCheckedThrowingContinuation { continuation in
+            input.yield(.command(command, continuation))
+        }
+    }
+
+    /// Runs the rig's event loop until `shutdown`.
+    public func run() async {
+        let ticker = Task { [input] in
+            while !Task.isCancelled {
+                try? await Task.sleep(nanoseconds: 250_000_000)
+                input.yield(.tick)
+            }
+        }
+        defer { ticker.cancel() }
+        for await event in events {
+            handle(event)
+            publish()
+            if shuttingDown { break }
+        }
+        for member in members { member.reconnecting?.cancel() }
+        for continuation in noticeSubscribers.withLockedValue({ $0 }) { continuation.finish() }
+        for continuation in snapshotSubscribers.withLockedValue({ $0 }) { continuation.finish() }
+    }
+
+    /// Opens a link to every agent and waits until each has answered Hello.
+    public func connect(timeoutSeconds: Double = 10) async throws {
+        for i in members.indices { try await open(i) }
+        try await withCheckedThrowingContinuation { continuation in
+            connectWaiter = (MonotonicTime.now() + Int64(timeoutSeconds * 1e9), continuation)
+            input.yield(.tick)
+        }
+    }
+
+    /// Records one take with these settings and returns its files once they are final.
+    public func record(_ plan: SessionPlan) async throws -> SessionResult {
+        try await withCheckedThrowingContinuation { continuation in
+            takeWaiter = continuation
+            input.yield(.command(.start(plan), Self.ignoring))
+        }
+    }
+
+    /// Finishes a take whose coordinator was killed (`session.json` in `directory`).
+    public func resume(sessionDirectory directory: String, record: SessionRecord, plan: SessionPlan,
+                       lock: SessionLock) async throws -> SessionResult {
+        let names = SessionNaming.cameraNames(roles: record.agents.map { Dualcam_V1_Role(name: $0.role) ?? .unspecified })
+        var trackers = members.map { AgentTracker(endpoint: $0.endpoint) }
+        for i in trackers.indices {
+            trackers[i].name = record.agents[i].name
+            trackers[i].role = Dualcam_V1_Role(name: record.agents[i].role) ?? .unspecified
+            trackers[i].cameraName = names[i]
+            trackers[i].phase = .lost(since: MonotonicTime.now())
+        }
+        let take = try Take(resuming: record, plan: plan, sessionDirectory: directory, agents: trackers,
+                            rigIndices: Array(members.indices), lock: lock, logger: logger, notice: noticeSink(), now: MonotonicTime.now())
+        // What the killed coordinator held goes into the files again, in order.
+        for (i, agent) in take.agents.enumerated() {
+            guard let receiver = agent.receiver else { continue }
+            for index in receiver.received.keys.sorted() {
+                guard let path = receiver.received[index], let span = receiver.spans[index] else { continue }
+                take.outputs?.add(segment: path, index: index, camera: i, firstPresentationNanoseconds: span.first, durationNanoseconds: span.duration)
+                take.agents[i].receivedUpToNanoseconds = max(take.agents[i].receivedUpToNanoseconds, span.first + span.duration)
+            }
+            notify("  \(agent.name): \(receiver.received.count) segments held already")
+        }
+        self.take = take
+        return try await withCheckedThrowingContinuation { continuation in
+            takeWaiter = continuation
+            for i in members.indices { Task { await self.openOrReconnect(i) } }
+        }
+    }
+
+    /// Ends the rig: Shutdown to the agents when asked (the demo's own agents), links closed.
+    public nonisolated func shutdown(sendShutdown: Bool) {
+        input.yield(.shutdown(sendShutdown: sendShutdown))
+    }
+
+    private static let ignoring: CheckedContinuation<Void, any Error>? = nil
+
+    // MARK: The loop
+
+    private func handle(_ event: SessionEvent) {
+        let now = MonotonicTime.now()
+        switch event {
+        case .event(let i, let generation, let delivery):
+            guard generation == members[i].generation else { return }
+            memberEvent(delivery.event, from: i, now: now)
+            if let take, let t = take.rigIndices.firstIndex(of: i), !isFinalising(take) {
+                do {
+                    try take.handle(delivery.event, from: t, now: now)
+                } catch {
+                    take.warn("\(members[i].name): \(error)")
+                    members[i].link?.close()
+                }
+            }
+        case .closed(let i, let generation, let reason):
+            guard generation == members[i].generation else { return }
+            lose(i, reason: reason ?? "connection closed", now: now)
+        case .reconnected(let i, let link):
+            members[i].reconnecting = nil
+            members[i].link = link
+            members[i].generation = link.generation
+            notify("reconnected to \(members[i].name)")
+            if let take, let t = take.rigIndices.firstIndex(of: i), !isFinalising(take) { take.attach(t, link: link) }
+        case .tick:
+            if let waiter = connectWaiter, now >= waiter.deadline {
+                connectWaiter = nil
+                let missing = members.filter { !$0.connected }.map { $0.lastReason ?? "\($0.endpoint.host):\($0.endpoint.port) did not answer" }
+                waiter.continuation.resume(throwing: CoordinatorError("timed out waiting for hello: " + missing.joined(separator: "; ")))
+            }
+            if let take, !isFinalising(take) { take.feed(.tick(now: now)) }
+        case .command(let command, let reply):
+            do {
+                try perform(command, now: now)
+                reply?.resume()
+            } catch {
+                reply?.resume(throwing: error)
+                if case .start = command { takeWaiter?.resume(throwing: error); takeWaiter = nil }
+            }
+        case .finalised(let result, let failure):
+            guard let take else { return }
+            take.result = result
+            take.feed(.finalised(ok: result != nil, reason: failure))
+        case .shutdown(let sendShutdown):
+            shuttingDown = true
+            var shutdown = Dualcam_V1_Shutdown()
+            shutdown.reason = "session complete"
+            for i in members.indices {
+                members[i].reconnecting?.cancel()
+                if sendShutdown { try? members[i].link?.send(.shutdown(shutdown)) }
+                members[i].link?.finish()
+            }
+        }
+        advanceTake(now: now)
+    }
+
+    private func isFinalising(_ take: Take) -> Bool {
+        if case .finalising = take.machine.phase { return true }
+        return false
+    }
+
+    /// Starts finishing the files when the take asks, and reports a take that ended.
+    private func advanceTake(now: Int64) {
+        guard let take else { return }
+        if case .finalising = take.machine.phase, take.finishing == nil {
+            let sink = input
+            let box = TakeBox(take: take)
+            take.finishing = Task {
+                do {
+                    sink.yield(.finalised(try await box.take.finish(), nil))
+                } catch {
+                    sink.yield(.finalised(nil, "\(error)"))
+                }
+            }
+        }
+        guard take.machine.phase.isOver else { return }
+        let status = take.status(now: now)
+        lastTake = status
+        self.take = nil
+        guard let waiter = takeWaiter else { return }
+        takeWaiter = nil
+        if let result = take.result {
+            waiter.resume(returning: result)
+        } else {
+            waiter.resume(throwing: CoordinatorError(status.reason.map { "\(status.phase): \($0)" } ?? status.phase))
+        }
+    }
+
+    private func perform(_ command: RigCommand, now: Int64) throws {
+        switch command {
+        case .start(let plan):
+            guard take == nil else { throw RigError("a take is under way (\(take!.machine.phase.name)); stop it first") }
+            let chosen = members.indices.filter { members[$0].connected }
+            guard !chosen.isEmpty else { throw RigError("no agent is connected; start the agents, or check the network") }
+            var trackers: [AgentTracker] = []
+            for i in chosen {
+                var t = AgentTracker(endpoint: members[i].endpoint)
+                t.name = members[i].name
+                t.role = members[i].role
+                t.limits = members[i].limits
+                t.link = members[i].link
+                t.generation = members[i].generation
+                t.phase = .attached
+                trackers.append(t)
+            }
+            let missing = members.indices.filter { !members[$0].connected }.map { members[$0].name }
+            let take = Take(plan: plan, agents: trackers, rigIndices: chosen, logger: logger, notice: noticeSink(), now: now)
+            self.take = take
+            lastTake = nil
+            if !missing.isEmpty { take.warn("recording without \(missing.joined(separator: ", ")): not connected") }
+            for (t, i) in chosen.enumerated() {
+                let idle = members[i].link?.state == .established(.idle)
+                take.feed(.idle(agent: t, idle, now: now))
+                if let c = members[i].clock {
+                    take.agents[t].clock = c
+                    take.feed(.clock(agent: t, locked: c.state == .clockLocked, boundNanoseconds: c.errorBoundNs, now: now))
+                }
+                take.feed(.disk(agent: t, freeBytes: Int64(clamping: members[i].freeDiskBytes)))
+            }
+            notify("syncing clocks (threshold \(plan.clockThresholdNanoseconds / 1000) µs)")
+            take.feed(.start(now: now))
+        case .stop(let reason):
+            guard let take else { throw RigError("nothing is recording") }
+            take.feed(.stop(now: now, reason: reason))
+        case .layout, .nextLayout, .swap, .nextPiPPosition, .filter, .mix:
+            guard let take, !isFinalising(take) else { throw RigError("no take is under way; layouts change while recording") }
+            try take.apply(command, now: now)
+        }
+    }
+
+    // MARK: Agents
+
+    private func memberEvent(_ event: CoordinatorEvent, from i: Int, now: Int64) {
+        switch event {
+        case .connected(let ack):
+            members[i].connected = true
+            members[i].everConnected = true
+            members[i].lostSince = nil
+            members[i].name = ack.nodeName
+            members[i].role = ack.role
+            members[i].freeDiskBytes = ack.capabilities.freeDiskBytes
+            let caps = ack.capabilities
+            members[i].limits = CameraLimits(maxWidth: Int(caps.maxWidth), maxHeight: Int(caps.maxHeight),
+                                             maxFramesPerSecond: Int(caps.maxFps))
+            if let waiter = connectWaiter, members.allSatisfy(\.connected) {
+                connectWaiter = nil
+                waiter.continuation.resume()
+            }
+        case .clockStatus(let status):
+            members[i].clock = status
+            logger.debug("clock \(i): state \(status.state) offset \(Int(status.offsetNs)) ns rate \(status.ratePpm) ppm bound \(status.errorBoundNs) ns rtt \(status.roundTripNs) ns")
+        case .telemetry(let telemetry):
+            members[i].telemetry = telemetry
+            if telemetry.freeDiskBytes > 0 { members[i].freeDiskBytes = telemetry.freeDiskBytes }
+        case .peerError(let error) where take == nil:
+            notify("\(members[i].name): \(error.message)")
+        default:
+            break
+        }
+    }
+
+    private func lose(_ i: Int, reason: String, now: Int64) {
+        let wasConnected = members[i].connected
+        members[i].connected = false
+        members[i].link = nil
+        members[i].clock = nil
+        members[i].lastReason = reason
+        if members[i].lostSince == nil { members[i].lostSince = now }
+        if let waiter = connectWaiter, !members[i].everConnected {
+            // Refused or unreachable before it ever answered: the reason is the error.
+            connectWaiter = nil
+            waiter.continuation.resume(throwing: CoordinatorError("lost agent \(members[i].name) while waiting for hello: \(reason)"))
+            return
+        }
+        if let take, let t = take.rigIndices.firstIndex(of: i), !isFinalising(take) {
+            take.lost(t, reason: reason, now: now)
+        } else if wasConnected {
+            notify("lost \(members[i].name) (\(reason)); reconnecting")
+        }
+        guard !shuttingDown else { return }
+        reconnect(i)
+    }
+
+    private func open(_ i: Int) async throws {
+        members[i].generation += 1
+        let link = try await AgentLink.open(index: i, generation: members[i].generation, endpoint: members[i].endpoint,
+                                            identity: identity, events: input)
+        members[i].link = link
+        if let take, let t = take.rigIndices.firstIndex(of: i) { take.attach(t, link: link) }
+    }
+
+    private func openOrReconnect(_ i: Int) async {
+        do {
+            try await open(i)
+        } catch {
+            notify("\(members[i].name) does not answer yet (\(error)); trying again every few seconds")
+            reconnect(i)
+        }
+    }
+
+    /// Tries every two seconds where the agent was, then where mDNS says it is now (a
+    /// restarted agent may listen on another port).
+    private func reconnect(_ i: Int) {
+        members[i].reconnecting?.cancel()
+        let endpoint = members[i].endpoint
+        let identity = self.identity
+        let events = input
+        let first = members[i].generation + 1
+        members[i].reconnecting = Task {
+            var generation = first
+            func attempt(_ candidate: AgentEndpoint) async -> Bool {
+                defer { generation += 1 }
+                guard let link = try? await AgentLink.open(index: i, generation: generation, endpoint: candidate,
+                                                           identity: identity, events: events) else { return false }
+                events.yield(.reconnected(agent: i, link))
+                return true
+            }
+            while !Task.isCancelled {
+                try? await Task.sleep(nanoseconds: 2_000_000_000)
+                if await attempt(endpoint) { return }
+                guard !Task.isCancelled,
+                      let found = try? await AgentFinder.find([endpoint.deviceID], timeoutSeconds: 2).first,
+                      found != endpoint else { continue }
+                if await attempt(found) { return }
+            }
+        }
+    }
+
+    // MARK: Screens
+
+    private nonisolated func noticeSink() -> @Sendable (String) -> Void {
+        { [noticeSubscribers] text in
+            for continuation in noticeSubscribers.withLockedValue({ $0 }) { continuation.yield(text) }
+        }
+    }
+
+    private func notify(_ text: String) { noticeSink()(text) }
+
+    private func publish() {
+        let snapshot = makeSnapshot(now: MonotonicTime.now())
+        guard snapshot != lastSnapshot else { return }
+        lastSnapshot = snapshot
+        for continuation in snapshotSubscribers.withLockedValue({ $0 }) { continuation.yield(snapshot) }
+    }
+
+    private func makeSnapshot(now: Int64) -> RigSnapshot {
+        var snapshot = RigSnapshot()
+        snapshot.take = take?.status(now: now) ?? lastTake
+        let stop = take?.stopShared
+        for (i, m) in members.enumerated() {
+            let t = take?.rigIndices.firstIndex(of: i)
+            let tracker = t.flatMap { take?.agents[$0] }
+            var status = AgentStatus(
+                name: m.name, role: m.role.name, cameraName: tracker?.cameraName ?? "", deviceID: "\(m.endpoint.deviceID)",
+                address: "\(m.endpoint.host):\(m.endpoint.port)",
+                connection: m.connected ? .connected : m.lostSince.map { .lost(sinceSeconds: Double((now - $0) / 100_000_000) / 10) } ?? .connecting,
+                clock: m.clock.map(Self.clock), telemetry: nil, uploadLagSeconds: nil,
+                complete: tracker?.complete ?? false, givenUp: tracker?.phase == .gone)
+            if let tel = m.telemetry, let tracker, tracker.finished == nil {
+                status.telemetry = Self.telemetry(tel)
+            }
+            if let tracker, let t0 = take?.t0, tracker.finished == nil || !tracker.complete {
+                let live = min(now, stop ?? now) - t0
+                status.uploadLagSeconds = Double(max(0, live - tracker.receivedUpToNanoseconds) / 100_000_000) / 10
+            }
+            snapshot.agents.append(status)
+        }
+        return snapshot
+    }
+
+    static func clock(_ c: Dualcam_V1_ClockStatus) -> ClockStatus {
+        ClockStatus(locked: c.state == .clockLocked, errorBoundMicroseconds: c.errorBoundNs / 1000,
+                    offsetMilliseconds: c.offsetNs / 1e6, ratePPM: c.ratePpm, roundTripMicroseconds: c.roundTripNs / 1000)
+    }
+
+    static func telemetry(_ t: Dualcam_V1_Telemetry) -> AgentTelemetry {
+        AgentTelemetry(captureFPS: (t.captureFps * 10).rounded() / 10, framesDropped: t.framesDropped,
+                       temperatureC: t.cpuTemperatureC.isFinite ? t.cpuTemperatureC.rounded() : nil,
+                       throttled: t.throttleFlags & 0xF != 0, freeDiskBytes: t.freeDiskBytes / 100_000_000 * 100_000_000,
+                       sound: t.audio ? SoundLevels(peakDBFS: t.audioPeakDbfs.rounded(), rmsDBFS: t.audioRmsDbfs.rounded()) : nil)
+    }
+}
+
+/// Hands the take to its finishing task.
+private struct TakeBox: @unchecked Sendable {
+    // Invariant: while the take is finalising the rig's loop no longer changes it (events
+    // and commands stop at `isFinalising`); `finish` reads it and writes only its files.
+    let take: Take
+}

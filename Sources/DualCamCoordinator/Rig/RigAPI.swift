@@ -1,0 +1,111 @@
+import DualCamCore
+import Foundation
+
+/// What any screen (the terminal, the studio, a test) sees of the rig: a snapshot after
+/// every change, plus notices (one-off lines: warnings, events). Values only; nothing to
+/// parse. See README "The rig's API".
+public struct RigSnapshot: Sendable, Equatable {
+    public var agents: [AgentStatus] = []
+    /// The take under way, or the last one (until the next starts).
+    public var take: TakeStatus?
+    /// True while a take is between its start and its end: a new one cannot start.
+    public var busy: Bool { take.map { !$0.isOver } ?? false }
+}
+
+public struct AgentStatus: Sendable, Equatable {
+    public enum Connection: Sendable, Equatable {
+        case connecting
+        case connected
+        /// Lost at this shared instant; being reconnected.
+        case lost(sinceSeconds: Double)
+    }
+
+    public var name: String
+    public var role: String
+    /// The name of its camera in the take's files ("Host", "Guest", "Camera3"), once known.
+    public var cameraName: String
+    public var deviceID: String
+    public var address: String
+    public var connection: Connection
+    public var clock: ClockStatus?
+    public var telemetry: AgentTelemetry?
+    /// Seconds of the take recorded on the agent but not yet held here.
+    public var uploadLagSeconds: Double?
+    /// In the current take: every segment held.
+    public var complete: Bool
+    public var givenUp: Bool
+}
+
+public struct ClockStatus: Sendable, Equatable {
+    public var locked: Bool
+    public var errorBoundMicroseconds: Int64
+    public var offsetMilliseconds: Double
+    public var ratePPM: Double
+    public var roundTripMicroseconds: Int64
+}
+
+public struct AgentTelemetry: Sendable, Equatable {
+    public var captureFPS: Double
+    public var framesDropped: UInt64
+    /// nil when the node cannot read it.
+    public var temperatureC: Double?
+    public var throttled: Bool
+    public var freeDiskBytes: UInt64
+    /// nil when the node records no sound.
+    public var sound: SoundLevels?
+}
+
+public struct SoundLevels: Sendable, Equatable {
+    public var peakDBFS: Double
+    public var rmsDBFS: Double
+    public var clipping: Bool { peakDBFS >= -0.1 }
+}
+
+public struct TakeStatus: Sendable, Equatable {
+    public var sessionID: String?
+    public var phase: String
+    public var isOver: Bool
+    /// Whole seconds to T0 while counting down.
+    public var countdownSeconds: Int?
+    /// Seconds since T0 (to the stop, once decided).
+    public var elapsedSeconds: Double
+    /// Segments composed out of those known, while finalising.
+    public var finalising: Progress?
+    public var layout: String
+    public var warnings: [String]
+    /// Why the take failed or was cancelled.
+    public var reason: String?
+    public var files: SessionResult?
+
+    public struct Progress: Sendable, Equatable {
+        public var done: Int
+        public var total: Int
+    }
+}
+
+/// What a screen may ask of the rig. Each is checked before anything changes; a refused
+/// command throws `RigError` and changes nothing.
+public enum RigCommand: Sendable {
+    /// Starts a take with these settings (its `agents` are ignored: every connected agent
+    /// of the rig records).
+    case start(SessionPlan)
+    case stop(reason: String)
+    case layout(LayoutSpec)
+    case nextLayout
+    case swap
+    case nextPiPPosition
+    case filter(Filter)
+    case mix(AudioMixSpec)
+}
+
+public struct RigError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+extension SessionResult: Equatable {
+    public static func == (a: SessionResult, b: SessionResult) -> Bool {
+        a.sessionDirectory == b.sessionDirectory && a.perCameraFiles == b.perCameraFiles && a.combinedFile == b.combinedFile
+            && a.manifestFile == b.manifestFile && a.soundFiles == b.soundFiles
+    }
+}

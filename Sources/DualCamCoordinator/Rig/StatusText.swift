@@ -1,0 +1,67 @@
+import Foundation
+
+/// A rig snapshot as text, for text screens (the terminal's status line, logs). Pure
+/// formatting: where and how the text is shown is the screen's business.
+public enum StatusText {
+    public static let stopHint = "Enter stops"
+
+    /// ["00:42", "Host 30.0 fps, 0 dropped, mic [#####...] -21 dB, 51 °C, 12.1 GB free, lag 1.8 s, clock ±40 µs", "Guest …", "Enter stops"]
+    public static func parts(_ snapshot: RigSnapshot) -> [String] {
+        guard let take = snapshot.take else { return [] }
+        let elapsed = Int(take.elapsedSeconds)
+        var parts = [elapsed >= 3600 ? String(format: "%d:%02d:%02d", elapsed / 3600, elapsed / 60 % 60, elapsed % 60)
+                                     : String(format: "%02d:%02d", elapsed / 60, elapsed % 60)]
+        for a in snapshot.agents {
+            var fields: [String] = []
+            switch a.connection {
+            case .lost(let since): fields.append("LOST \(Int(since)) s, reconnecting")
+            case .connecting: fields.append("reconnecting")
+            case .connected: if a.complete { fields.append("done") }
+            }
+            if a.givenUp { fields.append("given up") }
+            if let t = a.telemetry, a.connection == .connected {
+                fields.append(String(format: "%.1f fps", t.captureFPS))
+                fields.append("\(t.framesDropped) dropped")
+                if let sound = t.sound { fields.append(LevelMeter.text(peakDBFS: sound.peakDBFS, rmsDBFS: sound.rmsDBFS)) }
+                if let c = t.temperatureC { fields.append(String(format: "%.0f °C", c)) }
+                if t.freeDiskBytes > 0 { fields.append(String(format: "%.1f GB free", Double(t.freeDiskBytes) / 1e9)) }
+            }
+            if let lag = a.uploadLagSeconds, !a.complete { fields.append(String(format: "lag %.1f s", lag)) }
+            if let clock = a.clock { fields.append("clock ±\(clock.errorBoundMicroseconds) µs") }
+            parts.append("\(a.cameraName.isEmpty ? a.name : a.cameraName) " + fields.joined(separator: ", "))
+        }
+        if take.phase == "recording" { parts.append(stopHint) }
+        return parts
+    }
+
+    /// One line when it fits in `columns - 1` (the last column would wrap on some
+    /// terminals); else the time and hint, then a line per camera, each cut to fit.
+    public static func layout(_ parts: [String], columns: Int) -> [String] {
+        let width = max(columns - 1, 20)
+        let single = parts.joined(separator: " | ")
+        if single.count <= width { return [single] }
+        guard parts.count > 1 else { return [cut(single, width)] }
+        let cameras = parts.dropFirst().filter { $0 != stopHint }
+        let head = parts[0] + (parts.contains(stopHint) ? " | " + stopHint : "")
+        return [cut(head, width)] + cameras.map { cut("  " + $0, width) }
+    }
+
+    private static func cut(_ text: String, _ width: Int) -> String {
+        text.count <= width ? text : String(text.prefix(width - 1)) + "…"
+    }
+}
+
+/// A microphone's level as a text meter: eight cells over −48…0 dBFS by peak, the RMS in
+/// figures, and CLIP when the peak reaches full scale. Levels that are not numbers (a
+/// peer may send anything) read as silence rather than trap.
+public enum LevelMeter {
+    public static func text(peakDBFS: Double, rmsDBFS: Double) -> String {
+        let cells = 8
+        let peak = peakDBFS.isFinite ? peakDBFS : -96
+        let lit = max(0, min(cells, Int(((peak + 48) / 48 * Double(cells)).rounded())))
+        let bar = String(repeating: "#", count: lit) + String(repeating: ".", count: cells - lit)
+        let clip = peak >= -0.1 ? " CLIP" : ""
+        let rms = !rmsDBFS.isFinite || rmsDBFS <= -96 ? "silent" : String(format: "%.0f dB", rmsDBFS)
+        return "mic [\(bar)] \(rms)\(clip)"
+    }
+}

@@ -1,0 +1,217 @@
+import DualCamCore
+import DualCamNet
+import DualCamProtocol
+import Foundation
+
+extension Take {
+    /// An event of one of the take's agents' connections.
+    func handle(_ event: CoordinatorEvent, from i: Int, now: Int64) throws {
+        agents[i].lastHeard = now
+        switch event {
+        case .connected(let ack):
+            agents[i].phase = .attached
+            agents[i].ready = false
+            feed(.connected(agent: i, recordingThisTake: ack.recordingSessions.contains(sessionID), now: now))
+        case .clockStatus(let clock):
+            agents[i].clock = clock
+            feed(.clock(agent: i, locked: clock.state == .clockLocked, boundNanoseconds: clock.errorBoundNs, now: now))
+        case .ready(let ready):
+            guard ready.sessionID == sessionID else { return }
+            agents[i].ready = true
+            feed(.ready(agent: i, now: now))
+        case .prepareFailed(let error):
+            guard error.sessionID == sessionID else { return }
+            agents[i].errors.append(error.message)
+            feed(.prepareFailed(agent: i, reason: error.message, now: now))
+        case .readyTimedOut:
+            break  // the take's own deadline decides
+        case .telemetry(let telemetry):
+            agents[i].telemetry = telemetry
+            checkHealth(i, telemetry)
+        case .segmentOffered(let offer):
+            guard let receiver = agents[i].receiver, offer.sessionID == sessionID else { return }
+            if try !receiver.offer(offer) {
+                acknowledge(offer.index, bytes: offer.size, durable: true, to: i)
+            }
+        case .segmentData(let chunk):
+            guard let receiver = agents[i].receiver, chunk.sessionID == sessionID else { return }
+            if let done = try receiver.data(chunk) {
+                acknowledge(UInt32(done.index), bytes: done.offer.size, durable: true, to: i)
+                agents[i].receivedUpToNanoseconds = max(agents[i].receivedUpToNanoseconds, done.offer.firstPtsNs + done.offer.durationNs)
+                if let camera = cameraOf[i] {
+                    outputs?.add(segment: done.path, index: done.index, camera: camera,
+                                 firstPresentationNanoseconds: done.offer.firstPtsNs, durationNanoseconds: done.offer.durationNs)
+                }
+                noteIfComplete(i)
+            } else if let due = receiver.progressDue(every: WireProtocol.defaultUploadWindowBytes / 4) {
+                // Written, not yet durable: opens the agent's upload window (§8.3).
+                acknowledge(due.index, bytes: due.receivedBytes, durable: false, to: i)
+            }
+        case .recordingFinished(let finished):
+            feed(.idle(agent: i, true, now: now))
+            guard finished.sessionID == sessionID, !agents[i].rejoining else { return }
+            agents[i].finished = finished
+            feed(.finished(agent: i))
+            noteIfComplete(i)
+        case .peerError(let error):
+            agents[i].errors.append(error.message)
+            warn("\(agents[i].name): \(error.message)")
+            if error.code == .errorSegmentUnavailable && error.sessionID == sessionID && agents[i].finished == nil {
+                feed(.unavailable(agent: i))
+            }
+        }
+    }
+
+    private func noteIfComplete(_ i: Int) {
+        guard agents[i].complete else { return }
+        if let camera = cameraOf[i] { outputs?.stopAwaiting(camera: camera) }
+        feed(.complete(agent: i))
+    }
+
+    /// The agent's connection ended; the rig reconnects it.
+    func lost(_ i: Int, reason: String, now: Int64) {
+        agents[i].link = nil
+        agents[i].receiver?.abandonTransfer()
+        if agents[i].phase != .gone && !agents[i].complete { agents[i].phase = .lost(since: now) }
+        feed(.lost(agent: i, now: now))
+    }
+
+    /// A fresh connection to the agent; its HelloAck (`handle(.connected)`) follows.
+    func attach(_ i: Int, link: AgentLink) {
+        agents[i].link = link
+        agents[i].generation = link.generation
+        agents[i].reconnects += agents[i].phase == .handshaking ? 0 : 1
+        if agents[i].phase != .gone { agents[i].phase = .handshaking }
+    }
+
+    private func acknowledge(_ index: UInt32, bytes: UInt64, durable: Bool, to i: Int) {
+        var ack = Dualcam_V1_SegmentAck()
+        ack.sessionID = sessionID
+        ack.index = index
+        ack.durable = durable
+        ack.receivedBytes = bytes
+        send(.segmentAck(ack), to: i)
+    }
+
+    private func checkHealth(_ i: Int, _ t: Dualcam_V1_Telemetry) {
+        if t.freeDiskBytes > 0 && t.freeDiskBytes < 500_000_000 {
+            warnOnce("disk\(i)", "\(agents[i].name) has \(t.freeDiskBytes / 1_000_000) MB of storage left")
+        }
+        if t.throttleFlags & 0xF != 0 {
+            warnOnce("throttle\(i)", "\(agents[i].name) is throttling (flags 0x\(String(t.throttleFlags, radix: 16))): cool it or lower the preset")
+        }
+    }
+
+    // MARK: The operator's controls
+
+    /// Changes the composite from the next output frame on; the change goes into the
+    /// layout timeline (and the manifest).
+    func apply(_ command: RigCommand, now: Int64) throws {
+        var spec = layout
+        switch command {
+        case .nextLayout:
+            let kinds = LayoutKind.allCases
+            spec.kind = kinds[((kinds.firstIndex(of: spec.kind) ?? 0) + 1) % kinds.count]
+        case .swap:
+            spec.pip.swapped.toggle()
+        case .nextPiPPosition:
+            let positions = PiPPosition.allCases
+            spec.pip.position = positions[((positions.firstIndex(of: spec.pip.position) ?? 0) + 1) % positions.count]
+        case .layout(let given):
+            spec = given
+        case .filter, .mix:
+            throw RigError("the filter and the sound mix are chosen before a take; `recompose` changes them after")
+        case .start, .stop:
+            return
+        }
+        guard let t0, let outputs else {
+            layout = spec
+            plan.layout = spec
+            return
+        }
+        let since = min(now, stopShared ?? .max) - t0
+        let at = plan.rate.instant(ofFrame: plan.rate.firstFrame(atOrAfter: max(0, since)))
+        outputs.changeLayout(at: at, to: spec)
+        layout = spec
+        notice(String(format: "layout from %.2f s: %@", Double(at) / 1e9, spec.description))
+        do {
+            // The layout last chosen while recording is the next take's default.
+            try CoordinatorPreferences.saveLayout(spec)
+        } catch {
+            notice("cannot keep the layout for next time: \(error)")
+        }
+    }
+
+    // MARK: Finishing
+
+    /// Closes the files: per-camera, the composite's tail and the manifest.
+    func finish() async throws -> SessionResult {
+        guard let outputs, let t0 else { throw CoordinatorError("the take has no files to finish") }
+        let stop = stopShared ?? (t0 + (agents.map(\.receivedUpToNanoseconds).max() ?? 0))
+        let cameras = cameraOf.sorted { $0.value < $1.value }.map(\.key)
+        // Read, never written, while finishing: the rig's screens read the take meanwhile.
+        var warnings = self.warnings
+        for i in cameras where !agents[i].missingSegments.isEmpty {
+            warnings.append("\(agents[i].name): segments \(agents[i].missingSegments) never arrived; its file has a gap there")
+            outputs.stopAwaiting(camera: cameraOf[i] ?? 0)
+        }
+        let stats = cameras.map { i in
+            let a = agents[i]
+            var s = CameraStatistics(name: a.name, role: a.role.name,
+                                     framesCaptured: Int(a.finished?.framesCaptured ?? 0),
+                                     framesDropped: Int(a.finished?.framesDropped ?? 0),
+                                     segments: a.receiver?.received.count ?? 0,
+                                     clockOffsetNanoseconds: a.clock?.offsetNs ?? 0, clockRatePPM: a.clock?.ratePpm ?? 0,
+                                     clockErrorBoundNanoseconds: a.clock?.errorBoundNs ?? 0)
+            s.clockRoundTripNanoseconds = a.clock?.roundTripNs ?? 0
+            s.clockOverSession = ClockSummary(a.clockHistory)
+            s.reconnects = a.reconnects
+            s.rejoins = a.rejoins
+            s.missingSegments = a.missingSegments
+            return s
+        }
+        let collected = Double(MonotonicTime.now() - stop) / 1e9
+        let result = try await outputs.finish(t0Shared: t0, durationNanoseconds: stop - t0, cameras: stats,
+                                              deviceIDs: cameras.map { "\(agents[$0].endpoint.deviceID)" }, warnings: warnings)
+        let afterStop = Double(MonotonicTime.now() - stop) / 1e9
+        notice(String(format: "files final %.2f s after the stop instant (every segment in after %.2f s)", afterStop, collected))
+        let started = MonotonicTime.now()
+        do {
+            for e in try outputs.addSoundSyncReport() {
+                notice(String(format: "sound check: %@ against %@ %+.2f ms at the start, %+.2f ms at the end (confidence %.2f / %.2f), measured in %.1f s",
+                              e.camera, e.reference, Double(e.startOffsetNanoseconds) / 1e6, Double(e.endOffsetNanoseconds) / 1e6,
+                              e.startConfidence, e.endConfidence, Double(MonotonicTime.now() - started) / 1e9))
+            }
+        } catch {
+            notice("sound check not written into the manifest: \(error)")
+        }
+        return result
+    }
+
+    // MARK: What screens see
+
+    func status(now: Int64) -> TakeStatus {
+        var status = TakeStatus(sessionID: record == nil && machine.t0 == nil ? nil : sessionID, phase: machine.phase.name,
+                                isOver: machine.phase.isOver, countdownSeconds: nil, elapsedSeconds: 0, finalising: nil,
+                                layout: layout.description, warnings: warnings, reason: nil, files: result)
+        switch machine.phase {
+        case .countingDown(let t0, _) where plan.countdownSeconds > 0:
+            // A lead without a countdown is the start's own margin, not one to show.
+            status.countdownSeconds = Int((t0 - now + 999_999_999) / 1_000_000_000)
+        case .recording(let t0, _), .stopping(let t0, _), .finalising(let t0, _):
+            status.elapsedSeconds = Double(max(0, min(now, stopShared ?? now) - t0)) / 1e9
+        case .failed(let reason), .cancelled(let reason):
+            status.reason = reason
+        default:
+            break
+        }
+        if case .finalising = machine.phase, let outputs {
+            let p = outputs.progress()
+            status.finalising = .init(done: p.done, total: p.total)
+        }
+        if case .done = machine.phase, let t0, let stop = stopShared {
+            status.elapsedSeconds = Double(stop - t0) / 1e9
+        }
+        return status
+    }
+}

@@ -1,0 +1,245 @@
+import DualCamCore
+import DualCamNet
+import DualCamProtocol
+import Foundation
+import Logging
+
+/// One take on the rig: performs what its `TakeMachine` decides (folders, Prepare,
+/// StartAt, Stop, Resume, finishing) and keeps what arrives (segments, telemetry). Used by
+/// the rig's event loop only, never from two places at once.
+final class Take {
+    var plan: SessionPlan
+    let logger: Logger
+    let notice: @Sendable (String) -> Void
+    var machine: TakeMachine
+    var agents: [AgentTracker]
+    /// The rig's index of each of the take's agents.
+    let rigIndices: [Int]
+    var sessionID: String
+    var sessionDirectory: String
+    private var lock: SessionLock?
+    var record: SessionRecord?
+    var outputs: SessionOutputs?
+    /// Take agent → camera index in the outputs (agents left out have none).
+    var cameraOf: [Int: Int] = [:]
+    var layout: LayoutSpec
+    var warnings: [String] = []
+    var raised = Set<String>()
+    var result: SessionResult?
+    var finishing: Task<Void, Never>?
+    let wallStart: Date
+
+    init(plan: SessionPlan, agents: [AgentTracker], rigIndices: [Int], logger: Logger,
+         notice: @escaping @Sendable (String) -> Void, now: Int64) {
+        self.plan = plan
+        self.agents = agents
+        self.rigIndices = rigIndices
+        self.logger = logger
+        self.notice = notice
+        layout = plan.layout
+        wallStart = Date()
+        sessionID = SessionNaming.sessionID(for: wallStart)
+        sessionDirectory = plan.outputDirectory + "/" + sessionID
+        machine = TakeMachine(settings: Self.settings(plan), agents: agents.map(\.name))
+    }
+
+    /// Picks up a take whose coordinator was killed, from its folder.
+    init(resuming record: SessionRecord, plan: SessionPlan, sessionDirectory: String, agents: [AgentTracker],
+         rigIndices: [Int], lock: SessionLock, logger: Logger, notice: @escaping @Sendable (String) -> Void, now: Int64) throws {
+        self.plan = plan
+        self.agents = agents
+        self.rigIndices = rigIndices
+        self.logger = logger
+        self.notice = notice
+        self.lock = lock
+        self.record = record
+        layout = plan.layout
+        wallStart = Date(timeIntervalSince1970: record.wallStartUnixSeconds)
+        sessionID = record.sessionID
+        self.sessionDirectory = sessionDirectory
+        machine = TakeMachine(settings: Self.settings(plan), agents: agents.map(\.name), resumingAt: record.t0SharedNanoseconds,
+                              stop: record.stopSharedNanoseconds > 0 ? record.stopSharedNanoseconds : nil, now: now)
+        try openOutputs(cameras: Array(agents.indices), names: agents.map(\.cameraName))
+    }
+
+    static func settings(_ plan: SessionPlan) -> TakeMachine.Settings {
+        var s = TakeMachine.Settings(rate: plan.rate, durationNanoseconds: plan.durationSeconds.map { Int64($0 * 1e9) })
+        s.countdownSeconds = plan.countdownSeconds
+        s.startLeadNanoseconds = plan.startLeadNanoseconds
+        s.clockThresholdNanoseconds = plan.clockThresholdNanoseconds
+        s.clockWaitNanoseconds = plan.clockSyncTimeoutNanoseconds
+        s.reconnectGraceNanoseconds = Int64(plan.reconnectGraceSeconds * 1e9)
+        return s
+    }
+
+    var t0: Int64? { machine.t0 }
+    var stopShared: Int64? { machine.stopInstant }
+
+    /// Feeds the machine and performs what it returns.
+    func feed(_ input: TakeMachine.Input) {
+        let before = machine.phase
+        let actions = machine.handle(input)
+        for action in actions { perform(action) }
+        if case .recording = machine.phase, case .countingDown = before {
+            notice("recording \(sessionID)" + (plan.durationSeconds.map { " for \($0) s" } ?? ""))
+        }
+    }
+
+    private func perform(_ action: TakeMachine.Action) {
+        switch action {
+        case .prepare(let who):
+            do {
+                try makeFolderIfNeeded()
+                let prepare = plan.prepare(sessionID: sessionID)
+                for i in who {
+                    agents[i].ready = false
+                    // A Prepare once the take has begun asks a restarted agent to rejoin.
+                    agents[i].rejoining = outputs != nil
+                    send(.prepare(prepare), to: i)
+                }
+                if record == nil { notice("preparing \(sessionID) (\(plan.width)x\(plan.height) at \(plan.rate) fps)") }
+            } catch {
+                notice("cannot start: \(error)")
+                feed(.stop(now: MonotonicTime.now(), reason: "\(error)"))
+            }
+        case .startAt(let who, let t0, let stop):
+            do {
+                try startAt(who, t0: t0, stop: stop)
+            } catch {
+                notice("cannot start: \(error)")
+                feed(.stop(now: MonotonicTime.now(), reason: "\(error)"))
+            }
+        case .stop(let who, let at):
+            if var record {
+                record.stopSharedNanoseconds = at
+                self.record = record
+                do { try record.save(in: sessionDirectory) } catch { warn("cannot note the stop in session.json: \(error)") }
+            }
+            var stop = Dualcam_V1_Stop()
+            stop.sessionID = sessionID
+            stop.stopSharedNs = at
+            for i in who { send(.stop(stop), to: i) }
+        case .reconnect:
+            break  // the rig reconnects every lost agent, in a take or not
+        case .resume(let i):
+            agents[i].rejoining = false
+            var resume = Dualcam_V1_Resume()
+            resume.sessionID = sessionID
+            resume.held = (agents[i].receiver?.received.keys.sorted() ?? []).map { UInt32(clamping: $0) }
+            send(.resume(resume), to: i)
+        case .giveUp(let i, let reason):
+            agents[i].phase = .gone
+            if let camera = cameraOf[i] { outputs?.stopAwaiting(camera: camera) }
+            warn("finishing without \(agents[i].name): \(reason); missing segments stay missing")
+        case .finalise:
+            break  // the rig starts it: it runs beside the event loop
+        case .discard:
+            discardFolder()
+        case .warn(let text):
+            warn(text)
+        }
+    }
+
+    private func makeFolderIfNeeded() throws {
+        guard lock == nil else { return }
+        fitToCameras()
+        do {
+            try FileManager.default.createDirectory(atPath: sessionDirectory, withIntermediateDirectories: true)
+        } catch {
+            throw CoordinatorError("cannot make the session folder \(sessionDirectory): \(error.localizedDescription); choose another --out")
+        }
+        lock = try SessionLock(sessionDirectory: sessionDirectory, purpose: "recording")
+    }
+
+    /// A take that recorded nothing leaves nothing behind.
+    private func discardFolder() {
+        guard lock != nil, record == nil else { return }
+        lock = nil
+        try? FileManager.default.removeItem(atPath: sessionDirectory)
+    }
+
+    private func startAt(_ who: [Int], t0: Int64, stop: Int64?) throws {
+        if outputs == nil {
+            if let roles = plan.roles {
+                for i in agents.indices where i < roles.count { agents[i].role = roles[i] }
+            }
+            let names = SessionNaming.cameraNames(roles: who.map { agents[$0].role })
+            for (camera, i) in who.enumerated() { agents[i].cameraName = names[camera] }
+            var record = SessionRecord(
+                plan: plan, sessionID: sessionID, wallStart: wallStart, t0: t0, stop: stop ?? 0,
+                agents: who.map { i in
+                    let a = agents[i]
+                    return .init(name: a.name, role: a.role.name, deviceID: "\(a.endpoint.deviceID)", hosts: a.endpoint.hosts,
+                                 port: a.endpoint.port)
+                })
+            record.layout = layout.description
+            try openOutputs(cameras: who, names: names)
+            // Before StartAt: a coordinator killed from here on leaves what `resume` needs.
+            try record.save(in: sessionDirectory)
+            self.record = record
+        }
+        guard let start = record?.startAt else { return }
+        for i in who {
+            agents[i].phase = .attached
+            if agents[i].rejoining {
+                agents[i].rejoining = false
+                agents[i].rejoins += 1
+                notice("\(agents[i].name) records again")
+            }
+            send(.startAt(start), to: i)
+        }
+    }
+
+    private func openOutputs(cameras: [Int], names: [String]) throws {
+        for (camera, i) in cameras.enumerated() {
+            cameraOf[i] = camera
+            agents[i].cameraName = names[camera]
+            agents[i].receiver = try SegmentReceiver(sessionDirectory: sessionDirectory, camera: names[camera])
+        }
+        outputs = try SessionOutputs(plan: plan, sessionDirectory: sessionDirectory, sessionID: sessionID,
+                                     cameraNames: names, wallStart: wallStart, logger: logger)
+    }
+
+    /// A preset asks for at most what every camera delivers; settings given explicitly are
+    /// kept, with a word on each camera that must scale its pictures up to meet them.
+    private func fitToCameras() {
+        let wanted = CaptureMode(width: plan.width, height: plan.height, rate: plan.rate)
+        var mode = wanted
+        if plan.fitsSizeToCameras || plan.fitsRateToCameras {
+            let fitted = CaptureModeFit.fit(wanted, to: agents.map(\.limits))
+            if plan.fitsSizeToCameras { (mode.width, mode.height) = (fitted.width, fitted.height) }
+            if plan.fitsRateToCameras { mode.rate = fitted.rate }
+            if mode != wanted {
+                let cameras = agents.map { "\($0.name) \($0.limits)" }.joined(separator: ", ")
+                notice("recording at \(mode), not \(wanted): the most every camera delivers (\(cameras))")
+            }
+            (plan.width, plan.height, plan.rate) = (mode.width, mode.height, mode.rate)
+        }
+        for note in CaptureModeFit.shortfalls(mode, cameras: agents.map { ($0.name, $0.limits) }) {
+            notice("warning: " + note)
+        }
+    }
+
+    func send(_ body: Dualcam_V1_Envelope.OneOf_Body, to i: Int) {
+        guard let link = agents[i].link else { return }
+        do {
+            try link.send(body)
+        } catch {
+            // Not allowed in the connection's phase (it crossed a message of the agent's),
+            // or the connection is closing: its close event says why.
+            logger.debug("not sent to \(agents[i].name): \(error)")
+        }
+    }
+
+    func warn(_ text: String) {
+        warnings.append(text)
+        notice("warning: " + text)
+        logger.warning("\(text)")
+    }
+
+    /// Warns once per kind and agent.
+    func warnOnce(_ key: String, _ text: String) {
+        guard raised.insert(key).inserted else { return }
+        warn(text)
+    }
+}

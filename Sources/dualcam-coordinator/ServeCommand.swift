@@ -1,0 +1,75 @@
+import ArgumentParser
+import DualCamCoordinator
+import DualCamNet
+import Foundation
+
+/// `serve`: the rig stays up and records a take each time it is told to, without
+/// reconnecting between takes.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Keep the rig up and record a take each time it is told to (Enter starts and stops).",
+        discussion: """
+            On a terminal: Enter starts a take, Enter (or q) stops it; l, s and p change the layout while \\
+            recording. From a pipe, one command a line: start, stop, l, s, p, layout SPEC, quit; the end \\
+            of input quits once no take is under way. After each take the files are printed, with the \\
+            coordinator's open files and memory.
+            """,
+        aliases: ["studio"])
+
+    @OptionGroup var agents: AgentChoice
+    @Option(help: "Seconds each take records (default: until stopped).") var duration: Double?
+    @Option(help: "Output folder (one sub-folder per session).") var out = "DualCam"
+    @OptionGroup var take: TakeOptions
+    @OptionGroup var state: StateOption
+
+    func run() async throws {
+        let logger = CommandSupport.logger()
+        let progress: @Sendable (String) -> Void = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
+        let outputDirectory = URL(fileURLWithPath: out).standardizedFileURL.path
+        let identity = try DeviceIdentity.loadOrCreate(in: state.directory, commonName: "dualcam-coordinator")
+        let endpoints = try await agents.endpoints(identity: identity, stateDirectory: state.directory, progress: progress)
+        var plan = try take.plan(agents: endpoints, outputDirectory: outputDirectory, duration: duration)
+        if agents.rolesByName { plan.roles = [.host, .guest].prefix(plan.agents.count).map { $0 } }
+        let rig = Rig(agents: endpoints, identity: identity, logger: logger)
+        let loop = Task { await rig.run() }
+        let reports = Task { await Self.reportTakes(rig.snapshots()) }
+        try await rig.connect()
+        progress("rig up with \(endpoints.count) agent\(endpoints.count == 1 ? "" : "s"); Enter (or `start`) records a take, `quit` ends")
+        TerminalClient(rig: rig, serving: true, startPlan: plan).attach(keys: true, takesInterrupts: true, onQuit: {
+            rig.shutdown(sendShutdown: false)
+        })
+        await loop.value
+        reports.cancel()
+        KeyReader.restoreTerminal()
+    }
+
+    /// Prints each take's files when it ends, and what the coordinator holds open: a rig
+    /// that runs for a day must not grow from take to take.
+    static func reportTakes(_ snapshots: AsyncStream<RigSnapshot>) async {
+        var reported: String?
+        for await snapshot in snapshots {
+            guard let take = snapshot.take, take.isOver, let id = take.sessionID ?? take.reason, id != reported else { continue }
+            reported = id
+            if let files = take.files {
+                CommandSupport.report(files)
+            } else {
+                print("take \(take.phase): \(take.reason ?? "")")
+            }
+            print("coordinator: \(ProcessFigures.openFiles()) open files, \(ProcessFigures.residentKilobytes() / 1024) MB resident")
+            fflush(nil)
+        }
+    }
+}
+
+/// The process's own figures from /proc.
+enum ProcessFigures {
+    static func openFiles() -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
+    }
+
+    static func residentKilobytes() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return -1 }
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? -1
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// Standard input as commands: single keys on a terminal (no Enter needed), lines from a
+/// pipe. The terminal is put back as it was at exit.
+enum KeyReader {
+    enum Command: Sendable, Equatable {
+        case enter, start, stop, nextLayout, swap, nextPiPPosition, quit
+        case layout(String)
+    }
+
+    // Invariant: written once, on the reader thread before any other use, and read by
+    // the exit handler after; the process has one terminal.
+    nonisolated(unsafe) private static var original: termios?
+    // Invariant: set once, when Ctrl-C is first taken over; only kept alive here.
+    nonisolated(unsafe) private static var interruptSource: DispatchSourceSignal?
+
+    static func start(_ handle: @escaping @Sendable (Command) -> Void) {
+        let thread = Thread { read(handle) }
+        thread.name = "dualcam-keys"
+        thread.start()
+    }
+
+    /// Ctrl-C as a call instead of the end of the process.
+    static func watchInterrupts(_ handle: @escaping @Sendable () -> Void) {
+        signal(SIGINT, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        source.setEventHandler(handler: handle)
+        source.resume()
+        interruptSource = source
+    }
+
+    static func restoreTerminal() {
+        guard var saved = original else { return }
+        tcsetattr(STDIN_FILENO, TCSANOW, &saved)
+    }
+
+    private static func read(_ handle: @Sendable (Command) -> Void) {
+        if isatty(STDIN_FILENO) == 1 {
+            var settings = termios()
+            guard tcgetattr(STDIN_FILENO, &settings) == 0 else { return }
+            original = settings
+            atexit { KeyReader.restoreTerminal() }
+            settings.c_lflag &= ~tcflag_t(ICANON | ECHO)
+            tcsetattr(STDIN_FILENO, TCSANOW, &settings)
+            var byte: UInt8 = 0
+            while Foundation.read(STDIN_FILENO, &byte, 1) == 1 {
+                switch byte {
+                case 10, 13: handle(.enter)
+                case UInt8(ascii: "q"): handle(.stop)
+                case UInt8(ascii: "l"): handle(.nextLayout)
+                case UInt8(ascii: "s"): handle(.swap)
+                case UInt8(ascii: "p"): handle(.nextPiPPosition)
+                default: break
+                }
+            }
+        } else {
+            while let line = readLine() {
+                let command = line.trimmingCharacters(in: .whitespaces)
+                switch command {
+                case "": handle(.enter)
+                case "q", "stop": handle(.stop)
+                case "start": handle(.start)
+                case "quit", "exit": handle(.quit)
+                case "l": handle(.nextLayout)
+                case "s": handle(.swap)
+                case "p": handle(.nextPiPPosition)
+                default:
+                    if command.hasPrefix("layout ") { handle(.layout(String(command.dropFirst(7)))) }
+                }
+            }
+        }
+    }
+}

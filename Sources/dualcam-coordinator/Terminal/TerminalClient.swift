@@ -1,0 +1,113 @@
+import DualCamCoordinator
+import DualCamCore
+import Foundation
+import Synchronization
+
+/// The terminal as one client of the rig's API: it prints the rig's notices, draws the
+/// status line, the countdown and the finishing bar from its snapshots, and turns keys
+/// into commands. Nothing here decides anything about a take.
+///
+/// Keys on a terminal: Enter or q stops (in `serve`, Enter also starts), l cycles the
+/// layout, s swaps the cameras, p moves the small picture. From a pipe, one command a
+/// line: `start`, `stop` (or an empty line), `l`, `s`, `p`, `layout SPEC`, `quit`.
+/// Ctrl-C stops the take; a second Ctrl-C leaves at once, the agents recording on until
+/// `dualcam-coordinator resume` finishes the session.
+final class TerminalClient: Sendable {
+    let rig: Rig
+    /// `serve`: Enter starts a take when none is under way, `quit` ends the rig.
+    let serving: Bool
+    let startPlan: SessionPlan?
+    private let status = StatusLine()
+    private let state = Mutex(State())
+
+    private struct State {
+        var busy = false
+        var lastCountdown: Int?
+        var lastBar = -1
+        var interrupts = 0
+        var quit: (@Sendable () -> Void)?
+    }
+
+    init(rig: Rig, serving: Bool = false, startPlan: SessionPlan? = nil) {
+        self.rig = rig
+        self.serving = serving
+        self.startPlan = startPlan
+    }
+
+    /// Starts showing the rig; with `keys`, reads commands from standard input too.
+    func attach(keys: Bool, takesInterrupts: Bool, onQuit: (@Sendable () -> Void)? = nil) {
+        state.withLock { $0.quit = onQuit }
+        let notices = rig.notices()
+        let snapshots = rig.snapshots()
+        Task { for await line in notices { self.status.note(line) } }
+        Task { for await snapshot in snapshots { self.show(snapshot) } }
+        if takesInterrupts { KeyReader.watchInterrupts { self.interrupt() } }
+        if keys { KeyReader.start { self.command($0) } }
+    }
+
+    private func show(_ snapshot: RigSnapshot) {
+        state.withLock { $0.busy = snapshot.busy }
+        guard let take = snapshot.take else { return }
+        if let n = take.countdownSeconds, n > 0 {
+            let changed = state.withLock { s -> Bool in
+                defer { s.lastCountdown = n }
+                return s.lastCountdown != n
+            }
+            if changed { status.note("\(n)…") }
+        }
+        switch take.phase {
+        case "recording", "stopping":
+            status.show(StatusText.parts(snapshot))
+        case "finalising":
+            guard let p = take.finalising else { return }
+            let percent = p.total == 0 ? 100 : p.done * 100 / p.total
+            let last = state.withLock { s -> Int in defer { s.lastBar = percent }; return s.lastBar }
+            if percent != last { status.bar(percent: percent, previous: last) }
+        default:
+            status.end()
+            if take.isOver { state.withLock { $0.lastCountdown = nil; $0.lastBar = -1 } }
+        }
+    }
+
+    private func command(_ key: KeyReader.Command) {
+        let busy = state.withLock { $0.busy }
+        let command: RigCommand
+        switch key {
+        case .enter where serving && !busy, .start:
+            guard let plan = startPlan else { return }
+            command = .start(plan)
+        case .enter, .stop: command = .stop(reason: "Enter")
+        case .nextLayout: command = .nextLayout
+        case .swap: command = .swap
+        case .nextPiPPosition: command = .nextPiPPosition
+        case .layout(let text):
+            do {
+                command = .layout(try LayoutSpec(parsing: text))
+            } catch {
+                status.note("not a layout: \(error)")
+                return
+            }
+        case .quit:
+            if busy {
+                status.note("a take is under way: stop it first (Enter), then quit")
+                return
+            }
+            state.withLock { $0.quit }?()
+            return
+        }
+        Task {
+            do { try await rig.perform(command) } catch { self.status.note("\(error)") }
+        }
+    }
+
+    private func interrupt() {
+        let count = state.withLock { s -> Int in s.interrupts += 1; return s.interrupts }
+        if count == 1 && state.withLock({ $0.busy }) {
+            Task { try? await rig.perform(.stop(reason: "Ctrl-C")) }
+            return
+        }
+        KeyReader.restoreTerminal()
+        FileHandle.standardError.write(Data("\nleaving now; an agent still recording records on: `dualcam-coordinator resume` finishes the session\n".utf8))
+        exit(130)
+    }
+}
