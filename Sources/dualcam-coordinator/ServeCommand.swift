@@ -55,7 +55,7 @@ struct Serve: AsyncParsableCommand {
             } else {
                 print("take \(take.phase): \(take.reason ?? "")")
             }
-            print("coordinator: \(ProcessFigures.openFiles()) open files, \(ProcessFigures.residentKilobytes() / 1024) MB resident")
+            print("coordinator: \(ProcessFigures.openFiles()) open files, \(ProcessFigures.residentKilobytes()) kB resident")
             fflush(nil)
         }
     }

@@ -7,8 +7,16 @@ import Testing
 /// of each camera there and in sync, the composite whole.
 struct RecordedSession {
     let out: String
+    /// Which session folder of `out`; nil: the only one.
+    var name: String?
+
+    init(out: String, name: String? = nil) {
+        self.out = out
+        self.name = name
+    }
 
     var directory: String? {
+        if let name { return out + "/" + name }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []
         return names.first.map { out + "/" + $0 }
     }

@@ -105,7 +105,9 @@ final class PreparedSource: Sendable {
         switch stage.withLockedValue({ $0 }) {
         case .warming: nil
         case .recording(_, let stopLocal): stopLocal()
-        case .closed: Int64.min
+        // Long past, yet far enough from Int64.min that a source's stop arithmetic
+        // (a period either side) cannot overflow.
+        case .closed: Int64.min / 4
         }
     }
 }

@@ -95,19 +95,19 @@ public struct AgentConnectionStateMachine: Sendable {
     ) throws(ProtocolError) -> [Action] {
         switch body {
         case .prepare(let prepare):
+            try MessageValidation.checkPrepare(prepare)
             guard phase == .idle else {
                 throw ProtocolError(.badState, "Prepare for \(prepare.sessionID) while \(phase.name) session \(phase.sessionID ?? "")")
             }
-            try MessageValidation.checkPrepare(prepare)
             self.phase = .preparing(sessionID: prepare.sessionID)
             following = false
             return [.deliver(.prepare(prepare))]
 
         case .startAt(let start):
+            try MessageValidation.checkStartAt(start)
             guard case .ready(let id) = phase, id == start.sessionID else {
                 throw ProtocolError(.badState, "StartAt for \(start.sessionID) while \(describe(phase)); StartAt must follow Ready")
             }
-            try MessageValidation.checkStartAt(start)
             self.phase = .recording(sessionID: id)
             return [.deliver(.startAt(start))]
 
