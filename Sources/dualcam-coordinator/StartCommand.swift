@@ -39,7 +39,7 @@ struct Start: AsyncParsableCommand {
         let progress: @Sendable (String) -> Void = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
         let outputDirectory = URL(fileURLWithPath: out).standardizedFileURL.path
         let identity = try DeviceIdentity.loadOrCreate(in: state.directory, commonName: "dualcam-coordinator")
-        for unfinished in SessionResumer.unfinished(in: outputDirectory) {
+        for unfinished in SessionResumer.unfinished(in: outputDirectory, warn: progress) {
             progress("an unfinished session is in \(unfinished); finishing it first (its agents recorded on)")
             let result = try await SessionResumer(sessionDirectory: unfinished, identity: identity, logger: logger,
                                                   interactive: true, reconnectGraceSeconds: reconnectGrace, progress: progress).run()

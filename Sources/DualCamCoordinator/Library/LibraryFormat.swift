@@ -13,7 +13,8 @@ enum LibraryFormat {
     }
 
     static func duration(_ seconds: Double?) -> String {
-        guard let seconds else { return "–" }
+        // Checked manifests hold no such value; a caller with another source must not trap.
+        guard let seconds, seconds.isFinite, abs(seconds) < 1e12 else { return "–" }
         if seconds < 60 { return String(format: "%.1f s", seconds) }
         let whole = Int(seconds.rounded())
         return whole >= 3600 ? String(format: "%d:%02d:%02d", whole / 3600, whole / 60 % 60, whole % 60)

@@ -1,0 +1,92 @@
+@testable import DualCamCoordinator
+import Foundation
+import Testing
+
+/// The library reads folders anyone may have written into: a damaged or hostile file in
+/// one session must neither trap the listing, nor block the next `start`, nor make a
+/// command write or delete outside the output folder.
+@Suite struct SessionLibraryTrustTests {
+    @Test func aDamagedManifestIsListedAsDamagedAndTheRestStillListed() throws {
+        let root = try SessionFixtures.makeRoot()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let out = root + "/DualCam"
+        try SessionFixtures.session("20261124_120000", in: out, files: ["manifest.json": SessionFixtures.manifest(id: "20261124_120000")])
+        try SessionFixtures.session("20261124_120100", in: out,
+                                    files: ["manifest.json": SessionFixtures.manifest(id: "20261124_120100", duration: "1e300")])
+        let whole = SessionFixtures.manifest(id: "20261124_120200")
+        try SessionFixtures.session("20261124_120200", in: out, files: ["manifest.json": String(whole.prefix(whole.count / 2))])
+        try SessionFixtures.session("20261124_120300", in: out,
+                                    files: ["manifest.json": SessionFixtures.manifest(id: "20261124_120300", hostFile: "../../escaped.mp4")])
+        try SessionFixtures.session("20261124_120400", in: out, files: ["session.json": "{\"sessionID\": 12"])
+        try SessionFixtures.session("20261124_120500", in: out, files: ["session.json": SessionFixtures.record(id: "20261124_120500")])
+
+        let sessions = SessionLibrary(directories: [out]).sessions()
+        let lines = SessionListing.lines(sessions)
+        #expect(lines.count == 7, "\(lines)")
+        let status = Dictionary(uniqueKeysWithValues: sessions.map { ($0.id, $0.status) })
+        #expect(status["20261124_120000"]?.hasPrefix("incomplete: missing") == true, "\(status)")
+        #expect(status["20261124_120100"]?.contains("damaged") == true && status["20261124_120100"]?.contains("durationSeconds") == true,
+                "\(status)")
+        #expect(status["20261124_120200"]?.contains("damaged") == true && status["20261124_120200"]?.contains("not valid JSON") == true,
+                "\(status)")
+        #expect(status["20261124_120300"]?.contains("damaged") == true && status["20261124_120300"]?.contains("escaped") == true,
+                "\(status)")
+        #expect(status["20261124_120400"]?.contains("damaged") == true && status["20261124_120400"]?.contains("session.json") == true,
+                "\(status)")
+        #expect(status["20261124_120500"]?.hasPrefix("unfinished") == true, "\(status)")
+        // A damaged manifest has no duration to show: the cell says so instead of trapping.
+        #expect(sessions.first { $0.id == "20261124_120100" }?.durationSeconds == nil)
+        #expect(LibraryFormat.duration(1e300) == "–" && LibraryFormat.duration(.nan) == "–")
+    }
+
+    @Test func startSkipsAnUnfinishedSessionWhoseRecordIsDamaged() throws {
+        let root = try SessionFixtures.makeRoot()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let corrupt = try SessionFixtures.session("20261124_120000", in: root, files: ["session.json": "{\"sessionID\": \"2026"])
+        let absurd = try SessionFixtures.session("20261124_120100", in: root,
+                                                 files: ["session.json": SessionFixtures.record(id: "20261124_120100", stop: "-9223372036854775807")])
+        let climbing = try SessionFixtures.session("20261124_120200", in: root, files: ["session.json": SessionFixtures.record(id: "../../x")])
+        let good = try SessionFixtures.session("20261124_120300", in: root, files: ["session.json": SessionFixtures.record(id: "20261124_120300")])
+        var warnings: [String] = []
+        #expect(SessionResumer.unfinished(in: root) { warnings.append($0) } == [good])
+        #expect(warnings.count == 3, "\(warnings)")
+        for (folder, warning) in zip([corrupt, absurd, climbing], warnings) {
+            #expect(warning.contains(folder) && warning.contains("damaged"), "\(warning)")
+        }
+        #expect(warnings[1].contains("stop"), "\(warnings[1])")
+        #expect(warnings[2].contains("session ID"), "\(warnings[2])")
+    }
+
+    @Test func deleteRefusesAFolderOutsideTheLibrary() throws {
+        let root = try SessionFixtures.makeRoot()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let out = root + "/DualCam"
+        let other = try SessionFixtures.session("otherproj", in: root, files: ["notes.txt": "precious"])
+        let library = SessionLibrary(directories: [out])
+        try SessionFixtures.session("20261124_120000", in: out, files: ["session.json": SessionFixtures.record(id: "20261124_120000")])
+
+        // Named by a path that climbs out of the library.
+        let climbing = try library.resolve(out + "/../otherproj")
+        #expect(throws: CoordinatorError.self) { try library.delete(climbing) }
+        do {
+            try library.delete(climbing)
+        } catch {
+            #expect("\(error)".contains("not deleting") && "\(error)".contains("inside \(out)"), "\(error)")
+        }
+        // Reached through a link inside the library: neither the target nor a lock in it.
+        try FileManager.default.createSymbolicLink(atPath: out + "/20261124_130000", withDestinationPath: other)
+        let linked = try library.resolve("20261124_130000")
+        do {
+            try library.delete(linked)
+            Issue.record("a session reached through a symbolic link was deleted")
+        } catch {
+            #expect("\(error)".contains("symbolic link"), "\(error)")
+        }
+        #expect(FileManager.default.fileExists(atPath: other + "/notes.txt"))
+        #expect(!FileManager.default.fileExists(atPath: other + "/.lock"))
+
+        // A session really inside is deleted as before.
+        try library.delete(try library.resolve("20261124_120000"))
+        #expect(!FileManager.default.fileExists(atPath: out + "/20261124_120000"))
+    }
+}
