@@ -1,4 +1,5 @@
 import DualCamNet
+import DualCamProtocol
 import Foundation
 
 /// The live status: on a terminal, rewritten in place with notes (warnings, events)
@@ -87,13 +88,7 @@ extension SessionCollector {
             case .attached:
                 if a.complete { fields.append("done") }
             }
-            if let t = a.telemetry, a.phase == .attached, a.finished == nil {
-                fields.append(String(format: "%.1f fps", t.captureFps))
-                fields.append("\(t.framesDropped) dropped")
-                if t.audio { fields.append(LevelMeter.text(peakDBFS: t.audioPeakDbfs, rmsDBFS: t.audioRmsDbfs)) }
-                if !t.cpuTemperatureC.isNaN { fields.append(String(format: "%.0f °C", t.cpuTemperatureC)) }
-                if t.freeDiskBytes > 0 { fields.append(String(format: "%.1f GB free", Double(t.freeDiskBytes) / 1e9)) }
-            }
+            if let t = a.telemetry, a.phase == .attached, a.finished == nil { fields += Self.telemetryFields(t) }
             let live = min(now, stopShared ?? now) - t0
             if a.finished == nil || !a.complete {
                 fields.append(String(format: "lag %.1f s", Double(max(0, live - a.receivedUpToNanoseconds)) / 1e9))
@@ -106,15 +101,37 @@ extension SessionCollector {
     }
 }
 
+extension SessionCollector {
+    /// An agent's telemetry in words. Its doubles come from the wire and may be NaN,
+    /// infinite or absurd: such a figure is shown as unknown, never converted to an
+    /// integer nor printed with 300 digits. A NaN temperature is the agent's way of
+    /// saying it has no sensor, so it is left out.
+    static func telemetryFields(_ t: Dualcam_V1_Telemetry) -> [String] {
+        let fps = (0...100_000).contains(t.captureFps) ? String(format: "%.1f fps", t.captureFps) : "? fps"
+        var fields = [fps, "\(t.framesDropped) dropped"]
+        if t.audio { fields.append(LevelMeter.text(peakDBFS: t.audioPeakDbfs, rmsDBFS: t.audioRmsDbfs)) }
+        if (-273...1000).contains(t.cpuTemperatureC) {
+            fields.append(String(format: "%.0f °C", t.cpuTemperatureC))
+        } else if !t.cpuTemperatureC.isNaN {
+            fields.append("? °C")
+        }
+        if t.freeDiskBytes > 0 { fields.append(String(format: "%.1f GB free", Double(t.freeDiskBytes) / 1e9)) }
+        return fields
+    }
+}
+
 /// A microphone's level as a text meter for the status line: eight cells over −48…0 dBFS
 /// by peak, the RMS in figures, and CLIP when the peak reaches full scale.
 enum LevelMeter {
     static func text(peakDBFS: Double, rmsDBFS: Double) -> String {
+        // −∞ is silence; NaN and +∞ are no level at all.
+        guard !peakDBFS.isNaN, !rmsDBFS.isNaN, peakDBFS != .infinity, rmsDBFS != .infinity else { return "mic level unknown" }
         let cells = 8
-        let lit = max(0, min(cells, Int(((peakDBFS + 48) / 48 * Double(cells)).rounded())))
+        // Clamped while still a double: converting −∞ (or 1e300) to Int traps.
+        let lit = Int(min(max(((peakDBFS + 48) / 48 * Double(cells)).rounded(), 0), Double(cells)))
         let bar = String(repeating: "#", count: lit) + String(repeating: ".", count: cells - lit)
         let clip = peakDBFS >= -0.1 ? " CLIP" : ""
-        let rms = rmsDBFS <= -96 ? "silent" : String(format: "%.0f dB", rmsDBFS)
+        let rms = rmsDBFS <= -96 ? "silent" : rmsDBFS > 0 ? "? dB" : String(format: "%.0f dB", rmsDBFS)
         return "mic [\(bar)] \(rms)\(clip)"
     }
 }
