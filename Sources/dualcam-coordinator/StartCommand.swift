@@ -19,7 +19,7 @@ struct Start: AsyncParsableCommand {
     @Option(help: "The agent (by name) that films the host.") var host: String?
     @Option(help: "The agent (by name) that films the guest.") var guest: String?
     @Option(help: "Seconds to look for agents over mDNS.") var discoverSeconds = 5.0
-    @Option(help: "Seconds to record (default: until Enter or Ctrl-C).") var duration: Double?
+    @Option(parsing: .unconditional, help: "Seconds to record (default: until Enter or Ctrl-C).") var duration: Double?
     @Option(help: "Output folder (one sub-folder per session).") var out = "DualCam"
     @Option(help: "Quality preset: balanced (1080p30 H.264), high-efficiency (1080p30 H.265), maximum-quality (4K60 H.265), social-media (1080p30 H.264 at 8 Mbit/s).")
     var preset = "balanced"
@@ -28,11 +28,13 @@ struct Start: AsyncParsableCommand {
     @Option(help: "Encoder on the agents: libx264, libx265, h264_v4l2m2m (overrides the preset).") var encoder: String?
     @Option(help: "Constant quality, 0-51 (overrides the preset).") var crf: Int?
     @Option(help: "Bit rate, e.g. 8M or 2500k (instead of constant quality).") var bitrate: String?
-    @Option(help: "Countdown before the start: 0 (off), 3, 10 or any number of seconds.") var countdown = 3
-    @Option(help: "Seconds to wait after the stop for an agent whose connection was lost.") var reconnectGrace = 30.0
+    @Option(parsing: .unconditional, help: "Countdown before the start: 0 (off), 3, 10 or any number of seconds.") var countdown = 3
+    @Option(parsing: .unconditional, help: "Seconds to wait after the stop for an agent whose connection was lost.") var reconnectGrace = 30.0
     @OptionGroup var layout: LayoutOptions
     @OptionGroup var clockSync: ClockSyncOptions
     @OptionGroup var state: StateOption
+
+    func validate() throws { try validateRanges() }
 
     func run() async throws {
         let logger = CommandSupport.logger()
@@ -103,8 +105,10 @@ struct Resume: AsyncParsableCommand {
 
     @Argument(help: "The session's folder or ID (default: the newest unfinished session in --out).") var session: String?
     @Option(help: "Output folder holding the sessions.") var out = "DualCam"
-    @Option(help: "Seconds to wait after the stop for an agent that does not answer.") var reconnectGrace = 30.0
+    @Option(parsing: .unconditional, help: "Seconds to wait after the stop for an agent that does not answer.") var reconnectGrace = 30.0
     @OptionGroup var state: StateOption
+
+    func validate() throws { try CoordinatorRanges.reconnectGrace.validate(reconnectGrace) }
 
     func run() async throws {
         let logger = CommandSupport.logger()
