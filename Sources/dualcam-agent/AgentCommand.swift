@@ -21,7 +21,8 @@ struct AgentCommand: AsyncParsableCommand {
         // Before anything is encoded: x264 would otherwise get 2 MB pages (see HugePages).
         HugePages.disable()
         do {
-            let arguments = try ConfigFile.expand(Array(CommandLine.arguments.dropFirst()))
+            let given = Array(CommandLine.arguments.dropFirst())
+            let arguments = try ConfigFile.expand(given, keys: given.contains("--config") ? configKeys(for: given) : nil)
             var command = try parseAsRoot(arguments)
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
