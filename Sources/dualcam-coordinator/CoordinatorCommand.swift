@@ -12,7 +12,7 @@ struct CoordinatorCommand: AsyncParsableCommand {
         commandName: "dualcam-coordinator",
         abstract: "DualCam coordinator: syncs the agents' clocks, starts them together, collects and composes.",
         subcommands: [Demo.self, Start.self, Resume.self, Pair.self, Unpair.self, Paired.self, Discover.self, ID.self,
-                      List.self, Show.self, Delete.self, Recompose.self])
+                      List.self, Show.self, Delete.self, Recompose.self, RebuildManifest.self])
 }
 
 struct StateOption: ParsableArguments {

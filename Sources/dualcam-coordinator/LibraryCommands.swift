@@ -65,6 +65,30 @@ struct Delete: ParsableCommand {
     }
 }
 
+struct RebuildManifest: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rebuild-manifest",
+        abstract: "Rebuild a session's damaged or missing manifest.json from its session.json and segments, without its agents.",
+        discussion: """
+            The per-camera files, the combined file and the manifest are made again from the segments in the \
+            folder; the damaged manifest is kept as manifest.damaged.json. The agents' frame counts and clock \
+            figures and the layout changes made while recording were only in the old manifest: the new one counts \
+            the frames in each file and replays the starting layout. To collect segments the agents still hold, \
+            use `resume` instead.
+            """)
+    @Argument(help: "The session's ID (see `list`) or its folder's path.") var session: String
+    @OptionGroup var folder: LibraryFolderOption
+
+    func run() async throws {
+        let logger = CommandSupport.logger()
+        let found = try LibraryCommandSupport.resolve(session, in: folder)
+        let result = try await folder.library.rebuildManifest(found, logger: logger) { line in
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+        }
+        CommandSupport.report(result)
+    }
+}
+
 struct Recompose: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Re-render a session's combined file from its per-camera files, with another layout, filter or encoding.",

@@ -104,7 +104,10 @@ public struct SessionFolder: Sendable {
     }
 
     public var status: String {
-        if let manifestProblem { return "damaged: \(manifestProblem)" }
+        if let manifestProblem {
+            let rebuildable = recordProblem == nil && FileManager.default.fileExists(atPath: path + "/" + SessionRecord.fileName)
+            return "damaged: \(manifestProblem)" + (rebuildable ? " — `dualcam-coordinator rebuild-manifest \(id)` rebuilds it" : "")
+        }
         guard manifest != nil else {
             if SessionLock.isHeld(sessionDirectory: path) { return "recording or resuming now" }
             if let recordProblem { return "damaged: \(recordProblem)" }
