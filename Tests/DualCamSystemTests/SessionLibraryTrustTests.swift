@@ -57,6 +57,21 @@ import Testing
         #expect(warnings[2].contains("session ID"), "\(warnings[2])")
     }
 
+    /// An unfinished session reached through a link in the output folder would be
+    /// resumed, and written, wherever the link points.
+    @Test func startDoesNotResumeThroughASymbolicLink() throws {
+        let root = try SessionFixtures.makeRoot()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let elsewhere = try SessionFixtures.session("20261124_120000", in: root + "/elsewhere",
+                                                    files: ["session.json": SessionFixtures.record(id: "20261124_120000")])
+        let out = root + "/DualCam"
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: out + "/20261124_120000", withDestinationPath: elsewhere)
+        var warnings: [String] = []
+        #expect(SessionResumer.unfinished(in: out) { warnings.append($0) }.isEmpty)
+        #expect(warnings.count == 1 && warnings[0].contains("symbolic link"), "\(warnings)")
+    }
+
     @Test func deleteRefusesAFolderOutsideTheLibrary() throws {
         let root = try SessionFixtures.makeRoot()
         defer { try? FileManager.default.removeItem(atPath: root) }

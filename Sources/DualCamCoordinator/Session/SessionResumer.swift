@@ -35,6 +35,11 @@ public final class SessionResumer {
             guard FileManager.default.fileExists(atPath: $0 + "/" + SessionRecord.fileName)
                 && !FileManager.default.fileExists(atPath: $0 + "/manifest.json")
                 && !SessionLock.isHeld(sessionDirectory: $0) else { return false }
+            var status = stat()
+            if lstat($0, &status) == 0, status.st_mode & S_IFMT == S_IFLNK {
+                warn("warning: not finishing \($0): it is a symbolic link, and a session is only written in a real folder inside \(outputDirectory)")
+                return false
+            }
             do {
                 _ = try SessionRecord.load(from: $0)
                 return true
