@@ -119,7 +119,7 @@ struct Resume: AsyncParsableCommand {
             let asPath = URL(fileURLWithPath: session).standardizedFileURL.path
             directory = FileManager.default.fileExists(atPath: asPath + "/session.json") ? asPath : outputDirectory + "/" + session
         } else {
-            guard let newest = SessionResumer.unfinished(in: outputDirectory).last else {
+            guard let newest = SessionResumer.unfinished(in: outputDirectory, warn: progress).last else {
                 throw ValidationError("no unfinished session in \(outputDirectory); name one, or pass --out")
             }
             directory = newest

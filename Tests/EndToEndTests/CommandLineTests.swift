@@ -193,5 +193,25 @@ extension EndToEnd {
                 #expect(status != 0 && child.err.all().contains(expected), "\(text): exit \(status), \(child.err.all())")
             }
         }
+
+        /// A damaged `session.json` in the output folder used to stop every `start` there
+        /// (it tried to finish that session first and failed); now it is passed over with
+        /// a warning, and the start goes on to look for its agents.
+        @Test func aDamagedUnfinishedSessionDoesNotStopStart() throws {
+            let root = NSTemporaryDirectory() + "dualcam-damaged-\(getpid())"
+            defer { try? FileManager.default.removeItem(atPath: root) }
+            let session = root + "/out/20261124_120000"
+            try FileManager.default.createDirectory(atPath: session + "/segments", withIntermediateDirectories: true)
+            try Data("{\"sessionID\": \"2026".utf8).write(to: URL(fileURLWithPath: session + "/session.json"))
+            let start = try Child("dualcam-coordinator", ["start", "--out", root + "/out", "--state", root + "/state",
+                                                          "--discover-seconds", "0.5", "--duration", "1"])
+            _ = start.finish(seconds: 30)
+            let err = start.err.all()
+            #expect(err.contains("warning: not finishing the unfinished session in \(session)"), "\(err)")
+            #expect(!err.contains("Error: \(session)/session.json"), "\(err)")
+            let list = try Child("dualcam-coordinator", ["list", "--out", root + "/out"])
+            #expect(list.finish() == 0)
+            #expect(list.out.all().contains("damaged"), "\(list.out.all())")
+        }
     }
 }
