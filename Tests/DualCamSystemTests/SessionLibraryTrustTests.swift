@@ -1,5 +1,6 @@
 @testable import DualCamCoordinator
 import Foundation
+import Logging
 import Testing
 
 /// The library reads folders anyone may have written into: a damaged or hostile file in
@@ -103,5 +104,28 @@ import Testing
         // A session really inside is deleted as before.
         try library.delete(try library.resolve("20261124_120000"))
         #expect(!FileManager.default.fileExists(atPath: out + "/20261124_120000"))
+    }
+
+    /// Rebuilding rewrites the session's files by name: a file planted as a link to
+    /// another must stop it before anything is written, naming the link.
+    @Test func rebuildRefusesASessionHoldingSymbolicLinks() async throws {
+        let root = try SessionFixtures.makeRoot()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let out = root + "/DualCam"
+        let session = try SessionFixtures.session("20261124_120000", in: out,
+                                                  files: ["session.json": SessionFixtures.record(id: "20261124_120000", stop: "3000000000"),
+                                                          "manifest.json": "{\"sessionID\": "])
+        let target = root + "/precious.txt"
+        try Data("keep me\n".utf8).write(to: URL(fileURLWithPath: target))
+        try FileManager.default.createSymbolicLink(atPath: session + "/DualCam_Host_20261124_120000.mp4", withDestinationPath: target)
+        let library = SessionLibrary(directories: [out])
+        do {
+            _ = try await library.rebuildManifest(try library.resolve("20261124_120000"), logger: Logger(label: "test")) { _ in }
+            Issue.record("a session holding a symbolic link was rebuilt")
+        } catch {
+            #expect("\(error)".contains("symbolic link") && "\(error)".contains("DualCam_Host_20261124_120000.mp4"), "\(error)")
+        }
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "keep me\n")
+        #expect(FileManager.default.fileExists(atPath: session + "/manifest.json"), "the damaged manifest was moved before refusing")
     }
 }

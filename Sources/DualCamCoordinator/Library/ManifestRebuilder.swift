@@ -17,6 +17,7 @@ enum ManifestRebuilder {
                     progress: @escaping @Sendable (String) -> Void) async throws -> SessionResult {
         let lock = try SessionLock(sessionDirectory: session.path, purpose: "rebuilding its manifest")
         defer { withExtendedLifetime(lock) {} }
+        try SessionFileName.refuseLinks(in: session.path, doing: "rebuilding")
         // Read again under the lock: another coordinator may have finished it meanwhile.
         let current = SessionFolder(path: session.path)
         guard current.manifest == nil else {

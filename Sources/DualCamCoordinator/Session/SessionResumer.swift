@@ -53,6 +53,7 @@ public final class SessionResumer {
     public func run() async throws -> SessionResult {
         let lock = try SessionLock(sessionDirectory: sessionDirectory, purpose: "resuming")
         defer { withExtendedLifetime(lock) {} }
+        try SessionFileName.refuseLinks(in: sessionDirectory, doing: "resuming")
         let record = try SessionRecord.load(from: sessionDirectory)
         guard !FileManager.default.fileExists(atPath: sessionDirectory + "/manifest.json") else {
             throw CoordinatorError("session \(record.sessionID) is complete already (\(sessionDirectory)/manifest.json)")
