@@ -21,7 +21,7 @@ struct CaptureOptions: ParsableArguments {
     @Option(help: "Encoder: libx264 (default), h264_v4l2m2m (Pi 4 hardware; falls back to libx264), libx265.")
     var encoder = "libx264"
     @Option(help: "Encoder preset (x264/x265: ultrafast ... veryslow).") var preset = "veryfast"
-    @Option(help: "Constant quality, 0-51 (lower is better; default 23). Exclusive with --bitrate.") var crf: Int?
+    @Option(parsing: .unconditional, help: "Constant quality, 0-51 (lower is better; default 23). Exclusive with --bitrate.") var crf: Int?
     @Option(help: "Target bitrate in bit/s, e.g. 6000000 or 6M. Exclusive with --crf.") var bitrate: String?
     @Option(parsing: .unconditional, help: "Segment length in seconds.") var segmentSeconds: Double = 2
     @Option(parsing: .unconditional, help: "MB of disk kept free: recording stops at the segment boundary where less would remain.")
@@ -35,11 +35,11 @@ struct CaptureOptions: ParsableArguments {
     @Option(help: "Sound: synthetic (tone bursts, the default with --source synthetic), alsa (a microphone, the default when --microphone is given) or none.")
     var audio: String?
     @Option(help: "ALSA capture device, e.g. default, plughw:1,0 (see `dualcam-agent microphones`).") var microphone: String?
-    @Option(help: "The sound card's sample rate: 48000 or 44100 (the recorded track is 48 kHz either way).") var audioRate = 48_000
-    @Option(help: "Sound channels: 1 (mono) or 2 (stereo).") var audioChannels = 1
-    @Option(help: "Microphone sample size: 16 or 24 bits.") var audioBits = 16
+    @Option(parsing: .unconditional, help: "The sound card's sample rate: 48000 or 44100 (the recorded track is 48 kHz either way).") var audioRate = 48_000
+    @Option(parsing: .unconditional, help: "Sound channels: 1 (mono) or 2 (stereo).") var audioChannels = 1
+    @Option(parsing: .unconditional, help: "Microphone sample size: 16 or 24 bits.") var audioBits = 16
     @Option(parsing: .unconditional, help: "Microphone gain in dB, -12 to +12.") var gain: Double = 0
-    @Option(help: "AAC bitrate in bit/s.") var audioBitrate = 128_000
+    @Option(parsing: .unconditional, help: "AAC bitrate in bit/s.") var audioBitrate = 128_000
     @Flag(help: "Record video only (no sound track).") var mute = false
     @Flag(help: "No uncompressed copy of the sound in the segments (no WAV for editors; about 1.9 Mbit/s less to send).")
     var noLosslessAudio = false
@@ -145,7 +145,8 @@ struct CaptureOptions: ParsableArguments {
 }
 
 enum Sizes {
-    /// 8K: past it a picture's bytes overflow the encoder's and the pool's sizes.
+    /// 8K: no camera or encoder DualCam drives gives more, so a larger size is a typo,
+    /// refused before gigabyte pictures are allocated for it.
     static let largest = "7680x4320"
 
     static func parse(_ text: String) -> (Int, Int)? {

@@ -44,7 +44,7 @@ struct LayoutOptions: ParsableArguments {
         discussion: "Options may follow a colon, e.g. pip:position=top-left,size=40,border=6,border-color=white,radius=24,shadow,swap,margin=2%."))
     var layout: String?
     @Option(help: "Picture-in-picture position: top-left, top-right, bottom-left, bottom-right, center.") var pipPosition: String?
-    @Option(help: "Picture-in-picture size in % of the output width: 15, 25 or 40.") var pipSize: Int?
+    @Option(parsing: .unconditional, help: "Picture-in-picture size in % of the output width: 15, 25 or 40.") var pipSize: Int?
     @Flag(help: "The second camera large, the first small (pip) / first in the other slot.") var swap = false
     @Option(help: "Filter for the combined file: none, vivid, dramatic, cool, warm, bw, sepia, cinematic.") var filter = "none"
     @Option(parsing: .unconditional, help: "Filter intensity, 0-100 %.") var filterIntensity = 100
@@ -128,7 +128,7 @@ struct Demo: AsyncParsableCommand {
 
     @Option(parsing: .unconditional, help: "Seconds to record.") var duration = 10.0
     @Option(help: "Output folder (one sub-folder per session).") var out = "DualCam-demo"
-    @Option(help: "Number of agents (host, guest, then extra cameras).") var cameras = 2
+    @Option(parsing: .unconditional, help: "Number of agents (host, guest, then extra cameras).") var cameras = 2
     @Option(help: "Picture size WxH.") var size = "1280x720"
     @Option(help: "Frame rate (24, 25, 30, 30000/1001, 50, 60).") var fps = "30"
     @OptionGroup var layout: LayoutOptions

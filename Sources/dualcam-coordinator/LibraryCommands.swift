@@ -102,13 +102,13 @@ struct Recompose: ParsableCommand {
     @OptionGroup var layout: LayoutOptions
     @Option(help: "Encoder (default: the combined file's last, e.g. libx264).") var encoder: String?
     @Option(help: "Encoder preset (default: the combined file's last, e.g. veryfast).") var preset: String?
-    @Option(help: "Constant quality, 0-51. Exclusive with --bitrate.") var crf: Int?
+    @Option(parsing: .unconditional, help: "Constant quality, 0-51. Exclusive with --bitrate.") var crf: Int?
     @Option(help: "Target bitrate in bit/s, e.g. 6000000 or 6M. Exclusive with --crf.") var bitrate: String?
     @Option(help: "x264 tune, e.g. zerolatency as the live composite uses (default: none).") var tune: String?
 
     func validate() throws {
         if crf != nil && bitrate != nil { throw ValidationError("--crf and --bitrate exclude each other; pick one") }
-        if let crf, !(0...51).contains(crf) { throw ValidationError("--crf must be 0 to 51") }
+        try CoordinatorRanges.crf.validate(crf)
         if let problem = VideoEncoderSettings.problem(encoder: encoder ?? "libx264", preset: preset) {
             throw ValidationError(problem)
         }

@@ -18,7 +18,7 @@ struct Start: AsyncParsableCommand {
     var agent: [String] = []
     @Option(help: "The agent (by name) that films the host.") var host: String?
     @Option(help: "The agent (by name) that films the guest.") var guest: String?
-    @Option(help: "Seconds to look for agents over mDNS.") var discoverSeconds = 5.0
+    @Option(parsing: .unconditional, help: "Seconds to look for agents over mDNS.") var discoverSeconds = 5.0
     @Option(parsing: .unconditional, help: "Seconds to record (default: until Enter or Ctrl-C).") var duration: Double?
     @Option(help: "Output folder (one sub-folder per session).") var out = "DualCam"
     @Option(help: "Quality preset: balanced (1080p30 H.264), high-efficiency (1080p30 H.265), maximum-quality (4K60 H.265), social-media (1080p30 H.264 at 8 Mbit/s).")
@@ -26,7 +26,7 @@ struct Start: AsyncParsableCommand {
     @Option(help: "Picture size WxH (overrides the preset).") var size: String?
     @Option(help: "Frame rate (overrides the preset).") var fps: String?
     @Option(help: "Encoder on the agents: libx264, libx265, h264_v4l2m2m (overrides the preset).") var encoder: String?
-    @Option(help: "Constant quality, 0-51 (overrides the preset).") var crf: Int?
+    @Option(parsing: .unconditional, help: "Constant quality, 0-51 (overrides the preset).") var crf: Int?
     @Option(help: "Bit rate, e.g. 8M or 2500k (instead of constant quality).") var bitrate: String?
     @Option(parsing: .unconditional, help: "Countdown before the start: 0 (off), 3, 10 or any number of seconds.") var countdown = 3
     @Option(parsing: .unconditional, help: "Seconds to wait after the stop for an agent whose connection was lost.") var reconnectGrace = 30.0
