@@ -40,6 +40,21 @@ import Testing
         #expect(LibraryFormat.duration(1e300) == "–" && LibraryFormat.duration(.nan) == "–")
     }
 
+    /// Names and warnings in a manifest are anyone's to write: an escape sequence in
+    /// one must reach the terminal as text, not as a command to it.
+    @Test func controlCharactersFromAManifestAreNotPrinted() throws {
+        let root = try SessionFixtures.makeRoot()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let manifest = SessionFixtures.manifest(id: "20261124_120000")
+            .replacingOccurrences(of: "\"name\": \"host-pi\"", with: "\"name\": \"host\\u001b[2J\\u001b]0;owned\\u0007\"")
+            .replacingOccurrences(of: "\"warnings\": []", with: "\"warnings\": [\"fine\\rforged line\"]")
+        try SessionFixtures.session("20261124_120000", in: root, files: ["manifest.json": manifest])
+        let session = try #require(SessionLibrary(directories: [root]).sessions().first)
+        let text = (SessionReport.lines(session) + SessionListing.lines([session])).joined(separator: "\n")
+        #expect(text.contains("host?[2J?]0;owned?") && text.contains("fine?forged line"), "\(text)")
+        #expect(!text.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" || $0 == "\r" })
+    }
+
     @Test func startSkipsAnUnfinishedSessionWhoseRecordIsDamaged() throws {
         let root = try SessionFixtures.makeRoot()
         defer { try? FileManager.default.removeItem(atPath: root) }

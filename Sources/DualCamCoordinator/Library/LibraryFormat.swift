@@ -30,6 +30,13 @@ enum LibraryFormat {
         return f.string(from: date)
     }
 
+    /// Text read from a session's files with its control characters shown as "?": a
+    /// manifest's names and warnings are anyone's to write, and an escape sequence in
+    /// one would otherwise drive the user's terminal.
+    static func printable(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : $0 }))
+    }
+
     /// Columns padded to their widest cell; the last one is left ragged.
     static func table(_ rows: [[String]]) -> [String] {
         guard let columns = rows.map(\.count).max() else { return [] }
