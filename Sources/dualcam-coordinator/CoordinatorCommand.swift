@@ -140,8 +140,6 @@ struct Demo: AsyncParsableCommand {
     @OptionGroup var clockSync: ClockSyncOptions
     @OptionGroup var state: StateOption
 
-    func validate() throws { try validateRanges() }
-
     func run() async throws {
         let logger = CommandSupport.logger()
         guard let rate = FrameRate(parsing: fps) else { throw ValidationError("--fps must be a rate like 30 or 30000/1001") }

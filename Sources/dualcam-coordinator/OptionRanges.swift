@@ -32,13 +32,15 @@ extension OptionRange {
     }
 }
 
-extension Start {
-    func validateRanges() throws {
-        try CoordinatorRanges.duration.validate(duration)
-        try CoordinatorRanges.discoverSeconds.validate(discoverSeconds)
-        try CoordinatorRanges.countdown.validate(countdown)
-        try CoordinatorRanges.reconnectGrace.validate(reconnectGrace)
-        try CoordinatorRanges.crf.validate(crf)
+/// The checks by option group, taking values rather than commands, so that any command
+/// (start, serve, demo) whose options include a group calls the same one.
+extension CoordinatorRanges {
+    /// What a take records with: start's (and any command's sharing them) quality,
+    /// countdown and grace options.
+    static func checkTake(countdown: Int, reconnectGrace: Double, crf: Int?, size: String?, bitrate: String?) throws {
+        try Self.countdown.validate(countdown)
+        try Self.reconnectGrace.validate(reconnectGrace)
+        try Self.crf.validate(crf)
         if let size { _ = try CommandSupport.parseSize(size) }
         if let bitrate, (VideoEncoderSettings.parseBitrate(bitrate) ?? 0) <= 0 {
             throw ValidationError("--bitrate must look like 8M or 2500k")
@@ -46,8 +48,16 @@ extension Start {
     }
 }
 
+extension Start {
+    func validate() throws {
+        try CoordinatorRanges.duration.validate(duration)
+        try CoordinatorRanges.discoverSeconds.validate(discoverSeconds)
+        try CoordinatorRanges.checkTake(countdown: countdown, reconnectGrace: reconnectGrace, crf: crf, size: size, bitrate: bitrate)
+    }
+}
+
 extension Demo {
-    func validateRanges() throws {
+    func validate() throws {
         try CoordinatorRanges.duration.validate(duration)
         try CoordinatorRanges.demoCameras.validate(cameras)
         try CoordinatorRanges.guestClockOffsetMs.validate(guestClockOffsetMs)

@@ -34,8 +34,6 @@ struct Start: AsyncParsableCommand {
     @OptionGroup var clockSync: ClockSyncOptions
     @OptionGroup var state: StateOption
 
-    func validate() throws { try validateRanges() }
-
     func run() async throws {
         let logger = CommandSupport.logger()
         let progress: @Sendable (String) -> Void = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
