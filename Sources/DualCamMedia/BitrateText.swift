@@ -3,7 +3,8 @@ extension VideoEncoderSettings {
     public static func parseBitrate(_ text: String) -> Int? {
         let lower = text.lowercased()
         let multipliers: [Character: Double] = ["k": 1e3, "m": 1e6]
-        if let last = lower.last, let m = multipliers[last], let v = Double(lower.dropLast()) { return Int(v * m) }
+        // Int(exactly:) rather than Int(): "1e300M" or "infk" is no bitrate, not a trap.
+        if let last = lower.last, let m = multipliers[last], let v = Double(lower.dropLast()) { return Int(exactly: (v * m).rounded()) }
         return Int(lower)
     }
 }

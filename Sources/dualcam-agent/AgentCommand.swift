@@ -21,7 +21,8 @@ struct AgentCommand: AsyncParsableCommand {
         // Before anything is encoded: x264 would otherwise get 2 MB pages (see HugePages).
         HugePages.disable()
         do {
-            let arguments = try ConfigFile.expand(Array(CommandLine.arguments.dropFirst()))
+            let given = Array(CommandLine.arguments.dropFirst())
+            let arguments = try ConfigFile.expand(given, keys: given.contains("--config") ? configKeys(for: given) : nil)
             var command = try parseAsRoot(arguments)
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
@@ -61,19 +62,25 @@ struct Run: AsyncParsableCommand {
     @Option(help: "Role of this camera: host, guest or camera.") var role = "host"
     @Option(help: "Name shown to the coordinator.") var name: String?
     @Option(help: "Address to listen on; the default \"::\" takes IPv4 and IPv6 (IPv4 only where the host has no IPv6).") var listen = "::"
-    @Option(help: "TCP port (0 picks a free one).") var port = 7420
+    @Option(parsing: .unconditional, help: "TCP port, 1-65535 (0 picks a free one).") var port = 7420
     @OptionGroup var state: StateOption
     @Option(help: "Spool folder for segments (default: <state>/spool).") var spool: String?
     @Option(help: "Device ID of a coordinator to trust besides the paired ones (repeatable).") var trust: [String] = []
-    @Option(help: "While no coordinator is paired, open the pairing window at start for this many seconds (0: never).")
+    @Option(parsing: .unconditional, help: "While no coordinator is paired, open the pairing window at start for this many seconds (0: never).")
     var firstPairingWindow = 600
     @Flag(help: "Delete a segment from the spool once the coordinator has it durably (default: keep all).")
     var pruneAcknowledged = false
-    @Option(help: "Seconds between telemetry lines in the log.") var telemetryLogSeconds = 10
+    @Option(parsing: .unconditional, help: "Seconds between telemetry lines in the log.") var telemetryLogSeconds = 10
     @Flag(help: "Exit when the parent process exits (used by the demo).") var exitWithParent = false
     @Flag(help: "Honour the coordinator's Shutdown message (demo and tests).") var allowRemoteShutdown = false
     @Flag(inversion: .prefixedNo, help: "Announce this agent over mDNS (_dualcam._tcp) through avahi-daemon.") var mdns = true
     @Option(help: "Announce on this network interface only (e.g. lo, eth0; default: all).") var mdnsInterface: String?
+
+    func validate() throws {
+        try AgentRanges.port.validate(port)
+        try AgentRanges.firstPairingWindow.validate(firstPairingWindow)
+        try AgentRanges.telemetryLogSeconds.validate(telemetryLogSeconds)
+    }
 
     func run() async throws {
         LoggingSystem.bootstrap { JournalLogHandler.make(label: $0) }
@@ -111,7 +118,7 @@ struct Run: AsyncParsableCommand {
         options.announceInterface = mdnsInterface
         options.firstPairingWindowSeconds = firstPairingWindow
         options.pruneAcknowledged = pruneAcknowledged
-        options.telemetryLogSeconds = max(telemetryLogSeconds, 1)
+        options.telemetryLogSeconds = telemetryLogSeconds
         let server = AgentServer(options: options, identity: identity, logger: logger)
         let signals = SignalStream.make([SIGTERM, SIGINT])
         Task {

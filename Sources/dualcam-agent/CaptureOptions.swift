@@ -12,17 +12,19 @@ struct CaptureOptions: ParsableArguments {
     @Option(help: "V4L2 pixel format to force, e.g. YUYV, MJPG, H264 (default: negotiated; see `dualcam-agent cameras`).")
     var pixelFormat: String?
     @Option(help: "Piped input format (with --source stdin): yuv420p or h264.") var format = "yuv420p"
-    @Option(help: "Piped input: ms between capture and the frame reaching the pipe, subtracted from arrival times.")
+    // .unconditional: a value starting with "-" is the value (here and below), so that a
+    // negative number is taken, or refused with its range, rather than read as an option.
+    @Option(parsing: .unconditional, help: "Piped input: ms between capture and the frame reaching the pipe, subtracted from arrival times.")
     var inputLatencyMs: Double = 0
     @Option(help: "Picture size WxH.") var size = "1280x720"
     @Option(help: "Frame rate, e.g. 24, 25, 30, 30000/1001, 50, 60 (a camera's own rates work too).") var fps = "30"
     @Option(help: "Encoder: libx264 (default), h264_v4l2m2m (Pi 4 hardware; falls back to libx264), libx265.")
     var encoder = "libx264"
     @Option(help: "Encoder preset (x264/x265: ultrafast ... veryslow).") var preset = "veryfast"
-    @Option(help: "Constant quality, 0-51 (lower is better; default 23). Exclusive with --bitrate.") var crf: Int?
+    @Option(parsing: .unconditional, help: "Constant quality, 0-51 (lower is better; default 23). Exclusive with --bitrate.") var crf: Int?
     @Option(help: "Target bitrate in bit/s, e.g. 6000000 or 6M. Exclusive with --crf.") var bitrate: String?
-    @Option(help: "Segment length in seconds.") var segmentSeconds: Double = 2
-    @Option(help: "MB of disk kept free: recording stops at the segment boundary where less would remain.")
+    @Option(parsing: .unconditional, help: "Segment length in seconds.") var segmentSeconds: Double = 2
+    @Option(parsing: .unconditional, help: "MB of disk kept free: recording stops at the segment boundary where less would remain.")
     var diskReserveMb: Double = 64
     @Flag(name: .customLong("genlock"), help: "Synthetic source: frames on the shared clock's grid (default).")
     var genlockFlag = false
@@ -33,25 +35,32 @@ struct CaptureOptions: ParsableArguments {
     @Option(help: "Sound: synthetic (tone bursts, the default with --source synthetic), alsa (a microphone, the default when --microphone is given) or none.")
     var audio: String?
     @Option(help: "ALSA capture device, e.g. default, plughw:1,0 (see `dualcam-agent microphones`).") var microphone: String?
-    @Option(help: "The sound card's sample rate: 48000 or 44100 (the recorded track is 48 kHz either way).") var audioRate = 48_000
-    @Option(help: "Sound channels: 1 (mono) or 2 (stereo).") var audioChannels = 1
-    @Option(help: "Microphone sample size: 16 or 24 bits.") var audioBits = 16
-    @Option(help: "Microphone gain in dB, -12 to +12.") var gain: Double = 0
-    @Option(help: "AAC bitrate in bit/s.") var audioBitrate = 128_000
+    @Option(parsing: .unconditional, help: "The sound card's sample rate: 48000 or 44100 (the recorded track is 48 kHz either way).") var audioRate = 48_000
+    @Option(parsing: .unconditional, help: "Sound channels: 1 (mono) or 2 (stereo).") var audioChannels = 1
+    @Option(parsing: .unconditional, help: "Microphone sample size: 16 or 24 bits.") var audioBits = 16
+    @Option(parsing: .unconditional, help: "Microphone gain in dB, -12 to +12.") var gain: Double = 0
+    @Option(parsing: .unconditional, help: "AAC bitrate in bit/s.") var audioBitrate = 128_000
     @Flag(help: "Record video only (no sound track).") var mute = false
     @Flag(help: "No uncompressed copy of the sound in the segments (no WAV for editors; about 1.9 Mbit/s less to send).")
     var noLosslessAudio = false
-    @Option(help: "Synthetic sound: simulated sound-card rate error in ppm against the node's clock (testing).")
+    @Option(parsing: .unconditional, help: "Synthetic sound: simulated sound-card rate error in ppm against the node's clock (testing).")
     var simulateAudioRatePpm: Double = 0
-    @Option(help: "Synthetic source: simulated clock offset in ms (testing).") var simulateClockOffsetMs: Double = 0
-    @Option(help: "Synthetic source: simulated clock skew in ppm (testing).") var simulateClockSkewPpm: Double = 0
+    @Option(parsing: .unconditional, help: "Synthetic source: simulated clock offset in ms (testing).") var simulateClockOffsetMs: Double = 0
+    @Option(parsing: .unconditional, help: "Synthetic source: simulated clock skew in ppm (testing).") var simulateClockSkewPpm: Double = 0
 
     func validate() throws {
         if crf != nil && bitrate != nil { throw ValidationError("--crf and --bitrate exclude each other; pick one") }
-        if let crf, !(0...51).contains(crf) { throw ValidationError("--crf must be 0 to 51") }
+        try AgentRanges.crf.validate(crf)
         if genlockFlag && freeRun { throw ValidationError("--genlock and --free-run exclude each other") }
         if let problem = VideoEncoderSettings.problem(encoder: encoder, preset: preset) { throw ValidationError(problem) }
-        if !(0.5...60).contains(segmentSeconds) { throw ValidationError("--segment-seconds must be 0.5 to 60") }
+        try AgentRanges.segmentSeconds.validate(segmentSeconds)
+        try AgentRanges.inputLatencyMs.validate(inputLatencyMs)
+        try AgentRanges.diskReserveMb.validate(diskReserveMb)
+        try AgentRanges.gain.validate(gain)
+        try AgentRanges.audioBitrate.validate(audioBitrate)
+        try AgentRanges.simulateAudioRatePpm.validate(simulateAudioRatePpm)
+        try AgentRanges.simulateClockOffsetMs.validate(simulateClockOffsetMs)
+        try AgentRanges.simulateClockSkewPpm.validate(simulateClockSkewPpm)
         // settings() resolves the source too (with no --source, by listing the cameras).
         _ = try settings()
     }
@@ -87,13 +96,16 @@ struct CaptureOptions: ParsableArguments {
     }
 
     func settings() throws -> RecordingSettings {
-        guard let (width, height) = Sizes.parse(size) else { throw ValidationError("--size must look like 1280x720 (even numbers)") }
+        guard let (width, height) = Sizes.parse(size) else {
+            throw ValidationError("--size must look like 1280x720 (even numbers, at most \(Sizes.largest))")
+        }
         guard let rate = FrameRate(parsing: fps) else { throw ValidationError("--fps must be a rate like 30 or 30000/1001") }
         var bits: Int?
         if let bitrate {
-            guard let parsed = Self.parseBitrate(bitrate), parsed >= 100_000 else {
-                throw ValidationError("--bitrate must be bits per second of at least 100k, e.g. 6000000 or 6M")
+            guard let parsed = Self.parseBitrate(bitrate) else {
+                throw ValidationError("--bitrate must be bits per second, e.g. 6000000 or 6M")
             }
+            try AgentRanges.bitrate.validate(parsed)
             bits = parsed
         }
         var settings = RecordingSettings(width: width, height: height, rate: rate, encoder: encoder, preset: preset,
@@ -133,9 +145,14 @@ struct CaptureOptions: ParsableArguments {
 }
 
 enum Sizes {
+    /// 8K: no camera or encoder DualCam drives gives more, so a larger size is a typo,
+    /// refused before gigabyte pictures are allocated for it.
+    static let largest = "7680x4320"
+
     static func parse(_ text: String) -> (Int, Int)? {
         let parts = text.lowercased().split(separator: "x")
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0, w % 2 == 0, h % 2 == 0 else { return nil }
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (1...7680).contains(w), (1...4320).contains(h),
+              w % 2 == 0, h % 2 == 0 else { return nil }
         return (w, h)
     }
 }

@@ -8,10 +8,11 @@ struct Pair: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Open the running agent's pairing window and show the code a coordinator must confirm.")
     @OptionGroup var state: StateOption
-    @Option(help: "Seconds the window stays open.") var seconds = 120
+    @Option(parsing: .unconditional, help: "Seconds the window stays open.") var seconds = 120
+
+    func validate() throws { try AgentRanges.pairSeconds.validate(seconds) }
 
     func run() async throws {
-        guard (1...3600).contains(seconds) else { throw ValidationError("--seconds must be 1 to 3600") }
         let outcome = PairOutcome()
         try await ControlSocket.requestPairing(stateDirectory: state.directory, seconds: seconds) { line in
             let (word, rest) = PairOutcome.split(line)

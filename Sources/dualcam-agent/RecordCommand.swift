@@ -11,12 +11,13 @@ struct Record: AsyncParsableCommand {
             + "Segments go to OUT/segments/<session>/; the joined recording to OUT/<session>.mp4 (remuxed, not re-encoded).")
 
     @OptionGroup var capture: CaptureOptions
-    @Option(help: "Seconds to record (default: until the input ends or a signal).") var duration: Double?
+    @Option(parsing: .unconditional, help: "Seconds to record (default: until the input ends or a signal).") var duration: Double?
     @Option(help: "Output folder.") var out = "."
-    @Option(help: "Seconds between telemetry lines.") var telemetrySeconds: Double = 1
+    @Option(parsing: .unconditional, help: "Seconds between telemetry lines.") var telemetrySeconds: Double = 1
 
     func validate() throws {
-        if let duration, duration <= 0 { throw ValidationError("--duration must be positive") }
+        try AgentRanges.recordDuration.validate(duration)
+        try AgentRanges.telemetrySeconds.validate(telemetrySeconds)
     }
 
     func run() async throws {

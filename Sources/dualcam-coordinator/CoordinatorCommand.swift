@@ -12,7 +12,7 @@ struct CoordinatorCommand: AsyncParsableCommand {
         commandName: "dualcam-coordinator",
         abstract: "DualCam coordinator: syncs the agents' clocks, starts them together, collects and composes.",
         subcommands: [Demo.self, Start.self, Serve.self, Resume.self, Pair.self, Unpair.self, Paired.self, Discover.self, ID.self,
-                      List.self, Show.self, Delete.self, Recompose.self])
+                      List.self, Show.self, Delete.self, Recompose.self, RebuildManifest.self])
 }
 
 struct StateOption: ParsableArguments {
@@ -106,11 +106,18 @@ enum CommandSupport {
     }
 
     static func report(_ result: SessionResult) {
-        print("Session folder: \(result.sessionDirectory)")
-        for file in result.perCameraFiles { print(file) }
-        print(result.combinedFile)
-        for file in result.soundFiles { print("Sound (uncompressed, for editors): \(file)") }
-        print("Manifest: \(result.manifestFile)")
+        say("Session folder: \(result.sessionDirectory)")
+        for file in result.perCameraFiles { say(file) }
+        say(result.combinedFile)
+        for file in result.soundFiles { say("Sound (uncompressed, for editors): \(file)") }
+        say("Manifest: \(result.manifestFile)")
+    }
+
+    /// A line on stdout at once. Not through stdio: its buffer would hold the line back
+    /// from a pipe, and flushing every stream waits on the stdin lock that the key reader
+    /// holds while it waits for a line (seen: a take's report held until the next command).
+    static func say(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 }
 

@@ -65,6 +65,30 @@ struct Delete: ParsableCommand {
     }
 }
 
+struct RebuildManifest: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rebuild-manifest",
+        abstract: "Rebuild a session's damaged or missing manifest.json from its session.json and segments, without its agents.",
+        discussion: """
+            The per-camera files, the combined file and the manifest are made again from the segments in the \
+            folder; the damaged manifest is kept as manifest.damaged.json. The agents' frame counts and clock \
+            figures and the layout changes made while recording were only in the old manifest: the new one counts \
+            the frames in each file and replays the starting layout. To collect segments the agents still hold, \
+            use `resume` instead.
+            """)
+    @Argument(help: "The session's ID (see `list`) or its folder's path.") var session: String
+    @OptionGroup var folder: LibraryFolderOption
+
+    func run() async throws {
+        let logger = CommandSupport.logger()
+        let found = try LibraryCommandSupport.resolve(session, in: folder)
+        let result = try await folder.library.rebuildManifest(found, logger: logger) { line in
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+        }
+        CommandSupport.report(result)
+    }
+}
+
 struct Recompose: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Re-render a session's combined file from its per-camera files, with another layout, filter or encoding.",
@@ -78,13 +102,13 @@ struct Recompose: ParsableCommand {
     @OptionGroup var layout: LayoutOptions
     @Option(help: "Encoder (default: the combined file's last, e.g. libx264).") var encoder: String?
     @Option(help: "Encoder preset (default: the combined file's last, e.g. veryfast).") var preset: String?
-    @Option(help: "Constant quality, 0-51. Exclusive with --bitrate.") var crf: Int?
+    @Option(parsing: .unconditional, help: "Constant quality, 0-51. Exclusive with --bitrate.") var crf: Int?
     @Option(help: "Target bitrate in bit/s, e.g. 6000000 or 6M. Exclusive with --crf.") var bitrate: String?
     @Option(help: "x264 tune, e.g. zerolatency as the live composite uses (default: none).") var tune: String?
 
     func validate() throws {
         if crf != nil && bitrate != nil { throw ValidationError("--crf and --bitrate exclude each other; pick one") }
-        if let crf, !(0...51).contains(crf) { throw ValidationError("--crf must be 0 to 51") }
+        try CoordinatorRanges.crf.validate(crf)
         if let problem = VideoEncoderSettings.problem(encoder: encoder ?? "libx264", preset: preset) {
             throw ValidationError(problem)
         }

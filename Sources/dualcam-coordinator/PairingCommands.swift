@@ -14,7 +14,9 @@ struct Pair: AsyncParsableCommand {
     @Option(help: "The agent as HOST:PORT or HOST:PORT,DEVICE-ID (default: choose among those found over mDNS).")
     var agent: String?
     @Option(help: "Name the agent will list this coordinator under.") var name = ProcessInfo.processInfo.hostName
-    @Option(help: "Seconds to browse for agents.") var browseSeconds = 3.0
+    @Option(parsing: .unconditional, help: "Seconds to browse for agents.") var browseSeconds = 3.0
+
+    func validate() throws { try CoordinatorRanges.browseSeconds.validate(browseSeconds) }
 
     func run() async throws {
         let identity = try DeviceIdentity.loadOrCreate(in: state.directory, commonName: "dualcam-coordinator")
@@ -93,8 +95,10 @@ struct Paired: ParsableCommand {
 struct Discover: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "List the agents announcing themselves over mDNS.")
     @OptionGroup var state: StateOption
-    @Option(help: "Seconds to browse.") var seconds = 3.0
+    @Option(parsing: .unconditional, help: "Seconds to browse.") var seconds = 3.0
     @Flag(help: "Keep following agents as they appear and leave (Ctrl-C ends).") var follow = false
+
+    func validate() throws { try CoordinatorRanges.discoverFor.validate(seconds) }
 
     func run() async throws {
         let trusted = PairedDevices(stateDirectory: state.directory).trusted()

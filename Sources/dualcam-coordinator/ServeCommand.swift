@@ -53,10 +53,9 @@ struct Serve: AsyncParsableCommand {
             if let files = take.files {
                 CommandSupport.report(files)
             } else {
-                print("take \(take.phase): \(take.reason ?? "")")
+                CommandSupport.say("take \(take.phase): \(take.reason ?? "")")
             }
-            print("coordinator: \(ProcessFigures.openFiles()) open files, \(ProcessFigures.residentKilobytes()) kB resident")
-            fflush(nil)
+            CommandSupport.say("coordinator: \(ProcessFigures.openFiles()) open files, \(ProcessFigures.residentKilobytes()) kB resident")
         }
     }
 }

@@ -12,12 +12,16 @@ struct TakeOptions: ParsableArguments {
     @Option(help: "Picture size WxH (overrides the preset).") var size: String?
     @Option(help: "Frame rate (overrides the preset).") var fps: String?
     @Option(help: "Encoder on the agents: libx264, libx265, h264_v4l2m2m (overrides the preset).") var encoder: String?
-    @Option(help: "Constant quality, 0-51 (overrides the preset).") var crf: Int?
+    @Option(parsing: .unconditional, help: "Constant quality, 0-51 (overrides the preset).") var crf: Int?
     @Option(help: "Bit rate, e.g. 8M or 2500k (instead of constant quality).") var bitrate: String?
-    @Option(help: "Countdown before the start: 0 (off), 3, 10 or any number of seconds.") var countdown = 3
-    @Option(help: "Seconds to wait after the stop for an agent whose connection was lost.") var reconnectGrace = 30.0
+    @Option(parsing: .unconditional, help: "Countdown before the start: 0 (off), 3, 10 or any number of seconds.") var countdown = 3
+    @Option(parsing: .unconditional, help: "Seconds to wait after the stop for an agent whose connection was lost.") var reconnectGrace = 30.0
     @OptionGroup var layout: LayoutOptions
     @OptionGroup var clockSync: ClockSyncOptions
+
+    func validate() throws {
+        try CoordinatorRanges.checkTake(countdown: countdown, reconnectGrace: reconnectGrace, crf: crf, size: size, bitrate: bitrate)
+    }
 
     /// The plan for `agents`, every option checked before anything slow happens.
     func plan(agents: [AgentEndpoint], outputDirectory: String, duration: Double?) throws -> SessionPlan {
@@ -60,7 +64,7 @@ struct AgentChoice: ParsableArguments {
     var agent: [String] = []
     @Option(help: "The agent (by name) that films the host.") var host: String?
     @Option(help: "The agent (by name) that films the guest.") var guest: String?
-    @Option(help: "Seconds to look for agents over mDNS.") var discoverSeconds = 5.0
+    @Option(parsing: .unconditional, help: "Seconds to look for agents over mDNS.") var discoverSeconds = 5.0
 
     func endpoints(identity: DeviceIdentity, stateDirectory: String,
                    progress: @escaping @Sendable (String) -> Void) async throws -> [AgentEndpoint] {
@@ -78,6 +82,10 @@ struct AgentChoice: ParsableArguments {
     }
 
     var rolesByName: Bool { host != nil || guest != nil }
+
+    func validate() throws {
+        try CoordinatorRanges.discoverSeconds.validate(discoverSeconds)
+    }
 }
 
 struct Start: AsyncParsableCommand {
@@ -90,7 +98,7 @@ struct Start: AsyncParsableCommand {
             """)
 
     @OptionGroup var agents: AgentChoice
-    @Option(help: "Seconds to record (default: until Enter or Ctrl-C).") var duration: Double?
+    @Option(parsing: .unconditional, help: "Seconds to record (default: until Enter or Ctrl-C).") var duration: Double?
     @Option(help: "Output folder (one sub-folder per session).") var out = "DualCam"
     @OptionGroup var take: TakeOptions
     @OptionGroup var state: StateOption
@@ -103,7 +111,7 @@ struct Start: AsyncParsableCommand {
         let terminal: @Sendable (Rig) async -> Void = { rig in
             TerminalClient(rig: rig).attach(keys: true, takesInterrupts: true)
         }
-        for unfinished in SessionResumer.unfinished(in: outputDirectory) {
+        for unfinished in SessionResumer.unfinished(in: outputDirectory, warn: progress) {
             progress("an unfinished session is in \(unfinished); finishing it first (its agents recorded on)")
             let result = try await SessionResumer(sessionDirectory: unfinished, identity: identity, logger: logger,
                                                   reconnectGraceSeconds: take.reconnectGrace, progress: progress).run(attach: terminal)
@@ -124,7 +132,7 @@ struct Resume: AsyncParsableCommand {
 
     @Argument(help: "The session's folder or ID (default: the newest unfinished session in --out).") var session: String?
     @Option(help: "Output folder holding the sessions.") var out = "DualCam"
-    @Option(help: "Seconds to wait after the stop for an agent that does not answer.") var reconnectGrace = 30.0
+    @Option(parsing: .unconditional, help: "Seconds to wait after the stop for an agent that does not answer.") var reconnectGrace = 30.0
     @OptionGroup var state: StateOption
 
     func run() async throws {

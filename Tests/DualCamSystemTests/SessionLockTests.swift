@@ -30,10 +30,30 @@ import Testing
         let session = out + "/20261124_120000"
         try FileManager.default.createDirectory(atPath: session, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: out) }
-        try Data("{}".utf8).write(to: URL(fileURLWithPath: session + "/session.json"))
+        // A readable record: a damaged one is never offered (SessionLibraryTrustTests).
+        try Data(SessionFixtures.record(id: "20261124_120000").utf8).write(to: URL(fileURLWithPath: session + "/session.json"))
         #expect(SessionResumer.unfinished(in: out) == [session])
         let lock = try SessionLock(sessionDirectory: session, purpose: "recording")
         #expect(SessionResumer.unfinished(in: out).isEmpty)
         withExtendedLifetime(lock) {}
+    }
+
+    /// A `.lock` planted as a link to another file: taking the lock must not truncate and
+    /// overwrite the link's target.
+    @Test func aLockThatIsASymbolicLinkIsRefusedAndItsTargetKept() throws {
+        let directory = NSTemporaryDirectory() + "dualcam-lock-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let target = directory + "/precious.txt"
+        try Data("keep me\n".utf8).write(to: URL(fileURLWithPath: target))
+        try FileManager.default.createSymbolicLink(atPath: directory + "/.lock", withDestinationPath: target)
+        do {
+            _ = try SessionLock(sessionDirectory: directory, purpose: "recording")
+            Issue.record("a lock was taken through a symbolic link")
+        } catch {
+            #expect("\(error)".contains("symbolic link") && "\(error)".contains("rm"), "\(error)")
+        }
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "keep me\n")
+        #expect(!SessionLock.isHeld(sessionDirectory: directory))
     }
 }

@@ -126,5 +126,92 @@ extension EndToEnd {
             let text = child.err.all()
             #expect(text.contains("avahi-daemon is not reachable") && text.contains("--agent HOST:PORT"), "\(text)")
         }
+
+        /// Numbers a program cannot use are refused at once as a usage error (exit 64),
+        /// naming the option and the range, before any camera, port, agent or folder is
+        /// touched; each of these trapped, hung or listened on the wrong port before.
+        @Test func outOfRangeNumbersAreRefusedWithTheirRange() throws {
+            let root = NSTemporaryDirectory() + "dualcam-ranges-\(getpid())"
+            defer { try? FileManager.default.removeItem(atPath: root) }
+            let state = ["--state", root + "/state"]
+            let cases: [(String, [String], String)] = [
+                ("dualcam-agent", ["run", "--source", "synthetic", "--first-pairing-window", "99999999999"] + state, "0 to 86400"),
+                ("dualcam-agent", ["run", "--source", "synthetic", "--disk-reserve-mb", "1e20"] + state, "0 to 1000000 MB"),
+                ("dualcam-agent", ["run", "--source", "synthetic", "--input-latency-ms", "1e300"] + state, "0 to 10000 ms"),
+                ("dualcam-agent", ["run", "--source", "synthetic", "--port", "70000"] + state, "0 to 65535"),
+                ("dualcam-agent", ["run", "--source", "synthetic", "--gain", "-60"] + state, "-12 to 12 dB"),
+                ("dualcam-agent", ["record", "--source", "synthetic", "--duration", "inf", "--out", root + "/rec"], "more than 0"),
+                ("dualcam-agent", ["record", "--source", "synthetic", "--bitrate", "1e300M", "--out", root + "/rec"], "--bitrate"),
+                ("dualcam-coordinator", ["start", "--bitrate", "1e300M", "--out", root + "/out"] + state, "--bitrate"),
+                ("dualcam-coordinator", ["demo", "--duration", "inf", "--out", root + "/demo"] + state, "more than 0"),
+                ("dualcam-coordinator", ["start", "--clock-sync-timeout", "inf", "--out", root + "/out"] + state, "--clock-sync-timeout inf"),
+                ("dualcam-coordinator", ["start", "--clock-threshold-us", "9223372036854775807", "--out", root + "/out"] + state, "1 to 1000000 µs"),
+                ("dualcam-coordinator", ["start", "--countdown", "-1", "--out", root + "/out"] + state, "--countdown -1 is out of range"),
+                ("dualcam-coordinator", ["start", "--reconnect-grace", "nan", "--out", root + "/out"] + state, "--reconnect-grace nan is not a number"),
+                ("dualcam-coordinator", ["resume", "--reconnect-grace", "inf", "--out", root + "/out"] + state, "0 to 3600 seconds"),
+                ("dualcam-coordinator", ["start", "--agent", "127.0.0.1:70000", "--out", root + "/out"] + state, "1 to 65535"),
+            ]
+            for (program, arguments, range) in cases {
+                let child = try Child(program, arguments)
+                let status = child.finish(seconds: 20)
+                let err = child.err.all()
+                #expect(status == 64, "\(program) \(arguments.joined(separator: " ")): exit \(status), \(err)")
+                #expect(err.contains(range), "\(program) \(arguments.joined(separator: " ")): \(err)")
+            }
+            // Nothing was made on the way: no session folder from the demo, no recording.
+            for folder in ["/demo", "/rec", "/out"] {
+                #expect(((try? FileManager.default.contentsOfDirectory(atPath: root + folder)) ?? []).isEmpty, "\(folder)")
+            }
+        }
+
+        /// The service's config file read as a person wrote it (Windows line ends, a
+        /// negative gain, `genlock = false`, a `#` in a quoted name), and its mistakes
+        /// reported with the file and the line.
+        @Test func theAgentsConfigFileIsReadAsWritten() throws {
+            let root = NSTemporaryDirectory() + "dualcam-conf-\(getpid())"
+            try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: root) }
+            let good = root + "/agent.conf"
+            try ("role = guest\r\nname = \"Studio #2\"  # the second room\r\ngain = -6\r\ngenlock = false\r\n"
+                + "source = synthetic\r\nport = 0\r\nmdns = false\r\nfirst-pairing-window = 0\r\n")
+                .write(toFile: good, atomically: true, encoding: .utf8)
+            let agent = try Child("dualcam-agent", ["run", "--config", good, "--state", root + "/state"])
+            defer { agent.stop() }
+            let listening = agent.waitForLine(containing: "LISTENING")
+            #expect(listening?.contains("role=guest") == true, "\(agent.err.all())")
+            agent.stop()
+
+            let cases: [(String, String)] = [
+                ("role = host\nport = 4294967296\n", "--port 4294967296 is out of range: give 0 to 65535"),
+                ("role = host\n\nprot = 7420\n", "bad.conf:3: unknown key `prot`"),
+                ("mute = maybe\n", "bad.conf:1: mute is a flag"),
+            ]
+            for (text, expected) in cases {
+                try text.write(toFile: root + "/bad.conf", atomically: true, encoding: .utf8)
+                let child = try Child("dualcam-agent", ["run", "--config", root + "/bad.conf", "--state", root + "/state"])
+                let status = child.finish(seconds: 20)
+                #expect(status != 0 && child.err.all().contains(expected), "\(text): exit \(status), \(child.err.all())")
+            }
+        }
+
+        /// A damaged `session.json` in the output folder used to stop every `start` there
+        /// (it tried to finish that session first and failed); now it is passed over with
+        /// a warning, and the start goes on to look for its agents.
+        @Test func aDamagedUnfinishedSessionDoesNotStopStart() throws {
+            let root = NSTemporaryDirectory() + "dualcam-damaged-\(getpid())"
+            defer { try? FileManager.default.removeItem(atPath: root) }
+            let session = root + "/out/20261124_120000"
+            try FileManager.default.createDirectory(atPath: session + "/segments", withIntermediateDirectories: true)
+            try Data("{\"sessionID\": \"2026".utf8).write(to: URL(fileURLWithPath: session + "/session.json"))
+            let start = try Child("dualcam-coordinator", ["start", "--out", root + "/out", "--state", root + "/state",
+                                                          "--discover-seconds", "0.5", "--duration", "1"])
+            _ = start.finish(seconds: 30)
+            let err = start.err.all()
+            #expect(err.contains("warning: not finishing the unfinished session in \(session)"), "\(err)")
+            #expect(!err.contains("Error: \(session)/session.json"), "\(err)")
+            let list = try Child("dualcam-coordinator", ["list", "--out", root + "/out"])
+            #expect(list.finish() == 0)
+            #expect(list.out.all().contains("damaged"), "\(list.out.all())")
+        }
     }
 }

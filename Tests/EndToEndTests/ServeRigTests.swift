@@ -48,7 +48,7 @@ extension EndToEnd {
                     if reports.count >= take { break }
                     usleep(100_000)
                 }
-                let line = try #require(reports.count == take ? reports.last : nil, "take \(take) did not end: \(serve.errTail())")
+                let line = try #require(reports.count == take ? reports.last : nil, "take \(take) did not end: \(serve.errTail())\nstdout: \(serve.out.text)")
                 let numbers = line.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
                 coordinator.append(Figures(files: numbers[0], kilobytes: numbers[1]))
                 for i in 0..<2 { agents[i].append(Figures(pid: rig.agents[i].process.processIdentifier)) }

@@ -101,6 +101,49 @@ extension EndToEnd {
             #expect(!(try Self.coordinator(["list", "--out", out])).stdout.contains(id))
         }
 
+        /// A manifest cut short (a bad card, a full disk) while every file and segment is
+        /// there: listed as damaged with the way out, and rebuilt offline from the
+        /// segments into a session whose files have every frame again.
+        @Test func aTruncatedManifestIsRebuiltFromTheSegments() throws {
+            let out = NSTemporaryDirectory() + "dualcam-e2e-rebuild-\(getpid())"
+            defer { try? FileManager.default.removeItem(atPath: out) }
+            let demo = try DemoRun.run(["demo", "--duration", "\(Self.seconds)", "--out", out, "--state", out + "/state",
+                                        "--size", "\(Self.width)x\(Self.height)"])
+            try #require(demo.exitCode == 0, "demo failed: \(demo.stderr.suffix(3000))")
+            let combined = try #require(demo.mp4Files.first { $0.contains("DualCam_Combined_") })
+            let folder = (combined as NSString).deletingLastPathComponent
+            let id = (folder as NSString).lastPathComponent
+            let frames = Self.seconds * Self.fps
+            let whole = try Data(contentsOf: URL(fileURLWithPath: folder + "/manifest.json"))
+            try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: folder + "/manifest.json"))
+
+            let listed = try Self.coordinator(["list", "--out", out])
+            #expect(listed.exitCode == 0)
+            let row = try #require(listed.stdout.split(separator: "\n").first { $0.hasPrefix(id) }, "\(listed.stdout)")
+            #expect(row.contains("damaged") && row.contains("rebuild-manifest \(id)"), "\(row)")
+
+            let rebuilt = try Self.coordinator(["rebuild-manifest", id, "--out", out])
+            try #require(rebuilt.exitCode == 0, "\(rebuilt.stderr)")
+            #expect(FileManager.default.fileExists(atPath: folder + "/manifest.damaged.json"))
+            let show = try Self.coordinator(["show", id, "--out", out])
+            #expect(show.exitCode == 0 && show.stdout.contains("status    complete"), "\(show.stdout)")
+            #expect(show.stdout.contains("rebuilt by rebuild-manifest"), "\(show.stdout)")
+            let manifest = try Self.manifest(folder)
+            let cameras = try #require(manifest["cameras"] as? [[String: Any]])
+            #expect(cameras.count == 2)
+            for camera in cameras {
+                #expect((camera["statistics"] as? [String: Any])?["framesCaptured"] as? Int == frames, "\(camera)")
+                let file = try #require(camera["file"] as? String)
+                #expect(try MediaProbe.probe(path: folder + "/" + file).frameCount == frames)
+            }
+            #expect(try MediaProbe.probe(path: combined).frameCount == frames)
+            #expect((manifest["composite"] as? [String: Any])?["ticks"] as? Int == frames)
+
+            // A readable manifest is left alone.
+            let again = try Self.coordinator(["rebuild-manifest", id, "--out", out])
+            #expect(again.exitCode != 0 && again.stderr.contains("nothing to rebuild"), "\(again.stderr)")
+        }
+
         /// Per frame, the DCTC code of the host's and of the guest's picture in the layout.
         static func codes(_ path: String, layout: LayoutSpec) throws -> [(UInt32, UInt32)] {
             let slots = LayoutGeometry.slots(for: layout, outputWidth: width, outputHeight: height, streamCount: 2)

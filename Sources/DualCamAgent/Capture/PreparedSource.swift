@@ -80,6 +80,9 @@ final class PreparedSource: Sendable {
             do {
                 while let frame = try source.next(stopLocalNanoseconds: { self.stopLocal() }) {
                     firstFrameSeen.withLockedValue { $0 = true }
+                    // A pipe loses nothing (its producer waits for us): its frames are held
+                    // until the recording begins, where a camera's are let go.
+                    while wait, case .warming = stage.withLockedValue({ $0 }) { usleep(2_000) }
                     guard case .recording(let stats, _) = stage.withLockedValue({ $0 }) else { continue }
                     stats.update {
                         $0.captured += 1

@@ -13,6 +13,9 @@ public struct RecordingSummary: Sendable {
     public var sourceDescription: String = ""
     /// Things the operator should know that did not stop the recording.
     public var notes: [String] = []
+    /// How long after the shared T0 the first frame was encoded and stored: what a take's
+    /// start cost (a camera or encoder still opening shows here).
+    public var firstFrameStoredAfterT0Nanoseconds: Int64?
 }
 
 /// Capture → encode → segment, on threads of their own: encoding is blocking, CPU-bound C
@@ -120,6 +123,9 @@ final class RecordingPipeline: Sendable {
                 lastPts = pts
                 if let parameters = maker.parameters { try segments.store(packets, parameters: parameters) }
                 summary.framesCaptured += 1
+                if summary.firstFrameStoredAfterT0Nanoseconds == nil {
+                    summary.firstFrameStoredAfterT0Nanoseconds = estimate.shared(fromLocal: clock.localNow()) - t0Shared
+                }
                 let latency = clock.localNow() - frame.localCaptureNanoseconds
                 stats.update {
                     $0.encoded += packets.count

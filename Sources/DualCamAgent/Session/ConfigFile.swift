@@ -9,8 +9,22 @@ public enum ConfigFile {
         public let description: String
     }
 
+    /// The options and flags of the command the file is for (long names without
+    /// dashes), so that each line is read as what it is: a value is passed on as a
+    /// value even when it reads `yes`, and an unknown key is refused with its line.
+    public struct Keys: Sendable {
+        public var options: Set<String>
+        public var flags: Set<String>
+
+        public init(options: Set<String>, flags: Set<String>) {
+            self.options = options
+            self.flags = flags
+        }
+    }
+
     /// `arguments` without the program name; returns them with the file expanded.
-    public static func expand(_ arguments: [String]) throws -> [String] {
+    /// Without `keys`, a line whose value is a boolean is taken for a flag.
+    public static func expand(_ arguments: [String], keys: Keys? = nil) throws -> [String] {
         guard let at = arguments.firstIndex(of: "--config") else { return arguments }
         guard at + 1 < arguments.count else { throw Failure(description: "--config needs a file path") }
         let path = arguments[at + 1]
@@ -19,7 +33,7 @@ public enum ConfigFile {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw Failure(description: "cannot read the config file \(path); see deploy/dualcam-agent.conf for an example")
         }
-        let options = overridden(try parse(text, path: path), by: rest)
+        let options = overridden(try parse(text, path: path, keys: keys), by: rest)
         // After the subcommand's name, when there is one, so its parser sees them.
         let insertAt = rest.first.map { $0.hasPrefix("-") ? 0 : 1 } ?? 0
         rest.insert(contentsOf: options, at: insertAt)
@@ -33,12 +47,13 @@ public enum ConfigFile {
     /// The file's options without those the command line `given` overrides through an
     /// exclusive partner (a plain repeat needs no help: the parser keeps the last value).
     static func overridden(_ options: [String], by given: [String]) -> [String] {
-        let named = Set(given.filter { $0.hasPrefix("--") }.map { String($0.dropFirst(2).split(separator: "=")[0]) })
+        let named = Set(given.filter { $0.hasPrefix("--") }.map(optionName))
         var kept: [String] = []
         var index = 0
         while index < options.count {
-            let key = String(options[index].dropFirst(2))
-            let takesValue = index + 1 < options.count && !options[index + 1].hasPrefix("--")
+            let key = optionName(options[index])
+            let joined = options[index].contains("=")
+            let takesValue = !joined && index + 1 < options.count && !options[index + 1].hasPrefix("--")
             let end = takesValue ? index + 2 : index + 1
             let partners = exclusive.first { $0.contains(key) }.map { $0.subtracting([key]) } ?? []
             if partners.isDisjoint(with: named) { kept += options[index..<end] }
@@ -47,29 +62,111 @@ public enum ConfigFile {
         return kept
     }
 
-    /// Flags that are on by default, so `false` must say so.
-    static let invertible: Set<String> = ["mdns"]
+    /// "gain" from "--gain" or "--gain=-6".
+    private static func optionName(_ argument: String) -> String {
+        String(argument.dropFirst(2).split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0])
+    }
 
-    public static func parse(_ text: String, path: String) throws -> [String] {
+    /// Flags that are on by default, so `false` must say so: with their `--no-` form,
+    /// or with the flag that means the opposite.
+    static let invertible: Set<String> = ["mdns"]
+    static let opposites: [String: String] = ["genlock": "free-run"]
+
+    public static func parse(_ text: String, path: String, keys: Keys? = nil) throws -> [String] {
         var options: [String] = []
-        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first
-                .map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-            if line.isEmpty { continue }
-            let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard parts.count == 2, !parts[0].isEmpty, parts[0].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else {
-                throw Failure(description: "\(path):\(number + 1): expected `key = value`, got `\(line)`")
-            }
-            var value = parts[1]
-            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
-            switch value.lowercased() {
-            case "true", "yes", "on": options.append("--" + parts[0])
-            case "false", "no", "off":
-                // Most flags are off unless given; the few that default on have a --no- form.
-                if invertible.contains(parts[0]) { options.append("--no-" + parts[0]) }
-            default: options += ["--" + parts[0], value]
-            }
+        // isNewline splits at "\r\n" too (one Character in Swift), so a file saved on
+        // Windows reads like any other.
+        for (number, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+            let at = "\(path):\(number + 1)"
+            guard let (key, value) = try line(String(raw), at: at) else { continue }
+            options += try arguments(key: key, value: value, keys: keys, at: at)
         }
         return options
+    }
+
+    /// The key and value of one line; nil for a blank or comment line. `#` starts a
+    /// comment only outside double quotes.
+    private static func line(_ raw: String, at: String) throws -> (String, Value)? {
+        let text = raw.trimmingCharacters(in: .whitespaces)
+        if text.isEmpty || text.hasPrefix("#") { return nil }
+        guard let equals = text.firstIndex(of: "=") else {
+            throw Failure(description: "\(at): expected `key = value`, got `\(text)`")
+        }
+        let key = text[..<equals].trimmingCharacters(in: .whitespaces)
+        guard !key.isEmpty, key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else {
+            throw Failure(description: "\(at): expected `key = value`, got `\(text)`")
+        }
+        var rest = Substring(text[text.index(after: equals)...].trimmingCharacters(in: .whitespaces))
+        guard rest.hasPrefix("\"") else {
+            let value = rest.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0]
+            return (key, Value(text: value.trimmingCharacters(in: .whitespaces), quoted: false))
+        }
+        rest = rest.dropFirst()
+        guard let close = rest.firstIndex(of: "\"") else {
+            throw Failure(description: "\(at): the value of \(key) opens a quote that does not close")
+        }
+        let after = rest[rest.index(after: close)...].trimmingCharacters(in: .whitespaces)
+        guard after.isEmpty || after.hasPrefix("#") else {
+            throw Failure(description: "\(at): `\(after)` after the quoted value of \(key); put a # before a comment")
+        }
+        return (key, Value(text: String(rest[..<close]), quoted: true))
+    }
+
+    private struct Value {
+        var text: String
+        var quoted: Bool
+        var boolean: Bool? {
+            switch text.lowercased() {
+            case "true", "yes", "on": true
+            case "false", "no", "off": false
+            default: nil
+            }
+        }
+    }
+
+    private static func arguments(key: String, value: Value, keys: Keys?, at: String) throws -> [String] {
+        let isFlag: Bool
+        if let keys {
+            let flag = keys.flags.contains(key)
+            guard flag || keys.options.contains(key) else {
+                throw Failure(description: "\(at): unknown key `\(key)`; the keys are the long options of "
+                    + "`dualcam-agent run --help` without the dashes" + suggestion(for: key, among: keys))
+            }
+            isFlag = flag
+        } else {
+            isFlag = !value.quoted && value.boolean != nil
+        }
+        guard isFlag else {
+            // Joined with "=" when the value starts with "-", or the parser would read
+            // `-6` as an option of its own and say a value is missing.
+            return value.text.hasPrefix("-") ? ["--\(key)=\(value.text)"] : ["--" + key, value.text]
+        }
+        guard let on = value.boolean else {
+            throw Failure(description: "\(at): \(key) is a flag: give true or false, not `\(value.text)`")
+        }
+        if on { return ["--" + key] }
+        if invertible.contains(key) || keys?.flags.contains("no-" + key) == true { return ["--no-" + key] }
+        if let opposite = opposites[key] { return ["--" + opposite] }
+        // Off unless given: false needs no argument.
+        return []
+    }
+
+    /// ", did you mean `x`?" for a key one or two letters away from a real one.
+    private static func suggestion(for key: String, among keys: Keys) -> String {
+        let near = keys.options.union(keys.flags).filter { !$0.hasPrefix("no-") }
+            .map { ($0, distance(Array(key), Array($0))) }.filter { $0.1 <= 2 }.min { $0.1 < $1.1 }
+        return near.map { ", did you mean `\($0.0)`?" } ?? ""
+    }
+
+    private static func distance(_ a: [Character], _ b: [Character]) -> Int {
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1]
+            for (j, y) in b.enumerated() {
+                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+            }
+            previous = current
+        }
+        return previous[b.count]
     }
 }

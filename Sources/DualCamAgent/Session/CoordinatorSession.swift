@@ -243,6 +243,9 @@ final class CoordinatorSession: Sendable {
             logger.warning("RecordingFinished for \(sessionID) not sent: \(error)")
         }
         logger.info("recording \(sessionID) finished: \(summary.segments) segments, \(summary.framesCaptured) frames, \(summary.framesDropped) dropped")
+        if let late = summary.firstFrameStoredAfterT0Nanoseconds {
+            logger.notice(.init(stringLiteral: String(format: "%@: first frame stored %.1f ms after T0", sessionID, Double(late) / 1e6)))
+        }
     }
 
     /// Telemetry every second while the session records, and a line in the log now and then.

@@ -17,6 +17,10 @@ public enum AgentSelection {
                 return
             }
             let hostPort = parts.first ?? ""
+            if let colon = hostPort.lastIndex(of: ":"), let port = Int(hostPort[hostPort.index(after: colon)...]),
+               !(1...65535).contains(port) {
+                throw CoordinatorError("--agent \(text): port \(port) is out of range: give 1 to 65535")
+            }
             guard let colon = hostPort.lastIndex(of: ":"), let port = Int(hostPort[hostPort.index(after: colon)...]),
                   (1...65535).contains(port), colon != hostPort.startIndex else {
                 throw CoordinatorError("--agent \(text): expected HOST:PORT, HOST:PORT,DEVICE-ID or DEVICE-ID")

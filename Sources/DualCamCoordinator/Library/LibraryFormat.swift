@@ -13,7 +13,8 @@ enum LibraryFormat {
     }
 
     static func duration(_ seconds: Double?) -> String {
-        guard let seconds else { return "–" }
+        // Checked manifests hold no such value; a caller with another source must not trap.
+        guard let seconds, seconds.isFinite, abs(seconds) < 1e12 else { return "–" }
         if seconds < 60 { return String(format: "%.1f s", seconds) }
         let whole = Int(seconds.rounded())
         return whole >= 3600 ? String(format: "%d:%02d:%02d", whole / 3600, whole / 60 % 60, whole % 60)
@@ -27,6 +28,13 @@ enum LibraryFormat {
         f.locale = Locale(identifier: "en_US_POSIX")
         f.dateFormat = "yyyy-MM-dd HH:mm:ss"
         return f.string(from: date)
+    }
+
+    /// Text read from a session's files with its control characters shown as "?": a
+    /// manifest's names and warnings are anyone's to write, and an escape sequence in
+    /// one would otherwise drive the user's terminal.
+    static func printable(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : $0 }))
     }
 
     /// Columns padded to their widest cell; the last one is left ragged.

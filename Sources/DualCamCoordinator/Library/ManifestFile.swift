@@ -13,11 +13,17 @@ extension SessionManifest {
         } catch {
             throw CoordinatorError("cannot read \(path): \(error.localizedDescription)")
         }
+        let manifest: SessionManifest
         do {
-            return try JSONDecoder().decode(SessionManifest.self, from: withDefaults(data))
+            manifest = try JSONDecoder().decode(SessionManifest.self, from: withDefaults(data))
         } catch {
-            throw CoordinatorError("\(path) is not a readable session manifest: \(error)")
+            throw CoordinatorError("\(path) is not a readable session manifest: \(DecodingProblem.text(error))")
         }
+        let problems = manifest.problems
+        guard problems.isEmpty else {
+            throw CoordinatorError("\(path) holds impossible values (\(problems.joined(separator: "; ")))")
+        }
+        return manifest
     }
 
     /// Fields added to the manifest later with a default value are still required by

@@ -9,6 +9,9 @@ public struct SessionFolder: Sendable {
     public let id: String
     /// What was wrong with the manifest, when it exists and cannot be read.
     public let manifestProblem: String?
+    /// What was wrong with `session.json`, for an unfinished session whose record cannot
+    /// be read (so `resume` cannot finish it).
+    public let recordProblem: String?
     let manifest: SessionManifest?
 
     init(path: String) {
@@ -25,6 +28,17 @@ public struct SessionFolder: Sendable {
         } else {
             manifest = nil
             manifestProblem = nil
+        }
+        if manifest == nil && manifestProblem == nil
+            && FileManager.default.fileExists(atPath: self.path + "/" + SessionRecord.fileName) {
+            do {
+                _ = try SessionRecord.load(from: self.path)
+                recordProblem = nil
+            } catch {
+                recordProblem = "\(error)"
+            }
+        } else {
+            recordProblem = nil
         }
     }
 
@@ -90,9 +104,13 @@ public struct SessionFolder: Sendable {
     }
 
     public var status: String {
-        if let manifestProblem { return "damaged: \(manifestProblem)" }
+        if let manifestProblem {
+            let rebuildable = recordProblem == nil && FileManager.default.fileExists(atPath: path + "/" + SessionRecord.fileName)
+            return "damaged: \(manifestProblem)" + (rebuildable ? " — `dualcam-coordinator rebuild-manifest \(id)` rebuilds it" : "")
+        }
         guard manifest != nil else {
             if SessionLock.isHeld(sessionDirectory: path) { return "recording or resuming now" }
+            if let recordProblem { return "damaged: \(recordProblem)" }
             return "unfinished — run `dualcam-coordinator resume \(id)`"
         }
         let missing = missingFiles

@@ -51,8 +51,11 @@ public struct SessionLibrary: Sendable {
         throw CoordinatorError("no session '\(argument)' in \(places). Sessions there: \(all.map(\.id).joined(separator: ", "))")
     }
 
-    /// Removes the session's folder with everything in it.
+    /// Removes the session's folder with everything in it: only a real folder directly
+    /// inside one of the library's folders, never one reached through a symbolic link or
+    /// named by a path that leads elsewhere (`../otherproj`).
     public func delete(_ session: SessionFolder) throws {
+        try checkInside(session, doing: "deleting")
         let lock = try SessionLock(sessionDirectory: session.path, purpose: "deleting")
         defer { withExtendedLifetime(lock) {} }
         do {
@@ -60,5 +63,33 @@ public struct SessionLibrary: Sendable {
         } catch {
             throw CoordinatorError("could not delete \(session.path): \(error.localizedDescription)")
         }
+    }
+
+    /// Refuses a session folder that is not a real folder directly inside one of
+    /// `directories`, comparing real paths (links and `..` resolved).
+    func checkInside(_ session: SessionFolder, doing action: String) throws {
+        let places = directories.joined(separator: ", ")
+        var status = stat()
+        guard lstat(session.path, &status) == 0 else {
+            throw CoordinatorError("not \(action) \(session.path): it is not there any more")
+        }
+        if status.st_mode & S_IFMT == S_IFLNK {
+            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: session.path)) ?? "?"
+            throw CoordinatorError("not \(action) \(session.path): it is a symbolic link (to \(target)), and DualCam only "
+                + "\(action == "deleting" ? "deletes" : "writes") real session folders; remove the link itself with rm if it is not wanted")
+        }
+        let parent = Self.realPath((session.path as NSString).deletingLastPathComponent)
+        let inside = directories.contains { Self.realPath($0).map { $0 == parent } ?? false }
+        guard inside, parent != nil else {
+            throw CoordinatorError("not \(action) \(session.path): it is not a session folder inside \(places); "
+                + "only sessions that `dualcam-coordinator list` shows are \(action == "deleting" ? "deleted" : "changed") "
+                + "(pass --out with the folder that holds it)")
+        }
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 }

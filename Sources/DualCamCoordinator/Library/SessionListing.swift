@@ -6,6 +6,6 @@ public enum SessionListing {
             [s.id, LibraryFormat.date(s.date), LibraryFormat.duration(s.durationSeconds),
              LibraryFormat.bytes(s.totalBytes), s.layoutText, s.status]
         }
-        return LibraryFormat.table([header] + rows)
+        return LibraryFormat.table([header] + rows.map { $0.map(LibraryFormat.printable) })
     }
 }

@@ -3,6 +3,10 @@ import Foundation
 /// `show`: a session's manifest in words, with the files as they are on disk now.
 public enum SessionReport {
     public static func lines(_ session: SessionFolder) -> [String] {
+        report(session).map(LibraryFormat.printable)
+    }
+
+    private static func report(_ session: SessionFolder) -> [String] {
         var out = ["Session \(session.id)   \(session.path)", "  status    \(session.status)",
                    "  started   \(LibraryFormat.date(session.date))",
                    "  duration  \(LibraryFormat.duration(session.durationSeconds))",

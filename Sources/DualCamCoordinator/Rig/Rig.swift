@@ -425,9 +425,9 @@ public actor Rig {
 
     static func telemetry(_ t: Dualcam_V1_Telemetry) -> AgentTelemetry {
         AgentTelemetry(captureFPS: (t.captureFps * 10).rounded() / 10, framesDropped: t.framesDropped,
-                       temperatureC: t.cpuTemperatureC.isFinite ? t.cpuTemperatureC.rounded() : nil,
+                       temperatureC: t.cpuTemperatureC.isNaN ? nil : t.cpuTemperatureC.rounded(),
                        throttled: t.throttleFlags & 0xF != 0, freeDiskBytes: t.freeDiskBytes / 100_000_000 * 100_000_000,
-                       sound: t.audio ? SoundLevels(peakDBFS: t.audioPeakDbfs.rounded(), rmsDBFS: t.audioRmsDbfs.rounded()) : nil)
+                       sound: t.audio ? SoundLevels(peakDBFS: t.audioPeakDbfs, rmsDBFS: t.audioRmsDbfs) : nil)
     }
 }
 

@@ -19,19 +19,27 @@ public enum StatusText {
             case .connected: if a.complete { fields.append("done") }
             }
             if a.givenUp { fields.append("given up") }
-            if let t = a.telemetry, a.connection == .connected {
-                fields.append(String(format: "%.1f fps", t.captureFPS))
-                fields.append("\(t.framesDropped) dropped")
-                if let sound = t.sound { fields.append(LevelMeter.text(peakDBFS: sound.peakDBFS, rmsDBFS: sound.rmsDBFS)) }
-                if let c = t.temperatureC { fields.append(String(format: "%.0f °C", c)) }
-                if t.freeDiskBytes > 0 { fields.append(String(format: "%.1f GB free", Double(t.freeDiskBytes) / 1e9)) }
-            }
+            if let t = a.telemetry, a.connection == .connected { fields += telemetryFields(t) }
             if let lag = a.uploadLagSeconds, !a.complete { fields.append(String(format: "lag %.1f s", lag)) }
             if let clock = a.clock { fields.append("clock ±\(clock.errorBoundMicroseconds) µs") }
             parts.append("\(a.cameraName.isEmpty ? a.name : a.cameraName) " + fields.joined(separator: ", "))
         }
         if take.phase == "recording" { parts.append(stopHint) }
         return parts
+    }
+
+    /// An agent's telemetry in words. Its numbers come from the wire and may be absurd:
+    /// such a figure is shown as unknown, never converted to an integer nor printed with
+    /// 300 digits. An unknown temperature (no sensor) is left out.
+    public static func telemetryFields(_ t: AgentTelemetry) -> [String] {
+        let fps = (0...100_000).contains(t.captureFPS) ? String(format: "%.1f fps", t.captureFPS) : "? fps"
+        var fields = [fps, "\(t.framesDropped) dropped"]
+        if let sound = t.sound { fields.append(LevelMeter.text(peakDBFS: sound.peakDBFS, rmsDBFS: sound.rmsDBFS)) }
+        if let c = t.temperatureC {
+            fields.append((-273...1000).contains(c) ? String(format: "%.0f °C", c) : "? °C")
+        }
+        if t.freeDiskBytes > 0 { fields.append(String(format: "%.1f GB free", Double(t.freeDiskBytes) / 1e9)) }
+        return fields
     }
 
     /// One line when it fits in `columns - 1` (the last column would wrap on some
@@ -52,16 +60,17 @@ public enum StatusText {
 }
 
 /// A microphone's level as a text meter: eight cells over −48…0 dBFS by peak, the RMS in
-/// figures, and CLIP when the peak reaches full scale. Levels that are not numbers (a
-/// peer may send anything) read as silence rather than trap.
+/// figures, and CLIP when the peak reaches full scale.
 public enum LevelMeter {
     public static func text(peakDBFS: Double, rmsDBFS: Double) -> String {
+        // −∞ is silence; NaN and +∞ are no level at all.
+        guard !peakDBFS.isNaN, !rmsDBFS.isNaN, peakDBFS != .infinity, rmsDBFS != .infinity else { return "mic level unknown" }
         let cells = 8
-        let peak = peakDBFS.isFinite ? peakDBFS : -96
-        let lit = max(0, min(cells, Int(((peak + 48) / 48 * Double(cells)).rounded())))
+        // Clamped while still a double: converting −∞ (or 1e300) to Int traps.
+        let lit = Int(min(max(((peakDBFS + 48) / 48 * Double(cells)).rounded(), 0), Double(cells)))
         let bar = String(repeating: "#", count: lit) + String(repeating: ".", count: cells - lit)
-        let clip = peak >= -0.1 ? " CLIP" : ""
-        let rms = !rmsDBFS.isFinite || rmsDBFS <= -96 ? "silent" : String(format: "%.0f dB", rmsDBFS)
+        let clip = peakDBFS >= -0.1 ? " CLIP" : ""
+        let rms = rmsDBFS <= -96 ? "silent" : rmsDBFS > 0 ? "? dB" : String(format: "%.0f dB", rmsDBFS)
         return "mic [\(bar)] \(rms)\(clip)"
     }
 }

@@ -87,11 +87,18 @@ public struct SessionRecord: Codable, Sendable {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw CoordinatorError("\(directory) holds no \(fileName): it is not a session folder this coordinator wrote")
         }
+        let record: SessionRecord
         do {
-            return try JSONDecoder().decode(SessionRecord.self, from: data)
+            record = try JSONDecoder().decode(SessionRecord.self, from: data)
         } catch {
-            throw CoordinatorError("\(path) is unreadable (\(error)); the session's segments are in \(directory)/segments")
+            throw CoordinatorError("\(path) is unreadable (\(DecodingProblem.text(error))); the session's segments are in \(directory)/segments")
         }
+        let problems = record.problems
+        guard problems.isEmpty else {
+            throw CoordinatorError("\(path) holds impossible values (\(problems.joined(separator: "; "))); "
+                + "the session's segments are in \(directory)/segments")
+        }
+        return record
     }
 
     /// The start every agent of the session gets, first and on rejoining.

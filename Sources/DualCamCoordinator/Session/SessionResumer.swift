@@ -24,18 +24,33 @@ public final class SessionResumer: Sendable {
     }
 
     /// Session folders under `outputDirectory` that hold `session.json` but no manifest,
-    /// and that no other coordinator is recording or resuming now.
-    public static func unfinished(in outputDirectory: String) -> [String] {
+    /// and that no other coordinator is recording or resuming now. One whose
+    /// `session.json` is damaged cannot be resumed: it is left out with a sentence to
+    /// `warn`, or it would stop every later `start` in the folder.
+    public static func unfinished(in outputDirectory: String, warn: (String) -> Void = { _ in }) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: outputDirectory)) ?? []
         return names.sorted().map { outputDirectory + "/" + $0 }.filter {
-            FileManager.default.fileExists(atPath: $0 + "/" + SessionRecord.fileName)
+            guard FileManager.default.fileExists(atPath: $0 + "/" + SessionRecord.fileName)
                 && !FileManager.default.fileExists(atPath: $0 + "/manifest.json")
-                && !SessionLock.isHeld(sessionDirectory: $0)
+                && !SessionLock.isHeld(sessionDirectory: $0) else { return false }
+            var status = stat()
+            if lstat($0, &status) == 0, status.st_mode & S_IFMT == S_IFLNK {
+                warn("warning: not finishing \($0): it is a symbolic link, and a session is only written in a real folder inside \(outputDirectory)")
+                return false
+            }
+            do {
+                _ = try SessionRecord.load(from: $0)
+                return true
+            } catch {
+                warn("warning: not finishing the unfinished session in \($0), whose record is damaged: \(error)")
+                return false
+            }
         }
     }
 
     public func run(attach: (@Sendable (Rig) async -> Void)? = nil) async throws -> SessionResult {
         let lock = try SessionLock(sessionDirectory: sessionDirectory, purpose: "resuming")
+        try SessionFileName.refuseLinks(in: sessionDirectory, doing: "resuming")
         let record = try SessionRecord.load(from: sessionDirectory)
         guard !FileManager.default.fileExists(atPath: sessionDirectory + "/manifest.json") else {
             throw CoordinatorError("session \(record.sessionID) is complete already (\(sessionDirectory)/manifest.json)")

@@ -47,13 +47,21 @@ public struct FrameRate: Sendable, Hashable, CustomStringConvertible {
         return "\(hundredths / 100)." + (fraction < 10 ? "0" : "") + "\(fraction)"
     }
 
-    /// Parses "30", "29.97" (as 30000/1001), "30000/1001".
+    /// Terms beyond this would overflow `1_000_000_000 * denominator` and the frame
+    /// arithmetic after it; real rates (30000/1001) are far inside.
+    public static let largestTerm: Int64 = 1_000_000
+    /// No camera or encoder goes faster; a text asking for more is a typo.
+    public static let highestFramesPerSecond: Int64 = 1000
+
+    /// Parses "30", "29.97" (as 30000/1001), "30000/1001"; nil for anything else,
+    /// including rates above `highestFramesPerSecond` or with terms above `largestTerm`.
     public init?(parsing text: String) {
         if let slash = text.firstIndex(of: "/") {
             guard let n = Int64(text[..<slash]), let d = Int64(text[text.index(after: slash)...]),
-                  n > 0, d > 0 else { return nil }
+                  n > 0, d > 0, n <= Self.largestTerm, d <= Self.largestTerm,
+                  n <= Self.highestFramesPerSecond * d else { return nil }
             self.init(n, d)
-        } else if let n = Int64(text), n > 0 {
+        } else if let n = Int64(text), n > 0, n <= Self.highestFramesPerSecond {
             self.init(n)
         } else if let v = Double(text), v > 0 {
             switch v {

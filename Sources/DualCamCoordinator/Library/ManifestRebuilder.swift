@@ -1,0 +1,103 @@
+import DualCamCore
+import DualCamMedia
+import DualCamProtocol
+import Foundation
+import Logging
+
+/// `rebuild-manifest`: a session whose `manifest.json` is damaged or missing, rebuilt
+/// offline from what its folder holds: `session.json` (settings, agents, start and stop)
+/// and the verified segments under `segments/`, which give the per-camera files, the
+/// composite and a new manifest, the same way `resume` rebuilds them. No agent is asked:
+/// the agents' own figures (frames they captured, their clocks) and the layout changes
+/// made while recording were only in the lost manifest, and the new one says so.
+enum ManifestRebuilder {
+    static let setAsideName = "manifest.damaged.json"
+
+    static func run(_ session: SessionFolder, logger: Logger,
+                    progress: @escaping @Sendable (String) -> Void) async throws -> SessionResult {
+        let lock = try SessionLock(sessionDirectory: session.path, purpose: "rebuilding its manifest")
+        defer { withExtendedLifetime(lock) {} }
+        try SessionFileName.refuseLinks(in: session.path, doing: "rebuilding")
+        // Read again under the lock: another coordinator may have finished it meanwhile.
+        let current = SessionFolder(path: session.path)
+        guard current.manifest == nil else {
+            throw CoordinatorError("the manifest of \(session.id) is readable: nothing to rebuild (`dualcam-coordinator show \(session.id)`)")
+        }
+        let record: SessionRecord
+        do {
+            record = try SessionRecord.load(from: session.path)
+        } catch {
+            throw CoordinatorError("cannot rebuild \(session.id) without its record: \(error)")
+        }
+        let plan = try record.plan(outputDirectory: (session.path as NSString).deletingLastPathComponent)
+        let roles = record.agents.map { Dualcam_V1_Role(name: $0.role) ?? .unspecified }
+        let names = SessionNaming.cameraNames(roles: roles)
+        let receivers = try names.map { try SegmentReceiver(sessionDirectory: session.path, camera: $0) }
+        guard receivers.contains(where: { !$0.received.isEmpty }) else {
+            throw CoordinatorError("\(session.path)/segments holds no segment: there is nothing to rebuild \(session.id) from")
+        }
+        // A session stopped by Enter or --duration has its stop in the record; one whose
+        // coordinator died first ends where its last segment held here ends.
+        let heldEnd = receivers.flatMap { $0.spans.values.map { $0.first + $0.duration } }.max() ?? 0
+        let stop = record.stopSharedNanoseconds > 0 ? record.stopSharedNanoseconds : record.t0SharedNanoseconds + heldEnd
+        let manifestPath = session.path + "/" + SessionManifest.fileName
+        if FileManager.default.fileExists(atPath: manifestPath) {
+            // Kept for whoever wants to read what is left of it; never deleted.
+            guard rename(manifestPath, session.path + "/" + setAsideName) == 0 else {
+                throw CoordinatorError("cannot set \(manifestPath) aside: \(String(cString: strerror(errno)))")
+            }
+            progress("the damaged manifest is now \(session.path)/\(setAsideName)")
+        }
+
+        let outputs = try SessionOutputs(plan: plan, sessionDirectory: session.path, sessionID: record.sessionID,
+                                         cameraNames: names, wallStart: Date(timeIntervalSince1970: record.wallStartUnixSeconds),
+                                         logger: logger)
+        var warnings = ["manifest rebuilt by rebuild-manifest from the segments in the folder: the frames each agent "
+            + "captured, its clock figures and any layout changes made while recording are not known"]
+        var statistics: [CameraStatistics] = []
+        for (i, receiver) in receivers.enumerated() {
+            let held = receiver.received.keys.sorted()
+            var placed = 0
+            for index in held {
+                guard let path = receiver.received[index], let span = receiver.spans[index] else { continue }
+                outputs.add(segment: path, index: index, camera: i, firstPresentationNanoseconds: span.first, durationNanoseconds: span.duration)
+                placed += 1
+            }
+            outputs.stopAwaiting(camera: i)
+            let missing = (0..<((held.last ?? -1) + 1)).filter { receiver.received[$0] == nil || receiver.spans[$0] == nil }
+            if !missing.isEmpty { warnings.append("\(names[i]): segments \(missing) are not in the folder; its file has a gap there") }
+            progress("  \(names[i]): \(placed) segments")
+            var s = CameraStatistics(name: record.agents[i].name, role: record.agents[i].role, framesCaptured: 0, framesDropped: 0,
+                                     segments: placed, clockOffsetNanoseconds: 0, clockRatePPM: 0, clockErrorBoundNanoseconds: 0)
+            s.missingSegments = missing
+            statistics.append(s)
+        }
+        let result = try await outputs.finish(t0Shared: record.t0SharedNanoseconds, durationNanoseconds: stop - record.t0SharedNanoseconds,
+                                              cameras: statistics, deviceIDs: record.agents.map(\.deviceID), warnings: warnings)
+        do { _ = try outputs.addSoundSyncReport() } catch { progress("sound check not written into the manifest: \(error)") }
+        // The frames in each file stand in for the agents' counts, which were lost.
+        var manifest = try SessionManifest.read(sessionDirectory: session.path)
+        for i in manifest.cameras.indices {
+            manifest.cameras[i].statistics.framesCaptured = (try? videoFrames(session.path + "/" + manifest.cameras[i].file)) ?? 0
+        }
+        try manifest.write(sessionDirectory: session.path)
+        return result
+    }
+
+    private static func videoFrames(_ path: String) throws -> Int {
+        let demuxer = try MediaDemuxer(path: path)
+        var count = 0
+        while try demuxer.nextVideoPacket() != nil { count += 1 }
+        return count
+    }
+}
+
+extension SessionLibrary {
+    /// Rebuilds the manifest of a session inside the library from its record and
+    /// segments (see ManifestRebuilder); a folder elsewhere is refused like `delete`.
+    public func rebuildManifest(_ session: SessionFolder, logger: Logger,
+                                progress: @escaping @Sendable (String) -> Void) async throws -> SessionResult {
+        try checkInside(session, doing: "rebuilding")
+        return try await ManifestRebuilder.run(session, logger: logger, progress: progress)
+    }
+}
