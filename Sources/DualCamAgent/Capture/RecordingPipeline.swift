@@ -164,6 +164,9 @@ final class RecordingPipeline: Sendable {
         }
         summary.segments = segments.count
         summary.framesDropped += prepared?.queue.drops ?? 0
+        // The track's buffers and encoder go now, not when the last reference to this
+        // pipeline does.
+        audio.withLockedValue { $0 = nil }
         return summary
     }
 

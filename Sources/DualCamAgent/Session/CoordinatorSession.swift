@@ -23,6 +23,7 @@ final class CoordinatorSession: Sendable {
     let prepared: PreparedSessions
     private let shutdownRequested = NIOLockedValueBox(false)
     private let tasks = TaskBag()
+    private let startLeads = NIOLockedValueBox<[String: Int64?]>([:])
 
     init(options: AgentOptions, clock: AgentClock, registry: RecordingRegistry, prepared: PreparedSessions, logger: Logger) {
         self.options = options
@@ -76,7 +77,7 @@ final class CoordinatorSession: Sendable {
         case .stop(let stop):
             if let pipeline = registry.pipeline(stop.sessionID) {
                 pipeline.stop(atShared: stop.stopSharedNs)
-            } else {
+            } else if !registry.knows(stop.sessionID) {
                 // Cancelled before StartAt: nothing was recorded.
                 prepared.discard(stop.sessionID)
                 logger.info("session \(stop.sessionID) cancelled before it started")
@@ -122,6 +123,10 @@ final class CoordinatorSession: Sendable {
     }
 
     private func start(_ start: Dualcam_V1_StartAt, _ c: Context) async throws {
+        // How long before T0 the StartAt came: with the first frame's delay after T0, the
+        // time from StartAt to the first recorded frame (logged at the end).
+        let leadNanoseconds = clock.estimate.map { start.t0SharedNs - $0.shared(fromLocal: clock.localNow()) }
+        startLeads.withLockedValue { $0[start.sessionID] = leadNanoseconds }
         guard let session = prepared.take(start.sessionID) else {
             // StartAt is allowed only after our Ready, so the prepared session is there
             // unless its source died in between.
@@ -244,7 +249,9 @@ final class CoordinatorSession: Sendable {
         }
         logger.info("recording \(sessionID) finished: \(summary.segments) segments, \(summary.framesCaptured) frames, \(summary.framesDropped) dropped")
         if let late = summary.firstFrameStoredAfterT0Nanoseconds {
-            logger.notice(.init(stringLiteral: String(format: "%@: first frame stored %.1f ms after T0", sessionID, Double(late) / 1e6)))
+            let lead = startLeads.withLockedValue { $0.removeValue(forKey: sessionID) ?? nil }
+            let fromStart = lead.map { String(format: ", %.1f ms after StartAt arrived (T0 was %.1f ms ahead)", Double($0 + late) / 1e6, Double($0) / 1e6) } ?? ""
+            logger.notice(.init(stringLiteral: String(format: "%@: first frame stored %.1f ms after T0", sessionID, Double(late) / 1e6) + fromStart))
         }
     }
 

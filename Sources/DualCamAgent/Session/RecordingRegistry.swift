@@ -5,7 +5,9 @@ import NIOConcurrencyHelpers
 /// whichever connection resumes the session next receives its new segments.
 final class RecordingRegistry: Sendable {
     private struct Entry {
-        var pipeline: RecordingPipeline
+        /// Until the recording ends: then only its summary is kept (a pipeline holds its
+        /// sound track's buffers and encoder, megabytes a take for as long as the agent runs).
+        var pipeline: RecordingPipeline?
         var summary: RecordingSummary?
         var follower: AsyncStream<SpooledSegment>.Continuation?
         var followerToken: UInt64 = 0
@@ -25,6 +27,7 @@ final class RecordingRegistry: Sendable {
             onFinish: { [self] summary in
                 let follower = entries.withLockedValue { all -> AsyncStream<SpooledSegment>.Continuation? in
                     all[sessionID]?.summary = summary
+                    all[sessionID]?.pipeline = nil
                     return all[sessionID]?.follower
                 }
                 follower?.finish()
@@ -35,6 +38,11 @@ final class RecordingRegistry: Sendable {
 
     func pipeline(_ sessionID: String) -> RecordingPipeline? {
         entries.withLockedValue { $0[sessionID]?.pipeline }
+    }
+
+    /// This process started recording the session (it may have ended since).
+    func knows(_ sessionID: String) -> Bool {
+        entries.withLockedValue { $0[sessionID] != nil }
     }
 
     func summary(_ sessionID: String) -> RecordingSummary? {
