@@ -20,6 +20,7 @@ struct AgentCommand: AsyncParsableCommand {
     static func main() async {
         // Before anything is encoded: x264 would otherwise get 2 MB pages (see HugePages).
         HugePages.disable()
+        OpenFileLimit.raise()
         do {
             let given = Array(CommandLine.arguments.dropFirst())
             let arguments = try ConfigFile.expand(given, keys: given.contains("--config") ? configKeys(for: given) : nil)

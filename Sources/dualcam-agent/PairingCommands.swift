@@ -6,7 +6,7 @@ import Synchronization
 
 struct Pair: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Open the running agent's pairing window and show the code a coordinator must confirm.")
+        abstract: "Open the running agent's pairing window and show the secret code to type at the coordinator.")
     @OptionGroup var state: StateOption
     @Option(parsing: .unconditional, help: "Seconds the window stays open.") var seconds = 120
 
@@ -18,17 +18,18 @@ struct Pair: AsyncParsableCommand {
             let (word, rest) = PairOutcome.split(line)
             switch word {
             case "opened":
-                say("Pairing window open for \(rest) s. On the coordinator run: dualcam-coordinator pair")
-            case "code":
-                let fields = rest.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-                say("Coordinator \"\(fields[safe: 1] ?? "")\" (\(fields[safe: 2] ?? "")) asks to pair.")
-                say("Code: \(fields[safe: 0] ?? "")   - the coordinator must show the same code.")
+                let fields = rest.split(separator: "\t").map(String.init)
+                say("Pairing window open for \(fields[safe: 0] ?? "") s.")
+                say("Code: \(fields[safe: 1] ?? "")   - on the coordinator run `dualcam-coordinator pair` and type it there.")
+                say("Keep it to yourself: whoever types it pairs. \(PairingWindow.maxAttempts) wrong codes close the window.")
             case "paired":
                 let fields = rest.split(separator: "\t").map(String.init)
                 say("Paired with coordinator \"\(fields[safe: 0] ?? "")\" (\(fields[safe: 1] ?? "")).")
                 outcome.set(paired: true)
             case "declined":
-                say("The coordinator reported different codes: not paired.")
+                let fields = rest.split(separator: "\t").map(String.init)
+                say("Coordinator \"\(fields[safe: 0] ?? "")\" (\(fields[safe: 1] ?? "")) typed a wrong code: not paired; "
+                    + "\(fields[safe: 2] ?? "?") attempts left.")
             case "closed":
                 if !outcome.paired { say("Pairing window closed: \(rest)") }
             default:

@@ -7,8 +7,10 @@ struct Pair: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Pair with an agent whose pairing window is open (`dualcam-agent pair` on the agent).",
         discussion: """
-            Lists the unpaired agents found over mDNS, or takes --agent. The agent then shows a six-digit \
-            code derived from both devices' IDs; type it here. A code that does not match pairs nothing.
+            Lists the unpaired agents found over mDNS, or takes --agent. Type the six-digit secret code the \
+            agent shows (`dualcam-agent pair` on it, or its journal for the window it opens at first start). \
+            The code never crosses the network: both sides prove they know it (CPace). A wrong code pairs \
+            nothing, and a few wrong codes close the agent's window.
             """)
     @OptionGroup var state: StateOption
     @Option(help: "The agent as HOST:PORT or HOST:PORT,DEVICE-ID (default: choose among those found over mDNS).")
@@ -23,16 +25,14 @@ struct Pair: AsyncParsableCommand {
         let paired = PairedDevices(stateDirectory: state.directory)
         let (host, port, id) = try await target(paired: paired)
         let pairer = AgentPairer(identity: identity, coordinatorName: name, paired: paired)
-        let entry = try await pairer.pair(host: host, port: port, expected: id) { code, agentName in
-            // Typed rather than confirmed with y: a glance at two numbers is easy to get wrong.
-            FileHandle.standardOutput.write(Data("Type the six-digit code \(agentName) shows: ".utf8))
-            let typed = readLine() ?? ""
-            guard PairingCode.normalized(typed) == code else {
-                print("That does not match the code this coordinator derived (\(code)): not pairing. "
-                    + "A mistyped code, or someone interfering on the network; run pair again.")
-                return false
+        let entry = try await pairer.pair(host: host, port: port, expected: id) { agentName in
+            // Asked again on a malformed code, so that a typo costs none of the agent's attempts.
+            while true {
+                FileHandle.standardOutput.write(Data("Type the code \(agentName) shows (`dualcam-agent pair` there, or its journal): ".utf8))
+                guard let typed = readLine() else { return nil }
+                if let code = PairingCode.normalized(typed) { return code }
+                print("A code is six digits, e.g. 042 917.")
             }
-            return true
         }
         print("Paired with \(entry.name) [\(entry.role)] (\(entry.deviceID)).")
     }

@@ -1,113 +1,171 @@
-import DualCamNet
 import DualCamProtocol
 import Foundation
 import Testing
 
-/// The pairing exchange of PROTOCOL.md §13, both halves fed to each other in memory.
+@testable import DualCamNet
+
+/// The pairing exchange of PROTOCOL.md §14 (CPace), both halves fed to each other in memory.
 struct PairingExchangeTests {
     static let agentID = DeviceID(bytes: Array(repeating: 0xA1, count: 32))
     static let coordinatorID = DeviceID(bytes: Array(repeating: 0xC3, count: 32))
     static let mallory = DeviceID(bytes: Array(repeating: 0x66, count: 32))
 
-    /// Runs the exchange; `tamper` may rewrite what the coordinator receives.
-    func run(agentSees coordinator: DeviceID = coordinatorID, coordinatorSees agent: DeviceID = agentID,
-             agentNonce: [UInt8] = Array(repeating: 1, count: 32), coordinatorNonce: [UInt8] = Array(repeating: 2, count: 32),
-             tamper: (Dualcam_V1_Envelope.OneOf_Body) -> Dualcam_V1_Envelope.OneOf_Body = { $0 },
-             confirm: (String, String?) -> Bool) throws -> (agentCode: String?, coordinatorSteps: [CoordinatorPairing.Step], agentSteps: [AgentPairing.Step]) {
-        var a = AgentPairing(agent: Self.agentID, coordinator: coordinator, agentName: "pi-guest", role: .guest, nonce: agentNonce)
-        var c = CoordinatorPairing(agent: agent, coordinator: Self.coordinatorID, nonce: coordinatorNonce)
-        var toAgent: [Dualcam_V1_Envelope.OneOf_Body] = [c.start(coordinatorName: "laptop")]
-        var agentCode: String?
-        var allAgent: [AgentPairing.Step] = []
-        var allCoordinator: [CoordinatorPairing.Step] = []
-        while let next = toAgent.first {
-            toAgent.removeFirst()
-            let steps = try a.receive(next)
-            // The agent shows its code as it sends its reveal; the person sees both at once.
-            for case .showCode(let code, _) in steps { agentCode = code }
-            for step in steps {
-                allAgent.append(step)
+    struct Outcome {
+        var coordinatorSteps: [CoordinatorPairing.Step] = []
+        var agentSteps: [AgentPairing.Step] = []
+        var agentPinned: Bool { agentSteps.contains { if case .pair = $0 { true } else { false } } }
+        var coordinatorPinned: Bool { coordinatorSteps.contains { if case .paired = $0 { true } else { false } } }
+    }
+
+    /// Runs the exchange with the code the agent shows and the code the person typed;
+    /// `toCoordinator` and `toAgent` may rewrite what crosses the wire.
+    func run(shown: String = "042 917", typed: String = "042 917",
+             agentSees coordinator: DeviceID = coordinatorID, coordinatorSees agent: DeviceID = agentID,
+             toCoordinator: (Dualcam_V1_Envelope.OneOf_Body) -> Dualcam_V1_Envelope.OneOf_Body = { $0 },
+             toAgent: (Dualcam_V1_Envelope.OneOf_Body) -> Dualcam_V1_Envelope.OneOf_Body = { $0 }) throws -> Outcome {
+        var a = AgentPairing(agent: Self.agentID, coordinator: coordinator, agentName: "pi-guest", role: .guest, code: shown)
+        var c = CoordinatorPairing(agent: agent, coordinator: Self.coordinatorID, code: typed)
+        var outcome = Outcome()
+        var queue: [Dualcam_V1_Envelope.OneOf_Body] = [toAgent(try c.start(coordinatorName: "laptop"))]
+        while !queue.isEmpty {
+            let next = queue.removeFirst()
+            for step in try a.receive(next) {
+                outcome.agentSteps.append(step)
                 let reply: Dualcam_V1_Envelope.OneOf_Body
                 switch step {
-                case .showCode: continue
-                case .send(let body), .pair(_, let body), .declined(let body): reply = body
+                case .send(let body), .pair(_, let body), .declined(_, let body): reply = body
                 }
-                for cstep in try c.receive(tamper(reply)) {
-                    allCoordinator.append(cstep)
-                    switch cstep {
-                    case .send(let body): toAgent.append(body)
-                    case .confirmCode(let code, _, _): toAgent.append(c.confirm(codesMatch: confirm(code, agentCode)))
-                    case .paired, .refused: break
-                    }
+                if c.isFinished { continue }
+                for cstep in try c.receive(toCoordinator(reply)) {
+                    outcome.coordinatorSteps.append(cstep)
+                    if case .send(let body) = cstep, !a.isFinished { queue.append(toAgent(body)) }
                 }
             }
         }
-        return (agentCode, allCoordinator, allAgent)
+        return outcome
     }
 
-    @Test func bothSidesDeriveTheSameCodeAndPair() throws {
-        var shown: (String, String?)?
-        let result = try run { mine, theirs in
-            shown = (mine, theirs)
-            return mine == theirs
-        }
-        let (coordinatorCode, agentCode) = try #require(shown)
-        #expect(coordinatorCode == agentCode)
-        #expect(coordinatorCode.count == 7 && coordinatorCode.filter(\.isNumber).count == 6)
-        #expect(result.coordinatorSteps.last == .paired)
-        #expect(result.agentSteps.contains { if case .pair(let name, _) = $0 { name == "laptop" } else { false } })
-        #expect(result.coordinatorSteps.contains(.confirmCode(coordinatorCode, agentName: "pi-guest", role: .guest)))
+    @Test func theRightCodePairsBothSides() throws {
+        let outcome = try run()
+        #expect(outcome.agentPinned)
+        #expect(outcome.coordinatorSteps.last == .paired(agentName: "pi-guest", role: .guest))
+        #expect(outcome.agentSteps.contains { if case .pair(let name, _) = $0 { name == "laptop" } else { false } })
     }
 
-    @Test func aPersonWhoSeesDifferentCodesPairsNothing() throws {
-        let result = try run { _, _ in false }
-        #expect(result.agentSteps.contains { if case .declined = $0 { true } else { false } })
-        #expect(!result.agentSteps.contains { if case .pair = $0 { true } else { false } })
-        guard case .refused(let why)? = result.coordinatorSteps.last else {
-            Issue.record("expected a refusal, got \(result.coordinatorSteps)")
+    /// Typed with or without its space, the digits are what count.
+    @Test func theCodeIsItsDigits() throws {
+        #expect(try run(shown: "042 917", typed: "042917").agentPinned)
+    }
+
+    @Test func aWrongCodePinsNothingOnEitherSide() throws {
+        let outcome = try run(typed: "042 918")
+        #expect(!outcome.agentPinned && !outcome.coordinatorPinned)
+        guard case .refused(let why)? = outcome.coordinatorSteps.last else {
+            Issue.record("expected a refusal, got \(outcome.coordinatorSteps)")
             return
         }
-        #expect(why.contains("did not match"))
+        #expect(why.contains("does not match"))
+        // The agent learns of it at once: the coordinator's confirmation is empty.
+        #expect(outcome.agentSteps.contains { if case .declined = $0 { true } else { false } })
     }
 
-    /// A man in the middle shows each side its own certificate: the IDs in the two
-    /// derivations differ, so the codes do (over many nonces, as often as chance allows).
-    @Test func aManInTheMiddleGetsTwoDifferentCodes() throws {
-        var same = 0
-        for n in 0..<200 {
-            let nonceA = (0..<32).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ n) }
-            let nonceC = (0..<32).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ n &* 3) }
-            let agentSide = PairingCode.derive(agent: Self.agentID, coordinator: Self.mallory, agentNonce: nonceA, coordinatorNonce: nonceC)
-            let coordinatorSide = PairingCode.derive(agent: Self.mallory, coordinator: Self.coordinatorID, agentNonce: nonceA, coordinatorNonce: nonceC)
-            if agentSide == coordinatorSide { same += 1 }
-        }
-        #expect(same == 0)
+    /// The attack the old exchange let through: a client that claims the codes match. Its
+    /// confirmation carries no proof, and one made up is refused.
+    @Test func claimingTheCodesMatchWithoutTheCodeIsRefused() throws {
+        var a = AgentPairing(agent: Self.agentID, coordinator: Self.coordinatorID, agentName: "pi", role: .host, code: "123 456")
+        var c = CoordinatorPairing(agent: Self.agentID, coordinator: Self.coordinatorID, code: "000 000")
+        _ = try a.receive(try c.start(coordinatorName: "intruder"))
+        var forged = Dualcam_V1_PairConfirm()
+        forged.proof = Data(repeating: 0x55, count: 32)
+        let steps = try a.receive(.pairConfirm(forged))
+        #expect(!steps.contains { if case .pair = $0 { true } else { false } })
+        #expect(steps.contains { if case .declined = $0 { true } else { false } })
     }
 
-    @Test func aRevealThatBreaksTheCommitmentIsRefused() throws {
-        #expect(throws: PairingError.self) {
-            _ = try run(tamper: { body in
-                guard case .pairReveal(var reveal) = body else { return body }
-                reveal.nonce = Data(repeating: 9, count: 32)
-                return .pairReveal(reveal)
-            }, confirm: { _, _ in true })
+    /// A man in the middle shows each side its own certificate. Even knowing the code it
+    /// cannot relay one exchange into the other: each leg's generator is bound to the IDs
+    /// its two ends saw, so relaying the shares leaves both tags wrong.
+    @Test func relayingThroughAManInTheMiddleFails() throws {
+        let outcome = try run(agentSees: Self.mallory, coordinatorSees: Self.mallory)
+        #expect(!outcome.agentPinned && !outcome.coordinatorPinned)
+    }
+
+    @Test func aTamperedShareOrProofIsRefused() throws {
+        let flippedShare = try run(toCoordinator: { body in
+            guard case .pairShare(var share) = body else { return body }
+            share.share[0] ^= 1
+            return .pairShare(share)
+        })
+        #expect(!flippedShare.agentPinned && !flippedShare.coordinatorPinned)
+        let renamed = try run(toCoordinator: { body in
+            guard case .pairShare(var share) = body else { return body }
+            share.agentName = "pi-host"
+            return .pairShare(share)
+        })
+        #expect(!renamed.agentPinned && !renamed.coordinatorPinned, "the names are part of the transcript")
+    }
+
+    /// A share of low order would make the key independent of the code; it is refused.
+    @Test func lowOrderSharesAreRefused() throws {
+        var a = AgentPairing(agent: Self.agentID, coordinator: Self.coordinatorID, agentName: "pi", role: .host, code: "123 456")
+        var request = Dualcam_V1_PairRequest()
+        request.coordinatorName = "laptop"
+        request.sessionNonce = Data(repeating: 1, count: 32)
+        request.share = Data(repeating: 0, count: 32)
+        #expect(throws: PairingError.self) { _ = try a.receive(.pairRequest(request)) }
+        var one = request
+        one.share = Data([1] + Array(repeating: 0, count: 31))
+        var b = AgentPairing(agent: Self.agentID, coordinator: Self.coordinatorID, agentName: "pi", role: .host, code: "123 456")
+        #expect(throws: PairingError.self) { _ = try b.receive(.pairRequest(one)) }
+    }
+
+    @Test func malformedOrOldRequestsAreRefusedWithAdvice() throws {
+        var a = AgentPairing(agent: Self.agentID, coordinator: Self.coordinatorID, agentName: "a", role: .host, code: "123 456")
+        var old = Dualcam_V1_PairRequest()
+        old.coordinatorName = "laptop"
+        do {
+            _ = try a.receive(.pairRequest(old))
+            Issue.record("a v1 request was answered")
+        } catch let error as PairingError {
+            #expect(error.description.contains("update dualcam-coordinator"))
         }
+        var short = old
+        short.sessionNonce = Data([1, 2, 3])
+        short.share = Data(repeating: 9, count: 32)
+        var b = AgentPairing(agent: Self.agentID, coordinator: Self.coordinatorID, agentName: "a", role: .host, code: "123 456")
+        #expect(throws: PairingError.self) { _ = try b.receive(.pairRequest(short)) }
+        var forged = short
+        forged.sessionNonce = Data(repeating: 1, count: 32)
+        forged.coordinatorName = "laptop\nagent: paired with coordinator"
+        var d = AgentPairing(agent: Self.agentID, coordinator: Self.coordinatorID, agentName: "a", role: .host, code: "123 456")
+        #expect(throws: PairingError.self) { _ = try d.receive(.pairRequest(forged)) }
     }
 
     @Test func messagesOutOfOrderAreRefused() throws {
-        var a = AgentPairing(agent: Self.agentID, coordinator: Self.coordinatorID, agentName: "a", role: .host)
+        var a = AgentPairing(agent: Self.agentID, coordinator: Self.coordinatorID, agentName: "a", role: .host, code: "123 456")
         #expect(throws: PairingError.self) { _ = try a.receive(.pairConfirm(Dualcam_V1_PairConfirm())) }
-        var c = CoordinatorPairing(agent: Self.agentID, coordinator: Self.coordinatorID)
-        _ = c.start(coordinatorName: "c")
-        #expect(throws: PairingError.self) { _ = try c.receive(.pairReveal(Dualcam_V1_PairReveal())) }
+        var c = CoordinatorPairing(agent: Self.agentID, coordinator: Self.coordinatorID, code: "123 456")
+        _ = try c.start(coordinatorName: "c")
+        #expect(throws: PairingError.self) { _ = try c.receive(.pairResult(Dualcam_V1_PairResult())) }
     }
 
-    @Test func aShortNonceIsRefused() throws {
-        var a = AgentPairing(agent: Self.agentID, coordinator: Self.coordinatorID, agentName: "a", role: .host)
-        _ = try a.receive(.pairRequest(Dualcam_V1_PairRequest()))
-        var short = Dualcam_V1_PairNonce()
-        short.nonce = Data([1, 2, 3])
-        #expect(throws: PairingError.self) { _ = try a.receive(.pairNonce(short)) }
+    /// What an observer sees (the request and the share) differs every run for the same
+    /// code and IDs: nothing in it is a fixed function of the code.
+    @Test func sharesAreFreshEachExchange() throws {
+        var seen = Set<Data>()
+        for _ in 0..<20 {
+            var c = CoordinatorPairing(agent: Self.agentID, coordinator: Self.coordinatorID, code: "123 456",
+                                       sessionNonce: Array(repeating: 3, count: 32))
+            guard case .pairRequest(let request) = try c.start(coordinatorName: "c") else { Issue.record("no request"); return }
+            seen.insert(request.share)
+        }
+        #expect(seen.count == 20)
+    }
+
+    @Test func codesAreSixRandomDigits() {
+        let codes = (0..<50).map { _ in PairingCode.random() }
+        #expect(codes.allSatisfy { PairingCode.normalized($0) == $0 })
+        #expect(Set(codes).count > 45)
     }
 
     @Test func typedCodesAreNormalised() {
@@ -115,5 +173,6 @@ struct PairingExchangeTests {
         #expect(PairingCode.normalized(" 123-456 ") == "123 456")
         #expect(PairingCode.normalized("12345") == nil)
         #expect(PairingCode.normalized("12a456") == nil)
+        #expect(PairingCode.normalized("١٢٣٤٥٦") == nil, "digits of other scripts are not the code's digits")
     }
 }

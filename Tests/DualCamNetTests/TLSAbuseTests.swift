@@ -14,10 +14,11 @@ import Testing
     static let coordinator = try! DeviceIdentity.generate(commonName: "abuse-coordinator")
 
     /// A listener like the agent's, echoing HelloAck; returns its port and a stopper.
-    func listen(idle: TimeAmount = TLSTransport.idleTimeout) async throws -> (Int, @Sendable () async -> Void) {
+    func listen(idle: TimeAmount = TLSTransport.idleTimeout, admission: ConnectionAdmission = ConnectionAdmission())
+        async throws -> (Int, @Sendable () async -> Void) {
         let server = try await TLSTransport.listen(
             host: "127.0.0.1", port: 0, identity: Self.agent, policy: PeerPolicy(trusted: [Self.coordinator.deviceID]),
-            clock: { MonotonicTime.now() }, onRefused: { _ in })
+            admission: admission, clock: { MonotonicTime.now() }, onRefused: { _ in })
         let port = try #require(server.channel.localAddress?.port)
         let serving = Task {
             try await server.executeThenClose { connections in
@@ -45,7 +46,7 @@ import Testing
 
     /// A raw client: plain TCP, or TLS with the coordinator's identity but sending bytes
     /// of our choosing. Returns the channel and a future that completes when it closes.
-    func rawClient(port: Int, tls: Bool) async throws -> Channel {
+    func rawClient(port: Int, tls: Bool, from source: String? = nil) async throws -> Channel {
         let context = try TLSTransport.clientContext(identity: Self.coordinator)
         let handshake = MultiThreadedEventLoopGroup.singleton.next().makePromise(of: Void.self)
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -60,6 +61,7 @@ import Testing
                     }
                 }
             }
+            .bind(to: try source.map { try SocketAddress(ipAddress: $0, port: 0) } ?? SocketAddress(ipAddress: "0.0.0.0", port: 0))
             .connect(host: "127.0.0.1", port: port).get()
         if tls { try await handshake.futureResult.get() } else { handshake.succeed(()) }
         return channel
@@ -114,6 +116,31 @@ import Testing
         let closedAfter = await secondsUntilClosed(channel, limit: 5)
         #expect(closedAfter != nil, "an oversize length prefix kept the connection open")
         try await assertStillServes(port: port)
+        await stop()
+    }
+
+    /// A flood of idle TCP connections (1100 of them exhausted an agent at 1024 open
+    /// files, and its next recording failed): past the limits per address and in all,
+    /// new ones are closed at once, and the paired coordinator still gets in and is
+    /// answered, counted against neither limit.
+    @Test func idleConnectionsAreCappedAndThePairedCoordinatorStillGetsIn() async throws {
+        let admission = ConnectionAdmission(limits: .init(perAddress: 4, total: 10))
+        let (port, stop) = try await listen(admission: admission)
+        var clients: [Channel] = []
+        for source in ["127.0.0.1", "127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"] {
+            for _ in 0..<40 { clients.append(try await rawClient(port: port, tls: false, from: source)) }
+        }
+        try await Task.sleep(nanoseconds: 500_000_000)
+        let open = clients.filter(\.isActive).count
+        #expect(open <= 10, "\(open) idle connections held open")
+        #expect(admission.held <= 10)
+        let fromFirst = clients.prefix(40).filter(\.isActive).count
+        #expect(fromFirst <= 4, "\(fromFirst) held from one address")
+        try await assertStillServes(port: port)
+        #expect(admission.held <= 10, "the paired coordinator took a stranger's place")
+        for client in clients { try? await client.close() }
+        try await Task.sleep(nanoseconds: 300_000_000)
+        #expect(admission.held == 0, "closed connections keep their places")
         await stop()
     }
 

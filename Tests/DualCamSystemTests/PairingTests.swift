@@ -16,8 +16,9 @@ import Testing
          PairedDevices(stateDirectory: coordinatorState))
     }
 
-    /// Opens the agent's window through its control socket, as `dualcam-agent pair` does.
-    func openWindow(_ agent: RunningAgent) async throws -> (Task<Void, Error>, NIOLockedValueBox<[String]>) {
+    /// Opens the agent's window through its control socket, as `dualcam-agent pair` does;
+    /// returns the code it shows.
+    func openWindow(_ agent: RunningAgent) async throws -> (Task<Void, Error>, NIOLockedValueBox<[String]>, String) {
         let lines = NIOLockedValueBox<[String]>([])
         let task = Task {
             try await ControlSocket.requestPairing(stateDirectory: agent.stateDirectory, seconds: 30) { line in
@@ -27,27 +28,22 @@ import Testing
         for _ in 0..<250 where !lines.withLockedValue({ $0.contains { $0.hasPrefix("opened") } }) {
             try await Task.sleep(nanoseconds: 20_000_000)
         }
-        #expect(lines.withLockedValue { $0.first } == "opened 30")
-        return (task, lines)
+        let opened = try #require(lines.withLockedValue { $0.first })
+        #expect(opened.hasPrefix("opened 30\t"), "\(opened)")
+        let code = String(opened.split(separator: "\t").last ?? "")
+        #expect(PairingCode.normalized(code) == code, "\(opened)")
+        return (task, lines, code)
     }
 
     @Test func theCodeTheAgentShowsPairsBothSides() async throws {
         let agent = try await RunningAgent.start(name: "pi-guest")
         defer { try? FileManager.default.removeItem(atPath: coordinatorState) }
         let (identity, paired) = try coordinator()
-        let (window, lines) = try await openWindow(agent)
+        let (window, lines, code) = try await openWindow(agent)
         let pairer = AgentPairer(identity: identity, coordinatorName: "laptop", paired: paired)
-        let entry = try await pairer.pair(host: "127.0.0.1", port: agent.port, expected: agent.identity.deviceID) { code, name in
+        let entry = try await pairer.pair(host: "127.0.0.1", port: agent.port, expected: agent.identity.deviceID) { name in
             #expect(name == "pi-guest")
-            // What the person reads off the agent: the code line of its pairing window
-            // (which may reach the terminal a moment after the coordinator derived its own).
-            for _ in 0..<250 {
-                if let shown = lines.withLockedValue({ $0.first { $0.hasPrefix("code ") } }) {
-                    return shown.dropFirst(5).prefix(7) == code
-                }
-                try? await Task.sleep(nanoseconds: 20_000_000)
-            }
-            return false
+            return code
         }
         #expect(entry.name == "pi-guest" && entry.role == "guest")
         #expect(paired.trusted() == [agent.identity.deviceID])
@@ -64,18 +60,71 @@ import Testing
         await agent.stop()
     }
 
-    @Test func aCodeThatDoesNotMatchPairsNothing() async throws {
+    @Test func aWrongCodePairsNothing() async throws {
         let agent = try await RunningAgent.start()
         defer { try? FileManager.default.removeItem(atPath: coordinatorState) }
         let (identity, paired) = try coordinator()
-        let (window, _) = try await openWindow(agent)
+        let (window, lines, code) = try await openWindow(agent)
+        let wrong = PairingCode.normalized(String(code.map { $0 == " " ? " " : ($0 == "9" ? "0" : "9") }))!
         let pairer = AgentPairer(identity: identity, coordinatorName: "laptop", paired: paired)
         await #expect(throws: PairingError.self) {
-            _ = try await pairer.pair(host: "127.0.0.1", port: agent.port, expected: nil) { _, _ in false }
+            _ = try await pairer.pair(host: "127.0.0.1", port: agent.port, expected: nil) { _ in wrong }
         }
         #expect(paired.trusted().isEmpty)
         #expect(PairedDevices(stateDirectory: agent.stateDirectory).trusted().isEmpty)
+        #expect(await agent.log.waitFor(["pairing attempt by coordinator", "wrong code", "4 attempts left"]))
+        #expect(lines.withLockedValue { $0 }.contains { $0.hasPrefix("declined laptop") && $0.hasSuffix("\t4") })
         window.cancel()
+        await agent.stop()
+    }
+
+    /// The attack that got through before: a client that sends the agent a confirmation
+    /// without knowing the code (an empty proof, then made-up ones), and one that guesses
+    /// codes. Each is refused; after five tries the window closes with the reason in the
+    /// journal, and the right code no longer pairs until someone opens a new window.
+    @Test func clientsWithoutTheCodeAreRefusedAndGuessingClosesTheWindow() async throws {
+        let agent = try await RunningAgent.start()
+        defer { try? FileManager.default.removeItem(atPath: coordinatorState) }
+        let (identity, paired) = try coordinator()
+        let (window, lines, code) = try await openWindow(agent)
+        let (channel, agentID) = try await TLSTransport.connect(
+            host: "127.0.0.1", port: agent.port, identity: identity, policy: PeerPolicy(isTrusted: { _ in true }),
+            clock: { MonotonicTime.now() })
+        var exchange = CoordinatorPairing(agent: agentID, coordinator: identity.deviceID, code: "000 000")
+        var forged = Dualcam_V1_PairConfirm()
+        forged.proof = Data(repeating: 0xAB, count: 32)
+        let replies = try await Exchange.all(on: channel, sending: [.hello(Exchange.hello()),
+                                                                   try exchange.start(coordinatorName: "intruder"),
+                                                                   .pairConfirm(forged)])
+        let result = try #require(replies.compactMap { r -> Dualcam_V1_PairResult? in
+            if case .pairResult(let p)? = r.body { p } else { nil }
+        }.first, "\(replies)")
+        #expect(!result.paired)
+        #expect(PairedDevices(stateDirectory: agent.stateDirectory).trusted().isEmpty)
+
+        let pairer = AgentPairer(identity: identity, coordinatorName: "guesser", paired: paired)
+        var guesses = 0
+        for guess in 0..<10 {
+            let candidate = PairingCode.normalized(String(format: "%06d", guess))!
+            if candidate == code { continue }
+            guesses += 1
+            do {
+                _ = try await pairer.pair(host: "127.0.0.1", port: agent.port, expected: nil) { _ in candidate }
+                Issue.record("paired with a guessed code")
+            } catch {
+                if guesses > 4 { #expect("\(error)".contains("no attempts are left") || "\(error)".contains("window"), "\(error)") }
+            }
+            if guesses == 5 { break }
+        }
+        #expect(await agent.log.waitFor(["closed after 5 attempts with a wrong code"]))
+        // Spent: even the right code is refused now.
+        await #expect(throws: PairingError.self) {
+            _ = try await pairer.pair(host: "127.0.0.1", port: agent.port, expected: nil) { _ in code }
+        }
+        #expect(PairedDevices(stateDirectory: agent.stateDirectory).trusted().isEmpty)
+        #expect(paired.trusted().isEmpty)
+        _ = await window.result
+        #expect(lines.withLockedValue { $0.last ?? "" }.contains("closed after 5 attempts"))
         await agent.stop()
     }
 
@@ -85,7 +134,7 @@ import Testing
         let (identity, paired) = try coordinator()
         let pairer = AgentPairer(identity: identity, coordinatorName: "laptop", paired: paired)
         do {
-            _ = try await pairer.pair(host: "127.0.0.1", port: agent.port, expected: nil) { _, _ in true }
+            _ = try await pairer.pair(host: "127.0.0.1", port: agent.port, expected: nil) { _ in "123 456" }
             Issue.record("paired without a window")
         } catch let error as PairingError {
             #expect(error.description.contains("dualcam-agent pair"), "\(error)")
@@ -101,7 +150,7 @@ import Testing
         let agent = try await RunningAgent.start()
         defer { try? FileManager.default.removeItem(atPath: coordinatorState) }
         let (identity, _) = try coordinator()
-        let (window, _) = try await openWindow(agent)
+        let (window, _, _) = try await openWindow(agent)
         let (channel, _) = try await TLSTransport.connect(
             host: "127.0.0.1", port: agent.port, identity: identity,
             policy: PeerPolicy(trusted: [agent.identity.deviceID]), clock: { MonotonicTime.now() })

@@ -9,8 +9,9 @@ import NIOPosix
 /// agent runs as (or root) can open a window: pairing needs a login on the camera node.
 ///
 /// One line in (`pair <seconds>`), then one line per window event until it closes:
-/// `opened <s>`, `code <digits>\t<name>\t<id>`, `paired <name>\t<id>`, `declined`,
-/// `closed <reason>`. A client that goes away closes the window it opened.
+/// `opened <s>\t<code>`, `paired <name>\t<id>`, `declined <name>\t<id>\t<attempts left>`,
+/// `closed <reason>`. A client that goes away closes the window it opened. The code is
+/// the window's secret: the folder's mode is what keeps it from other users.
 public enum ControlSocket {
     public static func path(stateDirectory: String) -> String { stateDirectory + "/control.sock" }
 
@@ -72,10 +73,9 @@ public enum ControlSocket {
 
     static func line(for event: PairingWindow.Event) -> String {
         switch event {
-        case .opened(let seconds): "opened \(seconds)"
-        case .code(let code, let name, let id): "code \(code)\t\(name)\t\(id)"
+        case .opened(let seconds, let code): "opened \(seconds)\t\(code)"
         case .paired(let name, let id): "paired \(name)\t\(id)"
-        case .declined: "declined"
+        case .declined(let name, let id, let left): "declined \(name)\t\(id)\t\(left)"
         case .closed(let reason): "closed \(reason)"
         }
     }

@@ -15,12 +15,15 @@ struct PairingConnection {
     func serve(_ channel: EnvelopeChannel, coordinator: DeviceID) async throws {
         try await channel.executeThenClose { inbound, outbound in
             let out = EnvelopeWriter(outbound)
-            // The person at the coordinator may take a while to compare codes; keepalives
+            // The person at the coordinator may take a while to type the code; keepalives
             // keep both idle timeouts quiet meanwhile.
             let keepalive = out.keepalives()
             defer { keepalive.cancel() }
-            var exchange = AgentPairing(agent: identity.deviceID, coordinator: coordinator,
-                                        agentName: options.name, role: options.role)
+            var exchange: AgentPairing?
+            // The window's attempt this connection took, given back as failed unless it paired.
+            var attempt: Int?
+            var paired = false
+            defer { if let attempt, !paired { window.attemptFailed(generation: attempt) } }
             for try await received in inbound {
                 let body = received.envelope.body
                 switch body {
@@ -38,20 +41,29 @@ struct PairingConnection {
                 case .keepalive, .none:
                     continue
                 case .some(let body) where body.isPairing:
-                    guard window.isOpen else {
-                        try await out.sendError(.errorNotPaired, "the pairing window of \(options.name) closed; "
-                            + "run `dualcam-agent pair` on the agent and try again", fatal: true)
-                        return
+                    if exchange == nil {
+                        // Only a request starts an attempt; it is counted before the agent
+                        // answers with anything that depends on the code.
+                        guard case .pairRequest = body, let taken = window.beginAttempt() else {
+                            let reason = window.isOpen ? "no attempts are left in this pairing window" : "the pairing window closed"
+                            try await out.sendError(.errorNotPaired, "\(reason) on \(options.name); "
+                                + "run `dualcam-agent pair` on the agent and try again", fatal: true)
+                            return
+                        }
+                        attempt = taken.generation
+                        exchange = AgentPairing(agent: identity.deviceID, coordinator: coordinator,
+                                                agentName: options.name, role: options.role, code: taken.code)
                     }
                     let steps: [AgentPairing.Step]
                     do {
-                        steps = try exchange.receive(body)
+                        steps = try exchange!.receive(body)
                     } catch {
+                        logger.warning("pairing attempt by \(coordinator) refused: \(error)")
                         try await out.sendError(.errorBadMessage, "\(error)", fatal: true)
                         return
                     }
-                    for step in steps { try await perform(step, coordinator: coordinator, out: out) }
-                    if exchange.isFinished { return }
+                    for step in steps { paired = try await perform(step, coordinator: coordinator, out: out) || paired }
+                    if exchange!.isFinished { return }
                 case .some(let body):
                     logger.warning("refused \(body.name) from unpaired coordinator \(coordinator)")
                     try await out.sendError(.errorNotPaired, "this coordinator (device \(coordinator)) is not paired with "
@@ -62,22 +74,25 @@ struct PairingConnection {
         }
     }
 
-    private func perform(_ step: AgentPairing.Step, coordinator: DeviceID, out: EnvelopeWriter) async throws {
+    /// Does what the exchange asked; true once the coordinator is pinned.
+    private func perform(_ step: AgentPairing.Step, coordinator: DeviceID, out: EnvelopeWriter) async throws -> Bool {
         switch step {
         case .send(let body):
             try await out.send(body)
-        case .showCode(let code, let name):
-            logger.notice("pairing code \(code) for coordinator \"\(name)\" (\(coordinator)); confirm it there")
-            window.publish(.code(code, coordinatorName: name, coordinator: coordinator))
+            return false
         case .pair(let name, let reply):
             try paired.add(.init(deviceID: coordinator, name: name, role: "coordinator", pairedAt: Date()))
-            logger.notice("paired with coordinator \"\(name)\" (\(coordinator))")
+            logger.notice("paired with coordinator \"\(name)\" (\(coordinator)): it proved it knows the code")
             window.publish(.paired(coordinatorName: name, coordinator: coordinator))
             window.close("paired with \(name)")
             try await out.send(reply)
-        case .declined(let reply):
-            window.publish(.declined(coordinatorName: ""))
+            return true
+        case .declined(let name, let reply):
+            let left = window.attemptsLeft
+            logger.warning("pairing attempt by coordinator \"\(name)\" (\(coordinator)) failed: wrong code; \(left) attempt\(left == 1 ? "" : "s") left in this window")
+            window.publish(.declined(coordinatorName: name, coordinator: coordinator, left: left))
             try await out.send(reply)
+            return false
         }
     }
 }

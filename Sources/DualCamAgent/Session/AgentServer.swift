@@ -37,10 +37,13 @@ public struct AgentServer: Sendable {
         let window = PairingWindow()
         let policy = PeerPolicy(isTrusted: { extra.contains($0) || paired.trusted().contains($0) },
                                 pairingOpen: { window.isOpen })
+        // Strangers (handshakes, refused peers, pairing) get a bounded share of the open
+        // files; a paired coordinator is never counted against it.
+        let admission = ConnectionAdmission()
         let listen = { (host: String) in
             try await TLSTransport.listen(
                 host: host, port: options.port, identity: identity,
-                policy: policy, clock: { clock.localNow() },
+                policy: policy, admission: admission, clock: { clock.localNow() },
                 onRefused: { reason in logger.warning("refused a coordinator: \(reason)") })
         }
         let server: NIOAsyncChannel<AcceptedConnection, Never>
@@ -94,6 +97,7 @@ public struct AgentServer: Sendable {
     private func serve(_ server: NIOAsyncChannel<AcceptedConnection, Never>, pairing: PairingConnection,
                        clock: AgentClock, gate: SessionGate) async throws {
         let logger = self.logger
+        let sessions = SessionChannels()
         try await server.executeThenClose { connections in
             try await withThrowingDiscardingTaskGroup { group in
                 for try await connection in connections {
@@ -107,7 +111,15 @@ public struct AgentServer: Sendable {
                             } catch {
                                 logger.warning("pairing connection ended: \(error)")
                             }
-                        case .accepted?:
+                        case .accepted(let coordinator)?:
+                            // The same coordinator connecting again means its old connection is
+                            // stale (a pulled cable it has not noticed yet, a restarted laptop):
+                            // the new one replaces it instead of waiting behind it.
+                            if let stale = sessions.replace(coordinator, with: connection.channel.channel) {
+                                logger.notice("coordinator \(coordinator) connected again: its previous connection is closed")
+                                stale.close(promise: nil)
+                            }
+                            defer { sessions.remove(coordinator, connection.channel.channel) }
                             await gate.acquire()
                             let shutdown = await serveSession(connection.channel, clock: clock, gate: gate)
                             await gate.release()
@@ -144,13 +156,15 @@ public struct AgentServer: Sendable {
     }
 
     /// A fresh install pairs without a login on the node: the window opens by itself while
-    /// no coordinator is paired, and the code goes to the log.
+    /// no coordinator is paired, and its code goes to the journal (readable by the node's
+    /// administrators only). It allows as few wrong codes as any other window.
     private func openFirstWindowIfUnpaired(_ window: PairingWindow, paired: PairedDevices) {
         guard options.firstPairingWindowSeconds > 0, options.trusted.isEmpty, paired.trusted().isEmpty else { return }
-        window.open(seconds: options.firstPairingWindowSeconds)
+        let code = window.open(seconds: options.firstPairingWindowSeconds)
         logger.notice("""
-            no coordinator is paired yet: pairing window open for \(options.firstPairingWindowSeconds) s; \
-            run `dualcam-coordinator pair` on the coordinator and compare the code shown here
+            no coordinator is paired yet: pairing window open for \(options.firstPairingWindowSeconds) s with code \(code); \
+            run `dualcam-coordinator pair` on the coordinator and type this code there \
+            (`dualcam-agent pair` opens a new window with a new code)
             """)
     }
 

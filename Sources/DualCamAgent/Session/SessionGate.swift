@@ -1,3 +1,7 @@
+import DualCamNet
+import NIOConcurrencyHelpers
+import NIOCore
+
 /// Lets one coordinator session run at a time (there is one camera), while pairing
 /// connections and handshakes proceed beside it. Waiters are served in arrival order.
 actor SessionGate {
@@ -22,4 +26,25 @@ actor SessionGate {
     }
 
     func stop() { stopping = true }
+}
+
+/// The newest connection of each paired coordinator, so that a reconnection can close the
+/// one it replaces.
+final class SessionChannels: Sendable {
+    private let channels = NIOLockedValueBox<[DeviceID: any Channel]>([:])
+
+    /// Records `channel` as `peer`'s and returns the one it replaces, if any.
+    func replace(_ peer: DeviceID, with channel: any Channel) -> (any Channel)? {
+        channels.withLockedValue { all in
+            defer { all[peer] = channel }
+            return all[peer]
+        }
+    }
+
+    /// Forgets `channel` unless a newer connection of the peer has replaced it already.
+    func remove(_ peer: DeviceID, _ channel: any Channel) {
+        channels.withLockedValue { all in
+            if all[peer] === channel { all[peer] = nil }
+        }
+    }
 }

@@ -15,10 +15,11 @@ public struct AgentPairer: Sendable {
     }
 
     /// Connects to `host:port` (pinning `expected` when discovery told us the agent's ID),
-    /// runs the exchange, asks `confirm` whether the agent shows the same code, and on
-    /// success pins the agent. Returns the entry written.
+    /// asks `code` for the code the agent shows (given the name the agent announces; nil
+    /// gives up), proves it to the agent and checks the agent's proof, and on success pins
+    /// the agent. Returns the entry written.
     public func pair(host: String, port: Int, expected: DeviceID?,
-                     confirm: @escaping @Sendable (_ code: String, _ agentName: String) async -> Bool) async throws
+                     code: @escaping @Sendable (_ agentName: String) async -> String?) async throws
         -> PairedDevices.Entry {
         let policy = PeerPolicy(isTrusted: { expected == nil || $0 == expected })
         let (channel, agentID) = try await TLSTransport.connect(
@@ -34,38 +35,36 @@ public struct AgentPairer: Sendable {
                 hello.software = "dualcam-coordinator 0.1.0"
                 hello.nodeName = coordinatorName
                 try await out.send(.hello(hello))
-                var exchange = CoordinatorPairing(agent: agentID, coordinator: identity.deviceID)
-                var agentName = ""
-                var role = Dualcam_V1_Role.unspecified
+                var exchange: CoordinatorPairing?
+                var shownName = "the agent"
                 for try await received in inbound {
                     receivedAnything = true
                     switch received.envelope.body {
                     case .helloAck(let ack):
-                        agentName = ack.nodeName
-                        role = ack.role
-                        try await out.send(exchange.start(coordinatorName: coordinatorName))
-                        continue
+                        if WireIdentifier.isValid(ack.nodeName) { shownName = ack.nodeName }
+                        guard let typed = await code(shownName) else { throw PairingError("no code typed: nothing was paired") }
+                        var started = CoordinatorPairing(agent: agentID, coordinator: identity.deviceID, code: typed)
+                        try await out.send(started.start(coordinatorName: coordinatorName))
+                        exchange = started
                     case .keepalive, .none:
                         continue
-                    case .error(let error) where error.code == .errorVersionMismatch:
-                        throw PairingError(error.message)
+                    case .error(let error) where exchange == nil:
+                        throw PairingError(WireIdentifier.printable(error.message))
                     case .some(let body):
-                        for step in try exchange.receive(body) {
+                        guard var current = exchange else { throw PairingError("\(body.name) before the agent's HelloAck") }
+                        let steps = try current.receive(body)
+                        exchange = current
+                        for step in steps {
                             switch step {
                             case .send(let reply):
                                 try await out.send(reply)
-                            case .confirmCode(let code, let name, let revealedRole):
-                                if !name.isEmpty { agentName = name }
-                                if revealedRole != .unspecified { role = revealedRole }
-                                let matches = await confirm(code, agentName)
-                                try await out.send(exchange.confirm(codesMatch: matches))
-                            case .paired:
+                            case .paired(let agentName, let role):
                                 let entry = PairedDevices.Entry(deviceID: agentID, name: agentName, role: role.name,
                                                                 pairedAt: Date())
                                 try paired.add(entry)
                                 return entry
                             case .refused(let why):
-                                throw PairingError("\(agentName.isEmpty ? "the agent" : agentName) did not pair: \(why)")
+                                throw PairingError("\(shownName) did not pair: \(why)")
                             }
                         }
                     }

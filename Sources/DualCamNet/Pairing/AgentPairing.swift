@@ -1,72 +1,88 @@
+import Crypto
 import DualCamProtocol
 import Foundation
 
-/// The agent's half of the pairing exchange (PROTOCOL.md §13), without sockets: it is fed
-/// the messages of a connection accepted during the pairing window and says what to send
-/// and when to pin the coordinator.
+/// The agent's half of pairing (PROTOCOL.md §14), without sockets: fed the messages of a
+/// connection let in during the pairing window, it answers the coordinator's CPace share
+/// with its own and its key-confirmation tag, and pins the coordinator only once the
+/// coordinator's tag proves that it used the same code.
 public struct AgentPairing: Sendable {
     public enum Step: Sendable, Equatable {
         case send(Dualcam_V1_Envelope.OneOf_Body)
-        /// Show this code next to the coordinator's name, so the person pairing can compare.
-        case showCode(String, coordinatorName: String)
-        /// The coordinator confirmed matching codes: pin it, then send the body.
+        /// The coordinator proved it knows the code: pin it, then send the reply.
         case pair(coordinatorName: String, reply: Dualcam_V1_Envelope.OneOf_Body)
-        case declined(reply: Dualcam_V1_Envelope.OneOf_Body)
+        /// The coordinator's proof did not match: a wrong code (or someone in between).
+        case declined(coordinatorName: String, reply: Dualcam_V1_Envelope.OneOf_Body)
     }
 
-    enum Phase: Sendable { case awaitingRequest, committed, revealed, finished }
+    enum Phase: Sendable { case awaitingRequest, shared, finished }
 
     let agent: DeviceID
     let coordinator: DeviceID
     let agentName: String
     let role: Dualcam_V1_Role
-    let nonce: [UInt8]
+    let code: String
     private var phase = Phase.awaitingRequest
     private var coordinatorName = ""
+    private var key: SymmetricKey?
 
-    public init(agent: DeviceID, coordinator: DeviceID, agentName: String, role: Dualcam_V1_Role,
-                nonce: [UInt8] = PairingCode.randomNonce()) {
-        precondition(nonce.count == PairingCode.nonceLength)
+    /// `code` is the window's code as shown (`PairingCode`).
+    public init(agent: DeviceID, coordinator: DeviceID, agentName: String, role: Dualcam_V1_Role, code: String) {
         self.agent = agent
         self.coordinator = coordinator
         self.agentName = agentName
         self.role = role
-        self.nonce = nonce
+        self.code = code
     }
 
     public var isFinished: Bool { phase == .finished }
+    /// The request was answered: from here on the exchange counts as an attempt at the code.
+    public var hasAnswered: Bool { phase != .awaitingRequest }
 
     public mutating func receive(_ body: Dualcam_V1_Envelope.OneOf_Body) throws -> [Step] {
         switch (phase, body) {
         case (.awaitingRequest, .pairRequest(let request)):
-            coordinatorName = String(request.coordinatorName.prefix(64))
-            phase = .committed
-            var commit = Dualcam_V1_PairCommit()
-            commit.commitment = Data(PairingCode.commitment(to: nonce))
-            return [.send(.pairCommit(commit))]
-        case (.committed, .pairNonce(let theirs)):
-            guard theirs.nonce.count == PairingCode.nonceLength else {
-                throw PairingError("PairNonce must carry \(PairingCode.nonceLength) bytes, not \(theirs.nonce.count)")
+            phase = .finished
+            guard !request.share.isEmpty else {
+                throw PairingError("this agent pairs with a secret code (protocol \(WireProtocol.major).\(WireProtocol.minor)); "
+                    + "update dualcam-coordinator and pair again")
             }
-            phase = .revealed
-            let code = PairingCode.derive(agent: agent, coordinator: coordinator,
-                                          agentNonce: nonce, coordinatorNonce: Array(theirs.nonce))
-            var reveal = Dualcam_V1_PairReveal()
-            reveal.nonce = Data(nonce)
-            reveal.agentName = agentName
-            reveal.role = role
-            return [.send(.pairReveal(reveal)), .showCode(code, coordinatorName: coordinatorName)]
-        case (.revealed, .pairConfirm(let confirm)):
+            guard request.sessionNonce.count == CPace.sessionNonceLength, request.share.count == CPace.shareLength else {
+                throw PairingError("PairRequest needs a \(CPace.sessionNonceLength)-byte session nonce and a "
+                    + "\(CPace.shareLength)-byte share")
+            }
+            if let problem = WireIdentifier.problem(request.coordinatorName, what: "coordinator_name") {
+                throw PairingError(problem)
+            }
+            coordinatorName = request.coordinatorName
+            let nonce = Array(request.sessionNonce)
+            let generator = CPace.generator(code: PairingCode.secret(code),
+                                            channel: CPace.channel(agent: agent, coordinator: coordinator), sessionNonce: nonce)
+            let party = try CPace.Party(generator: generator)
+            let shared = try party.shared(with: Array(request.share))
+            let key = CPace.sessionKey(shared: shared, sessionNonce: nonce, coordinatorShare: Array(request.share),
+                                       coordinatorName: coordinatorName, agentShare: party.share, agentName: agentName)
+            self.key = key
+            phase = .shared
+            var reply = Dualcam_V1_PairShare()
+            reply.share = Data(party.share)
+            reply.proof = Data(CPace.tag(.agent, key: key))
+            reply.agentName = agentName
+            reply.role = role
+            return [.send(.pairShare(reply))]
+        case (.shared, .pairConfirm(let confirm)):
             phase = .finished
             var result = Dualcam_V1_PairResult()
-            result.paired = confirm.codesMatch
-            if confirm.codesMatch {
-                result.message = "paired with \(agentName)"
-                return [.pair(coordinatorName: coordinatorName, reply: .pairResult(result))]
+            guard let key, CPace.verify(Array(confirm.proof), from: .coordinator, key: key) else {
+                result.paired = false
+                result.message = "not paired: the code did not match the one \(agentName) shows"
+                return [.declined(coordinatorName: coordinatorName, reply: .pairResult(result))]
             }
-            result.message = "not paired: the codes did not match"
-            return [.declined(reply: .pairResult(result))]
+            result.paired = true
+            result.message = "paired with \(agentName)"
+            return [.pair(coordinatorName: coordinatorName, reply: .pairResult(result))]
         default:
+            phase = .finished
             throw PairingError("\(body.name) is out of order in a pairing exchange")
         }
     }

@@ -1,74 +1,88 @@
 import DualCamProtocol
 import Foundation
 
-/// The coordinator's half of the pairing exchange (PROTOCOL.md §13), without sockets.
+/// The coordinator's half of pairing (PROTOCOL.md §14), without sockets. The person has
+/// typed the code the agent shows; the coordinator sends its CPace share, checks the
+/// agent's tag (which proves the agent used the same code and saw the same two device
+/// IDs), and only then proves its own knowledge of the code with its tag.
 public struct CoordinatorPairing: Sendable {
     public enum Step: Sendable, Equatable {
         case send(Dualcam_V1_Envelope.OneOf_Body)
-        /// Ask the person whether the agent shows this code; answer with `confirm`.
-        case confirmCode(String, agentName: String, role: Dualcam_V1_Role)
-        case paired
+        case paired(agentName: String, role: Dualcam_V1_Role)
         case refused(String)
     }
 
-    enum Phase: Sendable { case idle, requested, nonceSent, confirming, confirmed, finished }
+    enum Phase: Sendable { case idle, requested, confirmed, finished }
 
     let agent: DeviceID
     let coordinator: DeviceID
-    let nonce: [UInt8]
+    let code: String
+    let sessionNonce: [UInt8]
     private var phase = Phase.idle
-    private var commitment: [UInt8] = []
+    private var party: CPace.Party?
+    private var coordinatorName = ""
+    private var agentName = ""
+    private var role = Dualcam_V1_Role.unspecified
 
-    public init(agent: DeviceID, coordinator: DeviceID, nonce: [UInt8] = PairingCode.randomNonce()) {
-        precondition(nonce.count == PairingCode.nonceLength)
+    public init(agent: DeviceID, coordinator: DeviceID, code: String, sessionNonce: [UInt8] = CPace.randomNonce()) {
+        precondition(sessionNonce.count == CPace.sessionNonceLength)
         self.agent = agent
         self.coordinator = coordinator
-        self.nonce = nonce
+        self.code = code
+        self.sessionNonce = sessionNonce
     }
 
-    public mutating func start(coordinatorName: String) -> Dualcam_V1_Envelope.OneOf_Body {
+    public var isFinished: Bool { phase == .finished }
+
+    public mutating func start(coordinatorName: String) throws -> Dualcam_V1_Envelope.OneOf_Body {
         precondition(phase == .idle, "start once")
         phase = .requested
+        self.coordinatorName = coordinatorName
+        let generator = CPace.generator(code: PairingCode.secret(code),
+                                        channel: CPace.channel(agent: agent, coordinator: coordinator), sessionNonce: sessionNonce)
+        let party = try CPace.Party(generator: generator)
+        self.party = party
         var request = Dualcam_V1_PairRequest()
         request.coordinatorName = coordinatorName
+        request.sessionNonce = Data(sessionNonce)
+        request.share = Data(party.share)
         return .pairRequest(request)
     }
 
     public mutating func receive(_ body: Dualcam_V1_Envelope.OneOf_Body) throws -> [Step] {
         switch (phase, body) {
-        case (.requested, .pairCommit(let commit)):
-            guard commit.commitment.count == 32 else { throw PairingError("PairCommit must carry a SHA-256 (32 bytes)") }
-            commitment = Array(commit.commitment)
-            phase = .nonceSent
-            var mine = Dualcam_V1_PairNonce()
-            mine.nonce = Data(nonce)
-            return [.send(.pairNonce(mine))]
-        case (.nonceSent, .pairReveal(let reveal)):
-            guard PairingCode.commitment(to: Array(reveal.nonce)) == commitment else {
-                phase = .finished
-                throw PairingError("the agent's nonce does not match its commitment: someone may be interfering; do not pair on this network")
+        case (.requested, .pairShare(let reply)):
+            phase = .finished
+            guard let party else { throw PairingError("PairShare before PairRequest") }
+            if let problem = WireIdentifier.problem(reply.agentName, what: "agent_name") { throw PairingError(problem) }
+            agentName = reply.agentName
+            role = reply.role
+            let shared = try party.shared(with: Array(reply.share))
+            let key = CPace.sessionKey(shared: shared, sessionNonce: sessionNonce, coordinatorShare: party.share,
+                                       coordinatorName: coordinatorName, agentShare: Array(reply.share), agentName: agentName)
+            guard CPace.verify(Array(reply.proof), from: .agent, key: key) else {
+                // Tell the agent at once (it counts the attempt either way), and keep our
+                // tag to ourselves: it would prove nothing the agent could use.
+                var confirm = Dualcam_V1_PairConfirm()
+                confirm.proof = Data()
+                return [.send(.pairConfirm(confirm)),
+                        .refused("the code does not match the one \(agentName) shows: a mistyped code, or someone "
+                            + "interfering on the network; nothing was paired. Check the code and run pair again")]
             }
-            phase = .confirming
-            let code = PairingCode.derive(agent: agent, coordinator: coordinator,
-                                          agentNonce: Array(reveal.nonce), coordinatorNonce: nonce)
-            return [.confirmCode(code, agentName: String(reveal.agentName.prefix(64)), role: reveal.role)]
+            phase = .confirmed
+            var confirm = Dualcam_V1_PairConfirm()
+            confirm.proof = Data(CPace.tag(.coordinator, key: key))
+            return [.send(.pairConfirm(confirm))]
         case (.confirmed, .pairResult(let result)):
             phase = .finished
-            return [result.paired ? .paired : .refused(result.message.isEmpty ? "the agent refused" : result.message)]
+            return [result.paired ? .paired(agentName: agentName, role: role)
+                                  : .refused(result.message.isEmpty ? "the agent refused" : WireIdentifier.printable(result.message))]
         case (_, .error(let error)):
             phase = .finished
-            return [.refused(error.message)]
+            return [.refused(WireIdentifier.printable(error.message))]
         default:
+            phase = .finished
             throw PairingError("\(body.name) is out of order in a pairing exchange")
         }
-    }
-
-    /// The person's answer to `confirmCode`.
-    public mutating func confirm(codesMatch: Bool) -> Dualcam_V1_Envelope.OneOf_Body {
-        precondition(phase == .confirming, "confirm answers confirmCode")
-        phase = .confirmed
-        var confirm = Dualcam_V1_PairConfirm()
-        confirm.codesMatch = codesMatch
-        return .pairConfirm(confirm)
     }
 }

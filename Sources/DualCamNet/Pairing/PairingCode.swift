@@ -1,43 +1,30 @@
-import Crypto
 import Foundation
 
-/// The six digits both sides of a pairing show. They depend on both device IDs and both
-/// nonces, so a man in the middle (who must present its own certificate to each side)
-/// ends up with two different codes unless it wins a one-in-a-million guess; the agent's
-/// commitment keeps it from grinding nonces until the codes collide.
+/// The six-digit secret an agent shows while its pairing window is open, and which the
+/// person pairing types at the coordinator. It never crosses the wire: CPace proves that
+/// both sides hold it.
 public enum PairingCode {
-    public static let nonceLength = 32
-    static let label = Array("DualCam pairing v1".utf8)
-
-    public static func commitment(to nonce: [UInt8]) -> [UInt8] {
-        Array(SHA256.hash(data: nonce))
+    /// A fresh code, uniform over 000 000–999 999, shown as two groups of three.
+    public static func random() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return formatted(UInt32.random(in: 0..<1_000_000, using: &generator))
     }
 
-    public static func derive(agent: DeviceID, coordinator: DeviceID,
-                              agentNonce: [UInt8], coordinatorNonce: [UInt8]) -> String {
-        var hasher = SHA256()
-        hasher.update(data: label)
-        hasher.update(data: agent.bytes)
-        hasher.update(data: coordinator.bytes)
-        hasher.update(data: agentNonce)
-        hasher.update(data: coordinatorNonce)
-        let digest = Array(hasher.finalize())
-        let value = digest.prefix(4).reduce(UInt32(0)) { ($0 << 8) | UInt32($1) } % 1_000_000
+    static func formatted(_ value: UInt32) -> String {
         let digits = String(format: "%06u", value)
         return String(digits.prefix(3)) + " " + String(digits.suffix(3))
     }
 
-    /// Accepts what a person types: digits with any spaces or dashes.
+    /// Accepts what a person types: six digits with any spaces or dashes between them.
     public static func normalized(_ typed: String) -> String? {
-        let digits = typed.filter { $0.isNumber }
-        guard digits.count == 6, typed.allSatisfy({ $0.isNumber || $0 == " " || $0 == "-" }) else { return nil }
+        let trimmed = typed.trimmingCharacters(in: .whitespacesAndNewlines)
+        let digits = trimmed.filter { $0.isASCII && $0.isNumber }
+        guard digits.count == 6, trimmed.allSatisfy({ ($0.isASCII && $0.isNumber) || $0 == " " || $0 == "-" }) else { return nil }
         return String(digits.prefix(3)) + " " + String(digits.suffix(3))
     }
 
-    public static func randomNonce() -> [UInt8] {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<nonceLength).map { _ in UInt8.random(in: 0...255, using: &generator) }
-    }
+    /// The password CPace uses: the digits alone, so that "042917" and "042 917" agree.
+    static func secret(_ code: String) -> String { code.filter { $0.isASCII && $0.isNumber } }
 }
 
 public struct PairingError: Error, CustomStringConvertible, Equatable {

@@ -68,9 +68,11 @@ public enum TLSTransport {
     }
 
     /// Listens for coordinators. `onRefused` hears about every peer whose pin or
-    /// certificate was rejected (its connection is closed before any message is read).
+    /// certificate was rejected (its connection is closed before any message is read), and
+    /// about connections closed at once because `admission` has no room for them.
     public static func listen(
         host: String, port: Int, identity: DeviceIdentity, policy: PeerPolicy,
+        admission: ConnectionAdmission = ConnectionAdmission(),
         group: EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         clock: @escaping @Sendable () -> Int64,
         onRefused: @escaping @Sendable (String) -> Void
@@ -81,14 +83,35 @@ public enum TLSTransport {
             .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
             .bind(host: host, port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    let ticket: ConnectionAdmission.Ticket?
+                    switch admission.admit(channel.remoteAddress) {
+                    case .success(let admitted):
+                        ticket = admitted
+                        channel.closeFuture.whenComplete { _ in admitted.release() }
+                    case .failure(let refused):
+                        ticket = nil
+                        if refused.worthLogging {
+                            onRefused("closed a connection from \(refused.address) before its handshake: "
+                                + (refused.perAddressFull ? "\(admission.limits.perAddress) from that address"
+                                                          : "\(admission.limits.total) in all")
+                                + " are already waiting to authenticate (\(refused.count) refused so far)")
+                        }
+                        // Closed once set up, so that it takes the usual way out (a failed handshake).
+                        channel.eventLoop.execute { channel.close(promise: nil) }
+                    }
                     let verdict = VerdictBox()
                     let handler = NIOSSLServerHandler(context: sslContext) { chain, promise in
                         let result = policy.check(chain: chain)
                         verdict.set(result)
-                        if case .refused(_, let reason) = result {
+                        switch result {
+                        case .refused(_, let reason):
                             onRefused(reason)
                             promise.succeed(.failed)
-                        } else {
+                        case .accepted:
+                            // A paired coordinator no longer counts against the strangers' limits.
+                            ticket?.release()
+                            promise.succeed(.certificateVerified)
+                        case .pairing:
                             promise.succeed(.certificateVerified)
                         }
                     }

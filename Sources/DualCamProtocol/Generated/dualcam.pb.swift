@@ -8,7 +8,7 @@
 // For information on using the generated types, please see the documentation:
 //   https://github.com/apple/swift-protobuf/
 
-/// DualCam wire protocol, version 1.0. See PROTOCOL.md for framing, states and rules.
+/// DualCam wire protocol, version 1.1. See PROTOCOL.md for framing, states and rules.
 /// Every message on the wire is one Envelope, preceded by its length (4 bytes, big endian).
 /// Unknown fields are ignored by every receiver; field numbers are never reused.
 
@@ -397,30 +397,7 @@ public nonisolated struct Dualcam_V1_Envelope: Sendable {
     set {body = .pairRequest(newValue)}
   }
 
-  public var pairCommit: Dualcam_V1_PairCommit {
-    get {
-      if case .pairCommit(let v)? = body {return v}
-      return Dualcam_V1_PairCommit()
-    }
-    set {body = .pairCommit(newValue)}
-  }
-
-  public var pairNonce: Dualcam_V1_PairNonce {
-    get {
-      if case .pairNonce(let v)? = body {return v}
-      return Dualcam_V1_PairNonce()
-    }
-    set {body = .pairNonce(newValue)}
-  }
-
-  public var pairReveal: Dualcam_V1_PairReveal {
-    get {
-      if case .pairReveal(let v)? = body {return v}
-      return Dualcam_V1_PairReveal()
-    }
-    set {body = .pairReveal(newValue)}
-  }
-
+  /// 29-31 carried pairing v1's commit, nonce and reveal (protocol 1.0): never reuse.
   public var pairConfirm: Dualcam_V1_PairConfirm {
     get {
       if case .pairConfirm(let v)? = body {return v}
@@ -445,6 +422,14 @@ public nonisolated struct Dualcam_V1_Envelope: Sendable {
     set {body = .resume(newValue)}
   }
 
+  public var pairShare: Dualcam_V1_PairShare {
+    get {
+      if case .pairShare(let v)? = body {return v}
+      return Dualcam_V1_PairShare()
+    }
+    set {body = .pairShare(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Body: Equatable, Sendable {
@@ -467,12 +452,11 @@ public nonisolated struct Dualcam_V1_Envelope: Sendable {
     case shutdown(Dualcam_V1_Shutdown)
     case segmentRequest(Dualcam_V1_SegmentRequest)
     case pairRequest(Dualcam_V1_PairRequest)
-    case pairCommit(Dualcam_V1_PairCommit)
-    case pairNonce(Dualcam_V1_PairNonce)
-    case pairReveal(Dualcam_V1_PairReveal)
+    /// 29-31 carried pairing v1's commit, nonce and reveal (protocol 1.0): never reuse.
     case pairConfirm(Dualcam_V1_PairConfirm)
     case pairResult(Dualcam_V1_PairResult)
     case resume(Dualcam_V1_Resume)
+    case pairShare(Dualcam_V1_PairShare)
 
   }
 
@@ -983,11 +967,12 @@ public nonisolated struct Dualcam_V1_Shutdown: Sendable {
   public init() {}
 }
 
-/// Pairing (PROTOCOL.md §13). Runs on a TLS connection the agent accepted only because its
+/// Pairing (PROTOCOL.md §14). Runs on a TLS connection the agent accepted only because its
 /// pairing window is open; such a connection carries nothing but Hello and these messages.
-/// The short code both sides show is derived from both device IDs and both nonces; the
-/// agent commits to its nonce before it sees the coordinator's, so that a man in the middle
-/// cannot steer the two codes to match.
+/// CPace on Curve25519: the agent's secret six-digit code (typed at the coordinator, never
+/// sent) and both device IDs seen in TLS pick a generator; each side sends one share, and
+/// key-confirmation tags prove both used the same code. An observer learns nothing it could
+/// search offline; a guesser gets one guess per exchange, and the agent allows a handful.
 public nonisolated struct Dualcam_V1_PairRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -995,44 +980,28 @@ public nonisolated struct Dualcam_V1_PairRequest: Sendable {
 
   public var coordinatorName: String = String()
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  /// 32 random bytes (CPace's sid)
+  public var sessionNonce: Data = Data()
 
-  public init() {}
-}
-
-public nonisolated struct Dualcam_V1_PairCommit: Sendable {
-  // SwiftProtobuf.Message conformance is added in an extension below. See the
-  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
-  // methods supported on all messages.
-
-  /// SHA-256 of the agent's 32-byte nonce
-  public var commitment: Data = Data()
+  /// the coordinator's share: an X25519 u-coordinate, 32 bytes
+  public var share: Data = Data()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 }
 
-public nonisolated struct Dualcam_V1_PairNonce: Sendable {
+/// The agent's answer: its share, and its tag proving it derived the same key.
+public nonisolated struct Dualcam_V1_PairShare: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  /// the coordinator's 32 random bytes
-  public var nonce: Data = Data()
+  /// 32 bytes
+  public var share: Data = Data()
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
-
-  public init() {}
-}
-
-public nonisolated struct Dualcam_V1_PairReveal: Sendable {
-  // SwiftProtobuf.Message conformance is added in an extension below. See the
-  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
-  // methods supported on all messages.
-
-  /// the agent's nonce; must hash to the commitment
-  public var nonce: Data = Data()
+  /// HMAC-SHA256 under the session key, label "...confirms agent"
+  public var proof: Data = Data()
 
   public var agentName: String = String()
 
@@ -1043,13 +1012,14 @@ public nonisolated struct Dualcam_V1_PairReveal: Sendable {
   public init() {}
 }
 
-/// Sent after the person at the coordinator confirmed (or refused) that both codes match.
+/// The coordinator's tag ("...confirms coordinator"), sent only after the agent's tag
+/// checked out; empty when it did not (the agent then declines at once).
 public nonisolated struct Dualcam_V1_PairConfirm: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var codesMatch: Bool = false
+  public var proof: Data = Data()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1092,7 +1062,7 @@ nonisolated extension Dualcam_V1_ErrorCode: SwiftProtobuf._ProtoNameProviding {
 
 nonisolated extension Dualcam_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Envelope"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sequence\0\u{3}in_reply_to\0\u{2}\u{8}hello\0\u{3}hello_ack\0\u{3}clock_ping\0\u{3}clock_pong\0\u{3}clock_status\0\u{1}prepare\0\u{1}ready\0\u{3}start_at\0\u{1}stop\0\u{3}segment_offer\0\u{3}segment_data\0\u{3}segment_ack\0\u{3}recording_finished\0\u{1}telemetry\0\u{1}error\0\u{1}keepalive\0\u{1}shutdown\0\u{3}segment_request\0\u{3}pair_request\0\u{3}pair_commit\0\u{3}pair_nonce\0\u{3}pair_reveal\0\u{3}pair_confirm\0\u{3}pair_result\0\u{1}resume\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sequence\0\u{3}in_reply_to\0\u{2}\u{8}hello\0\u{3}hello_ack\0\u{3}clock_ping\0\u{3}clock_pong\0\u{3}clock_status\0\u{1}prepare\0\u{1}ready\0\u{3}start_at\0\u{1}stop\0\u{3}segment_offer\0\u{3}segment_data\0\u{3}segment_ack\0\u{3}recording_finished\0\u{1}telemetry\0\u{1}error\0\u{1}keepalive\0\u{1}shutdown\0\u{3}segment_request\0\u{3}pair_request\0\u{4}\u{4}pair_confirm\0\u{3}pair_result\0\u{1}resume\0\u{3}pair_share\0\u{c}\u{1d}\u{1}\u{c}\u{1e}\u{1}\u{c}\u{1f}\u{1}")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1349,45 +1319,6 @@ nonisolated extension Dualcam_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf.
           self.body = .pairRequest(v)
         }
       }()
-      case 29: try {
-        var v: Dualcam_V1_PairCommit?
-        var hadOneofValue = false
-        if let current = self.body {
-          hadOneofValue = true
-          if case .pairCommit(let m) = current {v = m}
-        }
-        try decoder.decodeSingularMessageField(value: &v)
-        if let v = v {
-          if hadOneofValue {try decoder.handleConflictingOneOf()}
-          self.body = .pairCommit(v)
-        }
-      }()
-      case 30: try {
-        var v: Dualcam_V1_PairNonce?
-        var hadOneofValue = false
-        if let current = self.body {
-          hadOneofValue = true
-          if case .pairNonce(let m) = current {v = m}
-        }
-        try decoder.decodeSingularMessageField(value: &v)
-        if let v = v {
-          if hadOneofValue {try decoder.handleConflictingOneOf()}
-          self.body = .pairNonce(v)
-        }
-      }()
-      case 31: try {
-        var v: Dualcam_V1_PairReveal?
-        var hadOneofValue = false
-        if let current = self.body {
-          hadOneofValue = true
-          if case .pairReveal(let m) = current {v = m}
-        }
-        try decoder.decodeSingularMessageField(value: &v)
-        if let v = v {
-          if hadOneofValue {try decoder.handleConflictingOneOf()}
-          self.body = .pairReveal(v)
-        }
-      }()
       case 32: try {
         var v: Dualcam_V1_PairConfirm?
         var hadOneofValue = false
@@ -1425,6 +1356,19 @@ nonisolated extension Dualcam_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf.
         if let v = v {
           if hadOneofValue {try decoder.handleConflictingOneOf()}
           self.body = .resume(v)
+        }
+      }()
+      case 35: try {
+        var v: Dualcam_V1_PairShare?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .pairShare(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .pairShare(v)
         }
       }()
       default: break
@@ -1520,18 +1464,6 @@ nonisolated extension Dualcam_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf.
       guard case .pairRequest(let v)? = self.body else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 28)
     }()
-    case .pairCommit?: try {
-      guard case .pairCommit(let v)? = self.body else { preconditionFailure() }
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 29)
-    }()
-    case .pairNonce?: try {
-      guard case .pairNonce(let v)? = self.body else { preconditionFailure() }
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 30)
-    }()
-    case .pairReveal?: try {
-      guard case .pairReveal(let v)? = self.body else { preconditionFailure() }
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 31)
-    }()
     case .pairConfirm?: try {
       guard case .pairConfirm(let v)? = self.body else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 32)
@@ -1543,6 +1475,10 @@ nonisolated extension Dualcam_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf.
     case .resume?: try {
       guard case .resume(let v)? = self.body else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 34)
+    }()
+    case .pairShare?: try {
+      guard case .pairShare(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 35)
     }()
     case nil: break
     }
@@ -2626,7 +2562,7 @@ nonisolated extension Dualcam_V1_Shutdown: SwiftProtobuf.Message, SwiftProtobuf.
 
 nonisolated extension Dualcam_V1_PairRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".PairRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}coordinator_name\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}coordinator_name\0\u{3}session_nonce\0\u{1}share\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2635,6 +2571,8 @@ nonisolated extension Dualcam_V1_PairRequest: SwiftProtobuf.Message, SwiftProtob
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularStringField(value: &self.coordinatorName) }()
+      case 2: try { try decoder.decodeSingularBytesField(value: &self.sessionNonce) }()
+      case 3: try { try decoder.decodeSingularBytesField(value: &self.share) }()
       default: break
       }
     }
@@ -2644,19 +2582,27 @@ nonisolated extension Dualcam_V1_PairRequest: SwiftProtobuf.Message, SwiftProtob
     if !self.coordinatorName.isEmpty {
       try visitor.visitSingularStringField(value: self.coordinatorName, fieldNumber: 1)
     }
+    if !self.sessionNonce.isEmpty {
+      try visitor.visitSingularBytesField(value: self.sessionNonce, fieldNumber: 2)
+    }
+    if !self.share.isEmpty {
+      try visitor.visitSingularBytesField(value: self.share, fieldNumber: 3)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Dualcam_V1_PairRequest, rhs: Dualcam_V1_PairRequest) -> Bool {
     if lhs.coordinatorName != rhs.coordinatorName {return false}
+    if lhs.sessionNonce != rhs.sessionNonce {return false}
+    if lhs.share != rhs.share {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
 }
 
-nonisolated extension Dualcam_V1_PairCommit: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".PairCommit"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}commitment\0")
+nonisolated extension Dualcam_V1_PairShare: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".PairShare"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}share\0\u{1}proof\0\u{3}agent_name\0\u{1}role\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2664,89 +2610,34 @@ nonisolated extension Dualcam_V1_PairCommit: SwiftProtobuf.Message, SwiftProtobu
       // allocates stack space for every case branch when no optimizations are
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
-      case 1: try { try decoder.decodeSingularBytesField(value: &self.commitment) }()
+      case 1: try { try decoder.decodeSingularBytesField(value: &self.share) }()
+      case 2: try { try decoder.decodeSingularBytesField(value: &self.proof) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.agentName) }()
+      case 4: try { try decoder.decodeSingularEnumField(value: &self.role) }()
       default: break
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    if !self.commitment.isEmpty {
-      try visitor.visitSingularBytesField(value: self.commitment, fieldNumber: 1)
+    if !self.share.isEmpty {
+      try visitor.visitSingularBytesField(value: self.share, fieldNumber: 1)
     }
-    try unknownFields.traverse(visitor: &visitor)
-  }
-
-  public static func ==(lhs: Dualcam_V1_PairCommit, rhs: Dualcam_V1_PairCommit) -> Bool {
-    if lhs.commitment != rhs.commitment {return false}
-    if lhs.unknownFields != rhs.unknownFields {return false}
-    return true
-  }
-}
-
-nonisolated extension Dualcam_V1_PairNonce: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".PairNonce"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}nonce\0")
-
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    while let fieldNumber = try decoder.nextFieldNumber() {
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every case branch when no optimizations are
-      // enabled. https://github.com/apple/swift-protobuf/issues/1034
-      switch fieldNumber {
-      case 1: try { try decoder.decodeSingularBytesField(value: &self.nonce) }()
-      default: break
-      }
-    }
-  }
-
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    if !self.nonce.isEmpty {
-      try visitor.visitSingularBytesField(value: self.nonce, fieldNumber: 1)
-    }
-    try unknownFields.traverse(visitor: &visitor)
-  }
-
-  public static func ==(lhs: Dualcam_V1_PairNonce, rhs: Dualcam_V1_PairNonce) -> Bool {
-    if lhs.nonce != rhs.nonce {return false}
-    if lhs.unknownFields != rhs.unknownFields {return false}
-    return true
-  }
-}
-
-nonisolated extension Dualcam_V1_PairReveal: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".PairReveal"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}nonce\0\u{3}agent_name\0\u{1}role\0")
-
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    while let fieldNumber = try decoder.nextFieldNumber() {
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every case branch when no optimizations are
-      // enabled. https://github.com/apple/swift-protobuf/issues/1034
-      switch fieldNumber {
-      case 1: try { try decoder.decodeSingularBytesField(value: &self.nonce) }()
-      case 2: try { try decoder.decodeSingularStringField(value: &self.agentName) }()
-      case 3: try { try decoder.decodeSingularEnumField(value: &self.role) }()
-      default: break
-      }
-    }
-  }
-
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    if !self.nonce.isEmpty {
-      try visitor.visitSingularBytesField(value: self.nonce, fieldNumber: 1)
+    if !self.proof.isEmpty {
+      try visitor.visitSingularBytesField(value: self.proof, fieldNumber: 2)
     }
     if !self.agentName.isEmpty {
-      try visitor.visitSingularStringField(value: self.agentName, fieldNumber: 2)
+      try visitor.visitSingularStringField(value: self.agentName, fieldNumber: 3)
     }
     if self.role != .unspecified {
-      try visitor.visitSingularEnumField(value: self.role, fieldNumber: 3)
+      try visitor.visitSingularEnumField(value: self.role, fieldNumber: 4)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Dualcam_V1_PairReveal, rhs: Dualcam_V1_PairReveal) -> Bool {
-    if lhs.nonce != rhs.nonce {return false}
+  public static func ==(lhs: Dualcam_V1_PairShare, rhs: Dualcam_V1_PairShare) -> Bool {
+    if lhs.share != rhs.share {return false}
+    if lhs.proof != rhs.proof {return false}
     if lhs.agentName != rhs.agentName {return false}
     if lhs.role != rhs.role {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -2756,7 +2647,7 @@ nonisolated extension Dualcam_V1_PairReveal: SwiftProtobuf.Message, SwiftProtobu
 
 nonisolated extension Dualcam_V1_PairConfirm: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".PairConfirm"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}codes_match\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\u{2}proof\0\u{c}\u{1}\u{1}")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2764,21 +2655,21 @@ nonisolated extension Dualcam_V1_PairConfirm: SwiftProtobuf.Message, SwiftProtob
       // allocates stack space for every case branch when no optimizations are
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
-      case 1: try { try decoder.decodeSingularBoolField(value: &self.codesMatch) }()
+      case 2: try { try decoder.decodeSingularBytesField(value: &self.proof) }()
       default: break
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    if self.codesMatch != false {
-      try visitor.visitSingularBoolField(value: self.codesMatch, fieldNumber: 1)
+    if !self.proof.isEmpty {
+      try visitor.visitSingularBytesField(value: self.proof, fieldNumber: 2)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Dualcam_V1_PairConfirm, rhs: Dualcam_V1_PairConfirm) -> Bool {
-    if lhs.codesMatch != rhs.codesMatch {return false}
+    if lhs.proof != rhs.proof {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -169,7 +169,7 @@ public struct AgentConnectionStateMachine: Sendable {
              .recordingFinished, .telemetry:
             throw ProtocolError(.badMessage, "\(body.name) is sent by agents, not to them")
 
-        case .pairRequest, .pairCommit, .pairNonce, .pairReveal, .pairConfirm, .pairResult:
+        case .pairRequest, .pairShare, .pairConfirm, .pairResult:
             throw ProtocolError(.badState, "\(body.name) on a paired connection; pairing has its own connection (§13)")
 
         case .keepalive, .error:
@@ -236,7 +236,7 @@ public struct AgentConnectionStateMachine: Sendable {
             try uploads.send(data)
         case .hello, .helloAck, .clockPong, .prepare, .startAt, .stop, .segmentAck, .segmentRequest, .resume, .shutdown:
             throw ProtocolError(.badMessage, "agents do not send \(body.name)")
-        case .pairRequest, .pairCommit, .pairNonce, .pairReveal, .pairConfirm, .pairResult:
+        case .pairRequest, .pairShare, .pairConfirm, .pairResult:
             throw ProtocolError(.badState, "\(body.name) belongs on a pairing connection (§13)")
         }
         return finishSend(body, inReplyTo: replyTo, now: now)

@@ -185,7 +185,7 @@ public struct CoordinatorConnectionStateMachine: Sendable {
         case .hello, .clockPong, .prepare, .startAt, .stop, .segmentAck, .segmentRequest, .resume, .shutdown:
             throw ProtocolError(.badMessage, "\(body.name) is sent by coordinators, not to them")
 
-        case .pairRequest, .pairCommit, .pairNonce, .pairReveal, .pairConfirm, .pairResult:
+        case .pairRequest, .pairShare, .pairConfirm, .pairResult:
             throw ProtocolError(.badState, "\(body.name) on a paired connection; pairing has its own connection (§13)")
 
         case .keepalive, .error:
@@ -249,7 +249,7 @@ public struct CoordinatorConnectionStateMachine: Sendable {
         case .hello, .helloAck, .clockPing, .clockPong, .clockStatus, .ready, .segmentOffer, .segmentData,
              .recordingFinished, .telemetry:
             throw ProtocolError(.badMessage, "coordinators do not send \(body.name)")
-        case .pairRequest, .pairCommit, .pairNonce, .pairReveal, .pairConfirm, .pairResult:
+        case .pairRequest, .pairShare, .pairConfirm, .pairResult:
             throw ProtocolError(.badState, "\(body.name) belongs on a pairing connection (§13)")
         }
         return finishSend(body, inReplyTo: inReplyTo, now: now)

@@ -22,9 +22,7 @@ extension Dualcam_V1_Envelope.OneOf_Body {
         case .segmentRequest: "SegmentRequest"
         case .resume: "Resume"
         case .pairRequest: "PairRequest"
-        case .pairCommit: "PairCommit"
-        case .pairNonce: "PairNonce"
-        case .pairReveal: "PairReveal"
+        case .pairShare: "PairShare"
         case .pairConfirm: "PairConfirm"
         case .pairResult: "PairResult"
         }
@@ -33,7 +31,7 @@ extension Dualcam_V1_Envelope.OneOf_Body {
     /// Pairing messages travel only on a connection let in for pairing (§13).
     public var isPairing: Bool {
         switch self {
-        case .pairRequest, .pairCommit, .pairNonce, .pairReveal, .pairConfirm, .pairResult: true
+        case .pairRequest, .pairShare, .pairConfirm, .pairResult: true
         default: false
         }
     }
