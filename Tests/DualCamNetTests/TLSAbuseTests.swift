@@ -120,9 +120,10 @@ import Testing
     }
 
     /// A flood of idle TCP connections (1100 of them exhausted an agent at 1024 open
-    /// files, and its next recording failed): past the limits per address and in all,
-    /// new ones are closed at once, and the paired coordinator still gets in and is
-    /// answered, counted against neither limit.
+    /// files, and its next recording failed): past the limits per address and in all, the
+    /// oldest strangers are closed to make room, and the paired coordinator, connecting
+    /// from a flooded address, still gets in and is answered, then counts against neither
+    /// limit.
     @Test func idleConnectionsAreCappedAndThePairedCoordinatorStillGetsIn() async throws {
         let admission = ConnectionAdmission(limits: .init(perAddress: 4, total: 10))
         let (port, stop) = try await listen(admission: admission)

@@ -23,7 +23,11 @@ struct PairingConnection {
             // The window's attempt this connection took, given back as failed unless it paired.
             var attempt: Int?
             var paired = false
-            defer { if let attempt, !paired { window.attemptFailed(generation: attempt) } }
+            defer {
+                if let attempt, !paired, let closed = window.attemptFailed(generation: attempt) {
+                    logger.warning("pairing window \(closed)")
+                }
+            }
             for try await received in inbound {
                 let body = received.envelope.body
                 switch body {

@@ -64,13 +64,14 @@ public final class PairingWindow: Sendable {
     }
 
     /// An attempt that did not pair (a wrong code, or a coordinator that went away after
-    /// our share): when it was the window's last, the window closes.
-    public func attemptFailed(generation: Int) {
-        let spent = state.withLockedValue { $0.generation == generation && $0.attempts >= Self.maxAttempts }
-        if spent {
-            close("closed after \(Self.maxAttempts) attempts with a wrong code; run `dualcam-agent pair` on the agent "
-                + "to open a new window with a new code", onlyGeneration: generation)
-        }
+    /// our share): when it was the window's last, the window closes; returns the reason then.
+    public func attemptFailed(generation: Int) -> String? {
+        let spent = state.withLockedValue { $0.open && $0.generation == generation && $0.attempts >= Self.maxAttempts }
+        guard spent else { return nil }
+        let reason = "closed after \(Self.maxAttempts) attempts with a wrong code; run `dualcam-agent pair` on the agent "
+            + "to open a new window with a new code"
+        close(reason, onlyGeneration: generation)
+        return reason
     }
 
     public func close(_ reason: String, onlyGeneration: Int? = nil) {

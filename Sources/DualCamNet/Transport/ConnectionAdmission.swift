@@ -4,14 +4,20 @@ import NIOCore
 /// Bounds what peers that have not proved a paired identity can hold on an agent: TCP
 /// connections in the TLS handshake, refused ones waiting to close, and pairing
 /// connections. Without it, a thousand idle sockets from anywhere used up the agent's
-/// open files and the next recording failed ("Too many open files"). A connection stops
-/// counting once its certificate is verified as a paired coordinator's, so the paired
-/// coordinator always gets in, however many strangers are knocking.
+/// open files and the next recording failed ("Too many open files").
+///
+/// Nobody can be told apart before the handshake, so a full agent makes room rather than
+/// turning the newcomer away: it closes the oldest stranger of the newcomer's address, or,
+/// when the total is reached, the oldest of the address holding the most. A flood thus
+/// evicts itself, while the paired coordinator's connection (one from its address, done
+/// with its handshake in milliseconds) gets in; once its certificate is verified it stops
+/// counting.
 public final class ConnectionAdmission: Sendable {
     public struct Limits: Sendable {
         public var perAddress: Int
         public var total: Int
         public init(perAddress: Int = 8, total: Int = 64) {
+            precondition(perAddress >= 1 && total >= 1)
             self.perAddress = perAddress
             self.total = total
         }
@@ -19,28 +25,35 @@ public final class ConnectionAdmission: Sendable {
 
     /// One admitted connection's place; released once, however often it is asked to be.
     public final class Ticket: Sendable {
-        private let address: String
-        private let released = NIOLockedValueBox(false)
+        fileprivate let id: UInt64
         private let admission: ConnectionAdmission
 
-        init(address: String, admission: ConnectionAdmission) {
-            self.address = address
+        fileprivate init(id: UInt64, admission: ConnectionAdmission) {
+            self.id = id
             self.admission = admission
         }
 
-        public func release() {
-            let first = released.withLockedValue { done -> Bool in
-                defer { done = true }
-                return !done
-            }
-            if first { admission.release(address) }
-        }
+        public func release() { admission.release(id) }
+    }
+
+    private struct Holder {
+        var address: String
+        var close: @Sendable () -> Void
     }
 
     private struct State {
-        var byAddress: [String: Int] = [:]
-        var total = 0
-        var refused = 0
+        var holders: [UInt64: Holder] = [:]
+        var nextID: UInt64 = 0
+        var evicted = 0
+    }
+
+    public struct Eviction: Sendable {
+        /// Evictions so far, this one included.
+        public let count: Int
+        public let address: String
+        public let perAddressFull: Bool
+        /// Log the first and then one in a hundred: a flood must not flood the journal.
+        public var worthLogging: Bool { count == 1 || count % 100 == 0 }
     }
 
     public let limits: Limits
@@ -48,39 +61,40 @@ public final class ConnectionAdmission: Sendable {
 
     public init(limits: Limits = Limits()) { self.limits = limits }
 
-    /// A place for a new connection from `address`, or nil with the number of connections
-    /// refused so far when either limit is reached.
-    public func admit(_ address: SocketAddress?) -> Result<Ticket, RefusedCount> {
+    /// A place for a new connection from `address`; `close` closes that connection should
+    /// it be evicted later. When a limit is reached, the connection evicted to make room
+    /// is closed (before this returns) and described.
+    public func admit(_ address: SocketAddress?, close: @escaping @Sendable () -> Void) -> (Ticket, Eviction?) {
         let key = address?.ipAddress ?? "unknown"
-        return state.withLockedValue { s in
-            let mine = s.byAddress[key, default: 0]
-            guard mine < limits.perAddress, s.total < limits.total else {
-                s.refused += 1
-                return .failure(RefusedCount(count: s.refused, address: key, perAddressFull: mine >= limits.perAddress))
+        let (ticket, victim, eviction) = state.withLockedValue { s -> (Ticket, Holder?, Eviction?) in
+            var victim: Holder?
+            var eviction: Eviction?
+            let mine = s.holders.filter { $0.value.address == key }
+            let full = mine.count >= limits.perAddress ? mine : (s.holders.count >= limits.total ? busiest(s.holders) : [:])
+            if let oldest = full.keys.min() {
+                victim = s.holders.removeValue(forKey: oldest)
+                s.evicted += 1
+                eviction = Eviction(count: s.evicted, address: victim?.address ?? key, perAddressFull: mine.count >= limits.perAddress)
             }
-            s.byAddress[key] = mine + 1
-            s.total += 1
-            return .success(Ticket(address: key, admission: self))
+            s.nextID += 1
+            s.holders[s.nextID] = Holder(address: key, close: close)
+            return (Ticket(id: s.nextID, admission: self), victim, eviction)
         }
+        victim?.close()
+        return (ticket, eviction)
+    }
+
+    /// The holders of the address that holds the most.
+    private func busiest(_ holders: [UInt64: Holder]) -> [UInt64: Holder] {
+        let counts = Dictionary(grouping: holders.values, by: \.address).mapValues(\.count)
+        guard let top = counts.max(by: { $0.value < $1.value })?.key else { return [:] }
+        return holders.filter { $0.value.address == top }
     }
 
     /// Unauthenticated connections held now (for tests and telemetry).
-    public var held: Int { state.withLockedValue { $0.total } }
+    public var held: Int { state.withLockedValue { $0.holders.count } }
 
-    fileprivate func release(_ address: String) {
-        state.withLockedValue { s in
-            let left = s.byAddress[address, default: 1] - 1
-            s.byAddress[address] = left > 0 ? left : nil
-            s.total -= 1
-        }
-    }
-
-    public struct RefusedCount: Error, Sendable {
-        public let count: Int
-        public let address: String
-        public let perAddressFull: Bool
-
-        /// Log the first refusal and then one in a hundred: a flood must not flood the journal.
-        public var worthLogging: Bool { count == 1 || count % 100 == 0 }
+    fileprivate func release(_ id: UInt64) {
+        _ = state.withLockedValue { $0.holders.removeValue(forKey: id) }
     }
 }

@@ -27,4 +27,11 @@ final class HandshakeWaiter: ChannelInboundHandler, RemovableChannelHandler {
         promise.fail(ChannelError.eof)
         context.fireChannelInactive()
     }
+
+    /// A channel closed before it ever became active (one turned away by the admission
+    /// limits) sees no channelInactive; its pipeline is torn down all the same. After a
+    /// completed handshake this does nothing: a promise completes only once.
+    func handlerRemoved(context: ChannelHandlerContext) {
+        promise.fail(ChannelError.ioOnClosedChannel)
+    }
 }

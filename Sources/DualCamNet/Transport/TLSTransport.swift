@@ -83,21 +83,13 @@ public enum TLSTransport {
             .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
             .bind(host: host, port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    let ticket: ConnectionAdmission.Ticket?
-                    switch admission.admit(channel.remoteAddress) {
-                    case .success(let admitted):
-                        ticket = admitted
-                        channel.closeFuture.whenComplete { _ in admitted.release() }
-                    case .failure(let refused):
-                        ticket = nil
-                        if refused.worthLogging {
-                            onRefused("closed a connection from \(refused.address) before its handshake: "
-                                + (refused.perAddressFull ? "\(admission.limits.perAddress) from that address"
-                                                          : "\(admission.limits.total) in all")
-                                + " are already waiting to authenticate (\(refused.count) refused so far)")
-                        }
-                        // Closed once set up, so that it takes the usual way out (a failed handshake).
-                        channel.eventLoop.execute { channel.close(promise: nil) }
+                    let (ticket, eviction) = admission.admit(channel.remoteAddress) { channel.close(promise: nil) }
+                    channel.closeFuture.whenComplete { _ in ticket.release() }
+                    if let eviction, eviction.worthLogging {
+                        onRefused("closed the oldest unauthenticated connection from \(eviction.address) to make room: "
+                            + (eviction.perAddressFull ? "\(admission.limits.perAddress) from one address"
+                                                       : "\(admission.limits.total) in all")
+                            + " were waiting to authenticate (\(eviction.count) closed so far)")
                     }
                     let verdict = VerdictBox()
                     let handler = NIOSSLServerHandler(context: sslContext) { chain, promise in
@@ -109,7 +101,7 @@ public enum TLSTransport {
                             promise.succeed(.failed)
                         case .accepted:
                             // A paired coordinator no longer counts against the strangers' limits.
-                            ticket?.release()
+                            ticket.release()
                             promise.succeed(.certificateVerified)
                         case .pairing:
                             promise.succeed(.certificateVerified)
