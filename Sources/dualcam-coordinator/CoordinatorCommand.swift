@@ -23,15 +23,15 @@ struct StateOption: ParsableArguments {
 }
 
 struct ClockSyncOptions: ParsableArguments {
-    @Option(name: .customLong("clock-threshold-us"),
+    @Option(name: .customLong("clock-threshold-us"), parsing: .unconditional,
             help: "Start only when every agent's clock error bound is under this many microseconds.")
     var thresholdMicroseconds = 1000
-    @Option(name: .customLong("clock-sync-timeout"), help: "Seconds to wait for that before giving up.")
+    @Option(name: .customLong("clock-sync-timeout"), parsing: .unconditional, help: "Seconds to wait for that before giving up.")
     var timeoutSeconds = 30.0
 
     func validate() throws {
-        guard thresholdMicroseconds > 0 else { throw ValidationError("--clock-threshold-us must be positive") }
-        guard timeoutSeconds > 0 else { throw ValidationError("--clock-sync-timeout must be positive") }
+        try CoordinatorRanges.clockThresholdMicroseconds.validate(thresholdMicroseconds)
+        try CoordinatorRanges.clockSyncTimeout.validate(timeoutSeconds)
     }
 
     var thresholdNanoseconds: Int64 { Int64(thresholdMicroseconds) * 1000 }
@@ -44,12 +44,19 @@ struct LayoutOptions: ParsableArguments {
         discussion: "Options may follow a colon, e.g. pip:position=top-left,size=40,border=6,border-color=white,radius=24,shadow,swap,margin=2%."))
     var layout: String?
     @Option(help: "Picture-in-picture position: top-left, top-right, bottom-left, bottom-right, center.") var pipPosition: String?
-    @Option(help: "Picture-in-picture size in % of the output width: 15, 25 or 40.") var pipSize: Int?
+    @Option(parsing: .unconditional, help: "Picture-in-picture size in % of the output width: 15, 25 or 40.") var pipSize: Int?
     @Flag(help: "The second camera large, the first small (pip) / first in the other slot.") var swap = false
     @Option(help: "Filter for the combined file: none, vivid, dramatic, cool, warm, bw, sepia, cinematic.") var filter = "none"
-    @Option(help: "Filter intensity, 0-100 %.") var filterIntensity = 100
+    @Option(parsing: .unconditional, help: "Filter intensity, 0-100 %.") var filterIntensity = 100
     @Option(help: "Sound of the combined file: all (or both; every camera at 0 dB, the default), one role (host), or levels in dB (host=0,guest=-3). recompose keeps the session's mix unless given.")
     var mix: String?
+
+    /// Cheap parses, so a typo is refused before a command finds agents or reads a file.
+    func validate() throws {
+        _ = try spec()
+        _ = try look()
+        _ = try mixSpec()
+    }
 
     func mixSpec() throws -> AudioMixSpec {
         do { return try mix.map { try AudioMixSpec(parsing: $0) } ?? .all } catch { throw ValidationError("\(error)") }
@@ -70,7 +77,7 @@ struct LayoutOptions: ParsableArguments {
     }
 
     func look() throws -> Filter {
-        guard (0...100).contains(filterIntensity) else { throw ValidationError("--filter-intensity must be 0 to 100") }
+        try CoordinatorRanges.filterIntensity.validate(filterIntensity)
         do {
             return Filter(kind: try FilterKind.parse(filter), intensity: filterIntensity)
         } catch {
@@ -99,8 +106,9 @@ enum CommandSupport {
 
     static func parseSize(_ text: String) throws -> (Int, Int) {
         let parts = text.lowercased().split(separator: "x")
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0, w % 2 == 0, h % 2 == 0 else {
-            throw ValidationError("--size must look like 1280x720 (even numbers)")
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (1...7680).contains(w), (1...4320).contains(h),
+              w % 2 == 0, h % 2 == 0 else {
+            throw ValidationError("--size must look like 1280x720 (even numbers, at most 7680x4320)")
         }
         return (w, h)
     }
@@ -125,23 +133,22 @@ struct Demo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Record a session from synthetic agents started on this machine, over the real protocol.")
 
-    @Option(help: "Seconds to record.") var duration = 10.0
+    @Option(parsing: .unconditional, help: "Seconds to record.") var duration = 10.0
     @Option(help: "Output folder (one sub-folder per session).") var out = "DualCam-demo"
-    @Option(help: "Number of agents (host, guest, then extra cameras).") var cameras = 2
+    @Option(parsing: .unconditional, help: "Number of agents (host, guest, then extra cameras).") var cameras = 2
     @Option(help: "Picture size WxH.") var size = "1280x720"
     @Option(help: "Frame rate (24, 25, 30, 30000/1001, 50, 60).") var fps = "30"
     @OptionGroup var layout: LayoutOptions
     @Flag(help: "Free-running synthetic cameras, as real cameras behave (default: genlocked).") var freeRun = false
-    @Option(help: "Simulated clock offset of the guest agent, ms.") var guestClockOffsetMs = 0.0
-    @Option(help: "Simulated clock skew of the guest agent, ppm.") var guestClockSkewPpm = 0.0
-    @Option(help: "Simulated rate error of the guest's sound card against its clock, ppm.") var guestAudioRatePpm = 0.0
+    @Option(parsing: .unconditional, help: "Simulated clock offset of the guest agent, ms.") var guestClockOffsetMs = 0.0
+    @Option(parsing: .unconditional, help: "Simulated clock skew of the guest agent, ppm.") var guestClockSkewPpm = 0.0
+    @Option(parsing: .unconditional, help: "Simulated rate error of the guest's sound card against its clock, ppm.") var guestAudioRatePpm = 0.0
     @Flag(help: "Pictures only: the agents record no sound.") var noSound = false
     @OptionGroup var clockSync: ClockSyncOptions
     @OptionGroup var state: StateOption
 
     func run() async throws {
         let logger = CommandSupport.logger()
-        guard duration > 0 else { throw ValidationError("--duration must be positive") }
         guard let rate = FrameRate(parsing: fps) else { throw ValidationError("--fps must be a rate like 30 or 30000/1001") }
         let (w, h) = try CommandSupport.parseSize(size)
         var options = DemoOptions(outputDirectory: URL(fileURLWithPath: out).standardizedFileURL.path,

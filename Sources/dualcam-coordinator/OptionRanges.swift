@@ -70,3 +70,9 @@ extension Demo {
         _ = try CommandSupport.parseSize(size)
     }
 }
+
+extension Resume {
+    func validate() throws {
+        try CoordinatorRanges.reconnectGrace.validate(reconnectGrace)
+    }
+}

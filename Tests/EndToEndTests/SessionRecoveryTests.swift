@@ -110,6 +110,53 @@ extension EndToEnd {
             try rig.expectCompositeWhole(frames: 240)
         }
 
+        /// A bad SD card: with the coordinator killed, one of the guest's spooled segments
+        /// is removed and another cut short before they were uploaded. `resume` (which hung
+        /// on the first and failed forever on the second) finishes the session around them
+        /// within its time: the host's file whole, the guest's holding every other frame in
+        /// sync, the two segments named as gone or damaged, and the guest no longer owing
+        /// the session, so a later `start` is not held up by it.
+        @Test func segmentsGoneOrDamagedInASpoolAreFinishedAround() throws {
+            let rig = try RecoveryRig()
+            let start = try rig.coordinator(["start", "--duration", "8", "--countdown", "0", "--size", "320x240"])
+            #expect(start.waitForErr(containing: "recording ", seconds: 60) != nil, "\(start.err.all())")
+            Thread.sleep(forTimeInterval: 1)
+            kill(start.process.processIdentifier, SIGKILL)
+            _ = start.finish(seconds: 5)
+            // The agents record on to the stop instant; then their spools are final.
+            let spool = rig.root + "/guest/spool"
+            let session = try #require(try FileManager.default.contentsOfDirectory(atPath: spool).first { !$0.hasPrefix(".") })
+            let segment = { (i: Int) in spool + "/" + session + String(format: "/seg-%06d.ts", i) }
+            let listed = { ((try? String(contentsOfFile: spool + "/" + session + "/manifest.jsonl", encoding: .utf8)) ?? "")
+                .split(separator: "\n").count }
+            let deadline = Date().addingTimeInterval(30)
+            while Date() < deadline && listed() < 4 { Thread.sleep(forTimeInterval: 0.2) }
+            try #require(listed() == 4, "the guest spooled \(listed()) of 4 segments")
+            try FileManager.default.removeItem(atPath: segment(3))
+            #expect(truncate(segment(2), 1000) == 0)
+
+            let resume = try rig.coordinator(["resume"])
+            #expect(resume.finish(seconds: 90) == 0, "\(resume.err.all())")
+            let err = resume.err.all()
+            #expect(err.contains("segments [2, 3] were gone or damaged in its spool"), "\(err)")
+            #expect(rig.agents[1].err.text.contains("segment 3 of \(session) is gone from the spool"))
+            #expect(rig.agents[1].err.text.contains("segment 2 of \(session) is damaged in the spool"))
+            let host = try rig.codes("DualCam_Host_")
+            let guest = try rig.codes("DualCam_Guest_")
+            #expect(host.count == 240)
+            // Segments 0 and 1 (frames 0-119) are the guest's, each on the host's instant.
+            #expect(guest.count == 120, "guest has \(guest.count) frames")
+            for (g, h) in zip(guest, host) {
+                #expect(abs(DCTC.differenceNanoseconds(g, h)) <= 500_000, "guest \(g) host \(h)")
+            }
+            let cameras = try #require(try rig.manifest()["cameras"] as? [[String: Any]])
+            #expect((cameras[1]["statistics"] as? [String: Any])?["missingSegments"] as? [Int] == [2, 3], "\(cameras[1])")
+            // Nothing is owed any more: a second resume finds nothing to finish.
+            let again = try rig.coordinator(["resume"])
+            #expect(again.finish(seconds: 30) != 0)
+            #expect(again.err.all().contains("no unfinished session"), "\(again.err.all())")
+        }
+
         /// The host agent is killed (SIGKILL) and restarted mid-session: what it spooled
         /// before is fetched, and it records the rest of the session again, its frames on
         /// the same timeline; the gap is only the time it was down and relocking its clock.

@@ -177,9 +177,10 @@ final class CoordinatorSession: Sendable {
     /// Re-offers a segment from the spool (PROTOCOL.md §8.5), or says it is gone.
     private func resend(_ request: Dualcam_V1_SegmentRequest, requestSequence: UInt64, _ c: Context) async throws {
         let spool = SegmentSpool(root: options.spoolDirectory)
-        guard let segment = spool.segments(session: request.sessionID).first(where: { $0.index == Int(request.index) }),
-              FileManager.default.fileExists(atPath: segment.path) else {
-            let message = "segment \(request.index) of \(request.sessionID) is not in this agent's spool"
+        let listed = spool.segments(session: request.sessionID).first(where: { $0.index == Int(request.index) })
+        let problem = listed.map { spool.problem(with: $0) } ?? "is not in this agent's spool"
+        guard let segment = listed, problem == nil else {
+            let message = "segment \(request.index) of \(request.sessionID) \(problem ?? "")"
             try c.connection.send(.error(wireError(.errorSegmentUnavailable, message)), inReplyTo: requestSequence)
             return
         }
@@ -189,7 +190,10 @@ final class CoordinatorSession: Sendable {
     }
 
     /// Uploads a session on this connection (PROTOCOL.md §8.6): the spooled segments the
-    /// coordinator lacks, then each new one while it records, then RecordingFinished.
+    /// coordinator lacks, then each new one while it records, then RecordingFinished. A
+    /// spooled segment that is gone or damaged is checked before it is offered, named in
+    /// the log and in RecordingFinished, and the rest goes on without it: one bad file on
+    /// an SD card must not hold up the whole session.
     private func upload(session sessionID: String, held: Set<Int>, _ c: Context) async throws {
         let spool = SegmentSpool(root: options.spoolDirectory)
         let followed = registry.follow(sessionID)
@@ -204,12 +208,20 @@ final class CoordinatorSession: Sendable {
         defer { telemetry?.cancel() }
         let uploader = SegmentUploader(connection: c.connection, credit: c.credit)
         var sent = held
-        for segment in spooled where !sent.contains(segment.index) {
-            guard FileManager.default.fileExists(atPath: segment.path) else {
-                logger.warning("segment \(segment.index) of \(sessionID) was pruned before the coordinator held it")
+        var unavailable = spool.lost(session: sessionID)
+        for segment in spooled where !sent.contains(segment.index) && !unavailable.contains(segment.index) {
+            if let problem = spool.problem(with: segment) {
+                lose(segment, problem, spool: spool)
+                unavailable.insert(segment.index)
                 continue
             }
-            try await c.turn.run { try await uploader.upload(segment) }
+            do {
+                try await c.turn.run { try await uploader.upload(segment) }
+            } catch let error as SpoolError {
+                lose(segment, error.description, spool: spool)
+                unavailable.insert(segment.index)
+                continue
+            }
             sent.insert(segment.index)
         }
         if let followed {
@@ -233,13 +245,23 @@ final class CoordinatorSession: Sendable {
             logger.error("recording failed: \(error)")
             try c.connection.send(.error(wireError(.errorSourceFailed, error, sessionID: sessionID)))
         }
-        finish(sessionID, summary, c)
+        finish(sessionID, summary, c, unavailable: unavailable)
     }
 
-    private func finish(_ sessionID: String, _ summary: RecordingSummary, _ c: Context) {
+    private func lose(_ segment: SpooledSegment, _ problem: String, spool: SegmentSpool) {
+        logger.error("segment \(segment.index) of \(segment.sessionID) \(problem): the coordinator will finish the session without it")
+        do {
+            try spool.markLost(session: segment.sessionID, index: segment.index)
+        } catch {
+            logger.warning("cannot note segment \(segment.index) as lost: \(error)")
+        }
+    }
+
+    private func finish(_ sessionID: String, _ summary: RecordingSummary, _ c: Context, unavailable: Set<Int> = []) {
         var finished = Dualcam_V1_RecordingFinished()
         finished.sessionID = sessionID
         finished.segmentCount = UInt32(clamping: summary.segments)
+        finished.unavailableSegments = unavailable.filter { $0 < summary.segments }.sorted().map { UInt32($0) }
         finished.framesCaptured = UInt64(clamping: summary.framesCaptured)
         finished.framesDropped = UInt64(clamping: summary.framesDropped)
         do {

@@ -83,21 +83,58 @@ public struct SegmentSpool: Sendable {
 
     /// Indices the coordinator acknowledged as durable.
     public func acknowledged(session: String) -> Set<Int> {
+        indexLines(session: session, file: "acknowledged.jsonl")
+    }
+
+    private func indexLines(session: String, file: String) -> Set<Int> {
         guard let directory = try? checkedDirectory(session) else { return [] }
-        let path = directory + "/acknowledged.jsonl"
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
+        guard let text = try? String(contentsOfFile: directory + "/" + file, encoding: .utf8) else { return [] }
         struct Line: Decodable { var index: Int }
         return Set(text.split(separator: "\n").compactMap { try? JSONDecoder().decode(Line.self, from: Data($0.utf8)).index })
     }
 
-    /// Sessions holding segments the coordinator has not acknowledged, for HelloAck.
+    /// Sessions holding segments the coordinator has not acknowledged, for HelloAck; a
+    /// segment known lost is owed no more.
     public func unacknowledgedSessions() -> [String] {
         let sessions = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
         return sessions.sorted().filter { session in
             guard WireIdentifier.isValid(session) else { return false }
-            let done = acknowledged(session: session)
+            let done = acknowledged(session: session).union(lost(session: session))
             return segments(session: session).contains { !done.contains($0.index) }
         }
+    }
+
+    /// What is wrong with a listed segment's file now, or nil when it is whole: a bad SD
+    /// card or a careless hand can remove or cut a file after it was written and listed.
+    public func problem(with segment: SpooledSegment) -> String? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: segment.path) else {
+            return "is gone from the spool"
+        }
+        let size = (attributes[.size] as? NSNumber)?.intValue ?? -1
+        guard size == segment.byteCount else {
+            return "is damaged in the spool (\(size) bytes where \(segment.byteCount) were written)"
+        }
+        guard let expected = segment.digest else { return nil }
+        guard let digest = try? SegmentSink.digest(ofFileAt: segment.path), Data(digest) == expected else {
+            return "is damaged in the spool (its bytes no longer match the checksum taken when it was written)"
+        }
+        return nil
+    }
+
+    /// Notes that a segment cannot be delivered (`lost.jsonl`), so that the session is no
+    /// longer reported as owing it.
+    public func markLost(session: String, index: Int) throws {
+        let path = try checkedDirectory(session) + "/lost.jsonl"
+        do {
+            try DurableLines.append(Data("{\"index\":\(index)}".utf8), to: path)
+        } catch {
+            throw SpoolError(error.description)
+        }
+    }
+
+    /// Indices found missing or damaged.
+    public func lost(session: String) -> Set<Int> {
+        indexLines(session: session, file: "lost.jsonl")
     }
 
     /// Segments listed in a session's manifest (all complete on disk).

@@ -50,15 +50,23 @@ struct AgentTracker {
         name = endpoint.host
     }
 
-    /// Every segment the agent said it cut is held durably here.
+    /// Every segment the agent said it cut is held durably here, but those it said it
+    /// can no longer deliver (gone or damaged in its spool).
     var complete: Bool {
         guard let finished, let receiver else { return false }
-        return (0..<Int(finished.segmentCount)).allSatisfy { receiver.received[$0] != nil }
+        let lost = Set(finished.unavailableSegments.map(Int.init))
+        return (0..<Int(finished.segmentCount)).allSatisfy { receiver.received[$0] != nil || lost.contains($0) }
     }
 
     var missingSegments: [Int] {
         guard let finished, let receiver else { return [] }
         return (0..<Int(finished.segmentCount)).filter { receiver.received[$0] == nil }
+    }
+
+    /// Missing because the agent's own copy is gone or damaged (not for want of waiting).
+    var lostAtSource: [Int] {
+        guard let finished, let receiver else { return [] }
+        return finished.unavailableSegments.map(Int.init).filter { receiver.received[$0] == nil }.sorted()
     }
 
     var isLost: Bool {

@@ -151,10 +151,18 @@ extension Take {
         let cameras = cameraOf.sorted { $0.value < $1.value }.map(\.key)
         // Read, never written, while finishing: the rig's screens read the take meanwhile.
         var warnings = self.warnings
-        for i in cameras where !agents[i].missingSegments.isEmpty {
-            warnings.append("\(agents[i].name): segments \(agents[i].missingSegments) never arrived; its file has a gap there")
+        for i in cameras where !agents[i].lostAtSource.isEmpty {
+            warnings.append("\(agents[i].name): segments \(agents[i].lostAtSource) were gone or damaged in its spool (see its "
+                + "log); its file has a gap there")
+        }
+        for i in cameras where !Set(agents[i].missingSegments).subtracting(agents[i].lostAtSource).isEmpty {
+            let never = agents[i].missingSegments.filter { !agents[i].lostAtSource.contains($0) }
+            warnings.append("\(agents[i].name): segments \(never) never arrived; its file has a gap there")
             outputs.stopAwaiting(camera: cameraOf[i] ?? 0)
         }
+        // Said now too, not only written into the manifest: the person at the screen must
+        // learn that a file has a gap.
+        for gap in warnings.dropFirst(self.warnings.count) { notice("warning: " + gap) }
         let stats = cameras.map { i in
             let a = agents[i]
             var s = CameraStatistics(name: a.name, role: a.role.name,

@@ -876,6 +876,11 @@ public nonisolated struct Dualcam_V1_RecordingFinished: Sendable {
 
   public var framesDropped: UInt64 = 0
 
+  /// Segments below segment_count that the agent cut but can no longer deliver: gone from
+  /// its spool or damaged there (their bytes no longer match the checksum taken when they
+  /// were written). The coordinator finishes the session without them (since 1.1).
+  public var unavailableSegments: [UInt32] = []
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -2317,7 +2322,7 @@ nonisolated extension Dualcam_V1_Resume: SwiftProtobuf.Message, SwiftProtobuf._M
 
 nonisolated extension Dualcam_V1_RecordingFinished: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".RecordingFinished"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}session_id\0\u{3}segment_count\0\u{3}frames_captured\0\u{3}frames_dropped\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}session_id\0\u{3}segment_count\0\u{3}frames_captured\0\u{3}frames_dropped\0\u{3}unavailable_segments\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2329,6 +2334,7 @@ nonisolated extension Dualcam_V1_RecordingFinished: SwiftProtobuf.Message, Swift
       case 2: try { try decoder.decodeSingularUInt32Field(value: &self.segmentCount) }()
       case 3: try { try decoder.decodeSingularUInt64Field(value: &self.framesCaptured) }()
       case 4: try { try decoder.decodeSingularUInt64Field(value: &self.framesDropped) }()
+      case 5: try { try decoder.decodeRepeatedUInt32Field(value: &self.unavailableSegments) }()
       default: break
       }
     }
@@ -2347,6 +2353,9 @@ nonisolated extension Dualcam_V1_RecordingFinished: SwiftProtobuf.Message, Swift
     if self.framesDropped != 0 {
       try visitor.visitSingularUInt64Field(value: self.framesDropped, fieldNumber: 4)
     }
+    if !self.unavailableSegments.isEmpty {
+      try visitor.visitPackedUInt32Field(value: self.unavailableSegments, fieldNumber: 5)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2355,6 +2364,7 @@ nonisolated extension Dualcam_V1_RecordingFinished: SwiftProtobuf.Message, Swift
     if lhs.segmentCount != rhs.segmentCount {return false}
     if lhs.framesCaptured != rhs.framesCaptured {return false}
     if lhs.framesDropped != rhs.framesDropped {return false}
+    if lhs.unavailableSegments != rhs.unavailableSegments {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -129,6 +129,10 @@ enum MessageValidation {
         guard finished.framesCaptured < UInt64(maxInstant), finished.framesDropped < UInt64(maxInstant) else {
             throw ProtocolError(.badMessage, "RecordingFinished: frame counts out of range")
         }
+        guard finished.unavailableSegments.allSatisfy({ $0 < finished.segmentCount }),
+              Set(finished.unavailableSegments).count == finished.unavailableSegments.count else {
+            throw ProtocolError(.badMessage, "RecordingFinished: unavailable_segments must be distinct indices below segment_count")
+        }
     }
 
     static func checkClockStatus(_ status: Dualcam_V1_ClockStatus) throws(ProtocolError) {
