@@ -12,6 +12,7 @@ struct AgentCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dualcam-agent",
         abstract: "DualCam capture agent: records one camera and serves a coordinator over mutual TLS.",
+        version: Release.software("dualcam-agent") + " (protocol \(WireProtocol.major).\(WireProtocol.minor))",
         subcommands: [Run.self, Record.self, Cameras.self, Microphones.self, ID.self, Pair.self, Unpair.self, Paired.self],
         defaultSubcommand: Run.self)
 

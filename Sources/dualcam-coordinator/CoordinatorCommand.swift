@@ -3,6 +3,7 @@ import DualCamCoordinator
 import DualCamCore
 import DualCamMedia
 import DualCamNet
+import DualCamProtocol
 import Foundation
 import Logging
 
@@ -11,6 +12,7 @@ struct CoordinatorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dualcam-coordinator",
         abstract: "DualCam coordinator: syncs the agents' clocks, starts them together, collects and composes.",
+        version: Release.software("dualcam-coordinator") + " (protocol \(WireProtocol.major).\(WireProtocol.minor))",
         subcommands: [Demo.self, Start.self, Serve.self, Resume.self, Pair.self, Unpair.self, Paired.self, Discover.self, ID.self,
                       List.self, Show.self, Delete.self, Recompose.self, RebuildManifest.self])
 }

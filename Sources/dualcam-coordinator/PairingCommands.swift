@@ -59,17 +59,26 @@ struct Pair: AsyncParsableCommand {
             for (n, agent) in candidates.enumerated() {
                 print("\(n + 1). \(agent.advertisement.name) [\(agent.advertisement.role)] \(agent.addresses[0]):\(agent.port)  \(agent.advertisement.deviceID)")
             }
-            print("Pair with which agent? [1-\(candidates.count)] ", terminator: "")
-            guard let line = readLine(), let n = Int(line.trimmingCharacters(in: .whitespaces)),
-                  (1...candidates.count).contains(n) else {
-                throw ValidationError("no agent chosen")
-            }
-            choice = n - 1
+            choice = try choose(among: candidates.map(\.advertisement.name))
         }
         let agent = candidates[choice]
         print("Pairing with \(agent.advertisement.name) at \(agent.addresses[0]):\(agent.port)...")
         return (agent.addresses[0], agent.port, agent.advertisement.deviceID)
     }
+}
+
+/// Asks which agent to pair with: its number or its name, asked again (three times at
+/// most) for anything else, so that typing "host" at the menu picks the host.
+private func choose(among names: [String]) throws -> Int {
+    for _ in 0..<3 {
+        print("Pair with which agent? Its number (1-\(names.count)) or name: ", terminator: "")
+        guard let line = readLine()?.trimmingCharacters(in: .whitespaces) else { break }
+        if let n = Int(line), (1...names.count).contains(n) { return n - 1 }
+        let matches = names.indices.filter { names[$0].caseInsensitiveCompare(line) == .orderedSame }
+        if matches.count == 1 { return matches[0] }
+        print(matches.isEmpty ? "No agent is called \"\(line)\"." : "Several agents are called \"\(line)\"; give its number.")
+    }
+    throw ValidationError("no agent chosen; run pair again, or name it with --agent HOST:PORT")
 }
 
 struct Unpair: ParsableCommand {

@@ -1,3 +1,4 @@
+import DualCamProtocol
 import Foundation
 import Testing
 
@@ -117,6 +118,15 @@ extension EndToEnd {
                                                           "--duration", "1"])
             #expect(after.finish() != 0)
             #expect(after.err.all().contains("not paired"), "\(after.err.all())")
+        }
+
+        @Test func bothProgramsSayTheirVersion() throws {
+            for program in ["dualcam-agent", "dualcam-coordinator"] {
+                let child = try Child(program, ["--version"])
+                #expect(child.finish() == 0)
+                #expect(child.out.all().contains("\(program) \(Release.version) (protocol \(WireProtocol.major).\(WireProtocol.minor))"),
+                        "\(child.out.all())")
+            }
         }
 
         @Test func withoutAvahiDiscoverSaysWhatToDo() throws {

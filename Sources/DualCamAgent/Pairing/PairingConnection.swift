@@ -38,7 +38,7 @@ struct PairingConnection {
                     }
                     var ack = Dualcam_V1_HelloAck()
                     ack.version = WireProtocol.version
-                    ack.software = "dualcam-agent 0.1.0"
+                    ack.software = Release.software("dualcam-agent")
                     ack.nodeName = options.name
                     ack.role = options.role
                     try await out.send(.helloAck(ack))

@@ -295,7 +295,7 @@ final class CoordinatorSession: Sendable {
     private func helloAck() -> Dualcam_V1_HelloAck {
         var ack = Dualcam_V1_HelloAck()
         ack.version = WireProtocol.version
-        ack.software = "dualcam-agent 0.1.0"
+        ack.software = Release.software("dualcam-agent")
         ack.nodeName = options.name
         ack.role = options.role
         var caps = Dualcam_V1_Capabilities()

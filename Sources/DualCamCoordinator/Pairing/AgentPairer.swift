@@ -32,7 +32,7 @@ public struct AgentPairer: Sendable {
                 defer { keepalive.cancel() }
                 var hello = Dualcam_V1_Hello()
                 hello.version = WireProtocol.version
-                hello.software = "dualcam-coordinator 0.1.0"
+                hello.software = Release.software("dualcam-coordinator")
                 hello.nodeName = coordinatorName
                 try await out.send(.hello(hello))
                 var exchange: CoordinatorPairing?

@@ -50,7 +50,7 @@ public final class SessionRecorder: Sendable {
     static func hello() -> Dualcam_V1_Hello {
         var hello = Dualcam_V1_Hello()
         hello.version = WireProtocol.version
-        hello.software = "dualcam-coordinator 0.1.0"
+        hello.software = Release.software("dualcam-coordinator")
         hello.nodeName = nodeName()
         return hello
     }
