@@ -1,4 +1,3 @@
-import DualCamProtocol
 import Foundation
 import Testing
 
@@ -120,13 +119,19 @@ extension EndToEnd {
             #expect(after.err.all().contains("not paired"), "\(after.err.all())")
         }
 
+        /// One release for both, with the protocol they speak: "dualcam-agent 0.2.0 (protocol 1.1)".
         @Test func bothProgramsSayTheirVersion() throws {
+            var versions: [String] = []
             for program in ["dualcam-agent", "dualcam-coordinator"] {
                 let child = try Child(program, ["--version"])
                 #expect(child.finish() == 0)
-                #expect(child.out.all().contains("\(program) \(Release.version) (protocol \(WireProtocol.major).\(WireProtocol.minor))"),
-                        "\(child.out.all())")
+                let line = child.out.all().trimmingCharacters(in: .whitespacesAndNewlines)
+                let pattern = #/^(dualcam-[a-z]+) ([0-9]+\.[0-9]+\.[0-9]+ \(protocol [0-9]+\.[0-9]+\))$/#
+                let match = try #require(line.wholeMatch(of: pattern), "\(program) --version: \(line)")
+                #expect(match.1 == program)
+                versions.append(String(match.2))
             }
+            #expect(versions.count == 2 && versions[0] == versions[1], "\(versions)")
         }
 
         @Test func withoutAvahiDiscoverSaysWhatToDo() throws {

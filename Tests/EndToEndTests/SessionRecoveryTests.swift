@@ -110,6 +110,22 @@ extension EndToEnd {
             try rig.expectCompositeWhole(frames: 240)
         }
 
+        /// `--reconnect-grace 0` means "do not wait for an agent that is gone", not "stop
+        /// collecting at the stop": the last segments of connected agents still arrive
+        /// (they were dropped, 2 s of every camera, with nothing listed missing).
+        @Test func aGraceOfZeroStillCollectsWhatConnectedAgentsHold() throws {
+            let rig = try RecoveryRig()
+            let start = try rig.coordinator(["start", "--duration", "6", "--countdown", "0", "--size", "320x240",
+                                             "--reconnect-grace", "0"])
+            #expect(start.finish(seconds: 90) == 0, "\(start.err.all())")
+            try rig.expectEveryFrameInSync(frames: 180)
+            try rig.expectCompositeWhole(frames: 180)
+            let cameras = try #require(try rig.manifest()["cameras"] as? [[String: Any]])
+            for camera in cameras {
+                #expect(((camera["statistics"] as? [String: Any])?["missingSegments"] as? [Int]) ?? [] == [], "\(camera)")
+            }
+        }
+
         /// A bad SD card: with the coordinator killed, one of the guest's spooled segments
         /// is removed and another cut short before they were uploaded. `resume` (which hung
         /// on the first and failed forever on the second) finishes the session around them
