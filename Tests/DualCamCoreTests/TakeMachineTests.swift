@@ -266,6 +266,29 @@ import Testing
         #expect(m.phase == .failed("no agent is connected"))
     }
 
+    /// The coordinator's disk filled while recording: the take ends failed and sends
+    /// nothing, so every agent records on to its stop and keeps its spool for `resume`;
+    /// nothing is discarded.
+    @Test(arguments: rigSizes)
+    func aFullOutputDiskWhileRecordingLeavesTheAgentsRecording(n: Int) {
+        var m = machine(n, duration: 20 * Self.second)
+        let t0 = startRecording(&m, at: 100 * Self.second)
+        #expect(m.handle(.tick(now: t0)).isEmpty)
+        let actions = m.handle(.outputFailed(reason: "disk full", now: t0 + 3 * Self.second))
+        #expect(actions.isEmpty, "\(actions)")
+        #expect(m.phase == .failed("disk full"))
+        #expect(m.handle(.tick(now: t0 + 30 * Self.second)).isEmpty)
+    }
+
+    /// Before T0 nothing was recorded: a full disk cancels the take as a stop would.
+    @Test func aFullOutputDiskBeforeTheStartCancelsTheTake() {
+        var m = machine(2)
+        let t0 = startRecording(&m, at: 100 * Self.second)
+        let actions = m.handle(.outputFailed(reason: "disk full", now: t0 - Self.second))
+        #expect(actions == [.stop([0, 1], at: t0), .discard])
+        #expect(m.phase == .cancelled("disk full"))
+    }
+
     @Test func finalisingThatFailsEndsTheTakeFailed() {
         var m = machine(1)
         let t0 = startRecording(&m, at: 0)

@@ -233,3 +233,37 @@ enum Exchange {
         }
     }
 }
+
+/// A paired coordinator that connects again (its old connection stale after a pulled
+/// cable or a restart) replaces its old connection at once instead of queueing behind it;
+/// before, it waited for the stale one to time out and `start` wrongly said to pair again.
+@Suite(.serialized) struct StaleConnectionTests {
+    @Test func aReconnectingCoordinatorReplacesItsStaleConnection() async throws {
+        let coordinatorState = NSTemporaryDirectory() + "dualcam-coord-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: coordinatorState) }
+        let identity = try DeviceIdentity.loadOrCreate(in: coordinatorState, commonName: "dualcam-coordinator")
+        let agent = try await RunningAgent.start(trusting: [identity.deviceID])
+        let stale = try await TLSTransport.connect(host: "127.0.0.1", port: agent.port, identity: identity,
+                                                   expectedPeer: agent.identity.deviceID, clock: { MonotonicTime.now() })
+        // The first connection says Hello and is served; then it goes quiet.
+        let first = Task {
+            try await stale.executeThenClose { inbound, outbound in
+                try await EnvelopeWriter(outbound).send(.hello(Exchange.hello()))
+                var replies = 0
+                for try await received in inbound where !Exchange.isChatter(received.envelope.body) { replies += 1 }
+                return replies
+            }
+        }
+        #expect(await agent.log.waitFor(["coordinator test-coordinator connected"]))
+        let started = Date()
+        let fresh = try await TLSTransport.connect(host: "127.0.0.1", port: agent.port, identity: identity,
+                                                   expectedPeer: agent.identity.deviceID, clock: { MonotonicTime.now() })
+        let ack = try await Exchange.first(on: fresh, after: .hello(Exchange.hello()))
+        #expect(ack.helloAck.nodeName == "test-agent")
+        // Answered at once, not after the stale connection's 10 s idle timeout.
+        #expect(Date().timeIntervalSince(started) < 5, "the new connection waited \(Date().timeIntervalSince(started)) s")
+        #expect(await agent.log.waitFor(["connected again: its previous connection is closed"]))
+        _ = try? await first.value
+        await agent.stop()
+    }
+}

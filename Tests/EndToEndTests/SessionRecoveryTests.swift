@@ -126,6 +126,53 @@ extension EndToEnd {
             }
         }
 
+        /// The coordinator's output disk fills mid-take (another program, here dd): the
+        /// coordinator stops writing, says the disk is full and to free space and resume,
+        /// and leaves the agents recording (it used to quit with a bare "not enough space").
+        /// Once space is freed, `resume` gives every frame of both cameras.
+        @Test(.enabled(if: getuid() == 0, "mounting a small tmpfs needs root"))
+        func aFullOutputDiskLeavesTheAgentsRecordingAndResumeFinishes() throws {
+            let rig = try RecoveryRig()
+            let out = rig.root + "/out"
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+            try #require(Self.run("/bin/mount", ["-t", "tmpfs", "-o", "size=16m", "tmpfs", out]) == 0, "cannot mount a tmpfs at \(out)")
+            defer { _ = Self.run("/bin/umount", [out]) }
+            let start = try rig.coordinator(["start", "--duration", "12", "--countdown", "0", "--size", "320x240"])
+            #expect(start.waitForErr(containing: "recording ", seconds: 60) != nil, "\(start.err.all())")
+            Thread.sleep(forTimeInterval: 3)
+            _ = Self.run("/bin/dd", ["if=/dev/zero", "of=\(out)/filler", "bs=65536", "count=1000"])
+            #expect(start.finish(seconds: 60) != 0, "\(start.err.all())")
+            let err = start.err.all()
+            #expect(err.contains("the disk holding") && err.contains("is full") && err.contains("did not stop the agents")
+                    && err.contains("dualcam-coordinator resume"), "\(err.suffix(3000))")
+            // The agents record on to the planned stop, every segment spooled.
+            for role in ["host", "guest"] {
+                let spool = rig.root + "/" + role + "/spool"
+                let session = try #require(try FileManager.default.contentsOfDirectory(atPath: spool).first { !$0.hasPrefix(".") })
+                let listed = { ((try? String(contentsOfFile: spool + "/" + session + "/manifest.jsonl", encoding: .utf8)) ?? "")
+                    .split(separator: "\n").count }
+                let deadline = Date().addingTimeInterval(30)
+                while Date() < deadline && listed() < 6 { Thread.sleep(forTimeInterval: 0.2) }
+                #expect(listed() == 6, "\(role) spooled \(listed()) of 6 segments")
+            }
+            try FileManager.default.removeItem(atPath: out + "/filler")
+            let resume = try rig.coordinator(["resume"])
+            #expect(resume.finish(seconds: 90) == 0, "\(resume.err.all())")
+            try rig.expectEveryFrameInSync(frames: 360)
+            try rig.expectCompositeWhole(frames: 360)
+        }
+
+        static func run(_ program: String, _ arguments: [String]) -> Int32 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = arguments
+            process.standardError = FileHandle.nullDevice
+            process.standardOutput = FileHandle.nullDevice
+            guard (try? process.run()) != nil else { return -1 }
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+
         /// A bad SD card: with the coordinator killed, one of the guest's spooled segments
         /// is removed and another cut short before they were uploaded. `resume` (which hung
         /// on the first and failed forever on the second) finishes the session around them

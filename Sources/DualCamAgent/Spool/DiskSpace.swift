@@ -7,17 +7,7 @@ public enum DiskSpace {
     public static let warnBytes: Int64 = 500 * 1_000_000
 
     /// Bytes available to this user on the file system holding `path`.
-    public static func freeBytes(at path: String) -> Int64? {
-        var stats = statvfs()
-        var probe = path
-        // The spool may not exist yet: measure its nearest existing parent.
-        while statvfs(probe, &stats) != 0 {
-            guard probe != "/", !probe.isEmpty else { return nil }
-            probe = (probe as NSString).deletingLastPathComponent
-            if probe.isEmpty { probe = "/" }
-        }
-        return Int64(stats.f_bavail) * Int64(stats.f_frsize)
-    }
+    public static func freeBytes(at path: String) -> Int64? { FreeSpace.bytes(at: path) }
 
     /// Bytes a recording of `seconds` at `bitsPerSecond` needs, with a margin for the
     /// encoder overshooting its rate and the container's overhead (25 %), plus the

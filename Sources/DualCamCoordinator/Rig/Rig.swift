@@ -158,6 +158,8 @@ public actor Rig {
             if let take, let t = take.rigIndices.firstIndex(of: i), !isFinalising(take) {
                 do {
                     try take.handle(delivery.event, from: t, now: now)
+                } catch let full as OutputDiskFull {
+                    take.outputFailed(full, now: now)
                 } catch {
                     take.warn("\(members[i].name): \(error)")
                     members[i].link?.close()
@@ -219,7 +221,7 @@ public actor Rig {
                 do {
                     sink.yield(.finalised(try await box.take.finish(), nil))
                 } catch {
-                    sink.yield(.finalised(nil, "\(error)"))
+                    sink.yield(.finalised(nil, box.take.explain(error)))
                 }
             }
         }

@@ -1,4 +1,5 @@
 import DualCamCore
+import DualCamMedia
 import DualCamNet
 import DualCamProtocol
 import Foundation
@@ -140,6 +141,28 @@ extension Take {
         } catch {
             notice("cannot keep the layout for next time: \(error)")
         }
+    }
+
+    // MARK: The output disk
+
+    /// The session folder's disk is full: the take ends here without stopping the agents,
+    /// which record on and keep every segment; `resume` collects it all once there is room.
+    func outputFailed(_ full: OutputDiskFull, now: Int64) {
+        let reason = explain(full)
+        warn(reason)
+        feed(.outputFailed(reason: reason, now: now))
+    }
+
+    /// What to tell the user about an error that ended the take's writing: with what to do
+    /// when it came from a full disk.
+    func explain(_ error: any Error) -> String {
+        let full = error as? OutputDiskFull
+        let free = FreeSpace.bytes(at: sessionDirectory) ?? .max
+        guard full != nil || free < OutputDiskFull.floorBytes else { return "\(error)" }
+        let what = full.map { "\($0)" } ?? "\(error) (\(free / 1000) kB free on the disk holding \(sessionDirectory))"
+        return "\(what): the coordinator stopped writing \(sessionID) and did not stop the agents; they record on "
+            + "and keep every segment in their spools. Free space on that disk, then run "
+            + "`dualcam-coordinator resume \(sessionID) --out \(plan.outputDirectory)` to collect the rest and finish the files"
     }
 
     // MARK: Finishing

@@ -58,6 +58,10 @@ final class SegmentReceiver {
     /// Starts receiving an offered segment; false when it is held already (the caller
     /// acknowledges it as durable at once, PROTOCOL.md §8.5).
     func offer(_ offer: Dualcam_V1_SegmentOffer) throws -> Bool {
+        try OutputDiskFull.judging(directory) { try start(offer) }
+    }
+
+    private func start(_ offer: Dualcam_V1_SegmentOffer) throws -> Bool {
         abandonTransfer()
         if received[Int(offer.index)] != nil {
             skipping = offer.index
@@ -85,6 +89,10 @@ final class SegmentReceiver {
     /// Appends a chunk; returns the finished segment's path when the last chunk is in
     /// and verified.
     func data(_ chunk: Dualcam_V1_SegmentData) throws -> (index: Int, path: String, offer: Dualcam_V1_SegmentOffer)? {
+        try OutputDiskFull.judging(directory) { try append(chunk) }
+    }
+
+    private func append(_ chunk: Dualcam_V1_SegmentData) throws -> (index: Int, path: String, offer: Dualcam_V1_SegmentOffer)? {
         if let skipping, skipping == chunk.index {
             if chunk.last { self.skipping = nil }
             return nil
@@ -122,6 +130,32 @@ extension SegmentReceiver {
             try DurableLines.append(try JSONEncoder().encode(entry), to: indexPath)
         } catch let error as DurableLines.WriteError {
             throw CoordinatorError(error.description)
+        }
+    }
+}
+
+/// The session folder's disk is full: nothing more can be written there. Told apart from
+/// other write errors, because the take must then end without stopping the agents (they
+/// keep everything) and the user be told to free space and `resume`.
+public struct OutputDiskFull: Error, CustomStringConvertible {
+    public let directory: String
+    public let freeBytes: Int64
+    public let underlying: String
+    public var description: String {
+        "the disk holding \(directory) is full (\(freeBytes / 1000) kB free; \(underlying))"
+    }
+
+    /// Below this, a failed write is taken for a full disk: less than a segment.
+    static let floorBytes: Int64 = 4 << 20
+
+    /// Runs `body`; a write error while the disk has less than `floorBytes` left becomes
+    /// OutputDiskFull.
+    static func judging<T>(_ directory: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            guard let free = FreeSpace.bytes(at: directory), free < floorBytes else { throw error }
+            throw OutputDiskFull(directory: directory, freeBytes: free, underlying: "\(error)")
         }
     }
 }

@@ -113,6 +113,10 @@ public struct TakeMachine: Sendable {
         /// The agent holds nothing more of the take.
         case unavailable(agent: Int)
         case finalised(ok: Bool, reason: String?)
+        /// The coordinator can no longer write the take's files (its disk is full). Once
+        /// recording began, the agents are not stopped: they record on and spool
+        /// everything, and `resume` collects it once there is room.
+        case outputFailed(reason: String, now: Int64)
         case tick(now: Int64)
     }
 
@@ -211,6 +215,14 @@ public struct TakeMachine: Sendable {
             guard case .stopping = phase, !agents[i].complete, !agents[i].gone else { return [] }
             agents[i].gone = true
             return [.giveUp(i, reason: "it holds nothing more of this take")] + finishIfSettled()
+        case .outputFailed(let reason, let now):
+            switch phase {
+            case .recording, .stopping, .finalising:
+                phase = .failed(reason)
+                return []
+            default:
+                return stop(now: now, reason: reason)
+            }
         case .finalised(let ok, let reason):
             guard case .finalising = phase else { return [] }
             phase = ok ? .done : .failed(reason ?? "the files could not be finished")
