@@ -173,6 +173,31 @@ extension EndToEnd {
             return process.terminationStatus
         }
 
+        /// The guest's segment file is removed while it is being written (it ended the
+        /// agent's whole recording, 14 s lost): that segment is lost, the recording goes on in
+        /// the next, and the session finishes with the gap named.
+        @Test func aSegmentRemovedWhileBeingWrittenCostsOnlyThatSegment() throws {
+            let rig = try RecoveryRig()
+            let start = try rig.coordinator(["start", "--duration", "8", "--countdown", "0", "--size", "320x240"])
+            #expect(start.waitForErr(containing: "recording ", seconds: 60) != nil, "\(start.err.all())")
+            Thread.sleep(forTimeInterval: 3)
+            let spool = rig.root + "/guest/spool"
+            let session = try #require(try FileManager.default.contentsOfDirectory(atPath: spool).first { !$0.hasPrefix(".") })
+            let listed = ((try? String(contentsOfFile: spool + "/" + session + "/manifest.jsonl", encoding: .utf8)) ?? "")
+                .split(separator: "\n").count
+            let open = spool + "/" + session + String(format: "/seg-%06d.ts", listed)
+            try FileManager.default.removeItem(atPath: open)
+            #expect(start.finish(seconds: 90) == 0, "\(start.err.all())")
+            #expect(start.err.all().contains("segments [\(listed)]"), "\(start.err.all())")
+            #expect(rig.agents[1].err.text.contains("segment \(listed) failed while it was written"), "\(rig.agents[1].err.text.suffix(3000))")
+            let host = try rig.codes("DualCam_Host_")
+            let guest = try rig.codes("DualCam_Guest_")
+            #expect(host.count == 240)
+            #expect(guest.count == 180, "guest has \(guest.count) frames")
+            let cameras = try #require(try rig.manifest()["cameras"] as? [[String: Any]])
+            #expect((cameras[1]["statistics"] as? [String: Any])?["missingSegments"] as? [Int] == [listed], "\(cameras[1])")
+        }
+
         /// A bad SD card: with the coordinator killed, one of the guest's spooled segments
         /// is removed and another cut short before they were uploaded. `resume` (which hung
         /// on the first and failed forever on the second) finishes the session around them

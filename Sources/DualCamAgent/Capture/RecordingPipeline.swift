@@ -163,6 +163,9 @@ final class RecordingPipeline: Sendable {
             segments.salvage()
         }
         summary.segments = segments.count
+        for (index, reason) in segments.lost {
+            summary.notes.append("segment \(index) failed while it was written (\(reason)): it is lost; the recording went on in the next")
+        }
         summary.framesDropped += prepared?.queue.drops ?? 0
         // The track's buffers and encoder go now, not when the last reference to this
         // pipeline does.

@@ -245,7 +245,8 @@ final class CoordinatorSession: Sendable {
             logger.error("recording failed: \(error)")
             try c.connection.send(.error(wireError(.errorSourceFailed, error, sessionID: sessionID)))
         }
-        finish(sessionID, summary, c, unavailable: unavailable)
+        // Segments lost while being written are noted in the spool as they happen.
+        finish(sessionID, summary, c, unavailable: unavailable.union(spool.lost(session: sessionID)))
     }
 
     private func lose(_ segment: SpooledSegment, _ problem: String, spool: SegmentSpool) {

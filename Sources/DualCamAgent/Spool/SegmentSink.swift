@@ -21,6 +21,9 @@ struct SegmentSink {
     var lossless: AudioParameters?
     /// Audio that arrived before the first segment opened.
     private var heldAudio: [AudioPacket] = []
+    /// Segments that failed while being written (their file removed or unwritable), by
+    /// index with the reason: dropped, noted lost in the spool, and the recording went on.
+    private(set) var lost: [(index: Int, reason: String)] = []
 
     /// `firstIndex` > 0 continues a session this agent recorded part of before it was
     /// restarted: indices go on after the spooled ones.
@@ -53,7 +56,11 @@ struct SegmentSink {
                 }
             }
             // Before the first keyframe there is nothing decodable to store.
-            try writer?.write(packet)
+            do {
+                try writer?.write(packet)
+            } catch {
+                try drop(error)
+            }
         }
     }
 
@@ -65,7 +72,24 @@ struct SegmentSink {
             heldAudio += packets
             return
         }
-        for p in packets { try writer.writeAudio(p.packet, lossless: p.lossless) }
+        do {
+            for p in packets { try writer.writeAudio(p.packet, lossless: p.lossless) }
+        } catch {
+            try drop(error)
+        }
+    }
+
+    /// The open segment failed. A full disk ends the recording (nothing further could be
+    /// kept); anything else costs this segment only: it is removed, noted lost so that the
+    /// coordinator finishes without it, and the next keyframe opens the next segment.
+    private mutating func drop(_ error: any Error) throws {
+        let path = spool.segmentPath(session: sessionID, index: count)
+        if DiskSpace.fullDiskMessage(for: error, path: spool.root) != nil || (try? space.check()) == nil { throw error }
+        writer = nil
+        try? FileManager.default.removeItem(atPath: path)
+        try? spool.markLost(session: sessionID, index: count)
+        lost.append((count, "\(error)"))
+        count += 1
     }
 
     mutating func finish() throws { try finishSegment() }
@@ -113,7 +137,10 @@ struct SegmentSink {
             try spool.record(segment)
         } catch {
             try? FileManager.default.removeItem(atPath: path)
-            throw error
+            // Its file was removed under it, or cannot be read back: this segment is lost,
+            // the recording is not (a full disk still ends it, in drop).
+            try drop(error)
+            return
         }
         count += 1
         space.lastSegmentBytes = segment.byteCount
