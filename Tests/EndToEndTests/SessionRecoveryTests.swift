@@ -272,6 +272,9 @@ extension EndToEnd {
             }
             let cameras = try #require(try rig.manifest()["cameras"] as? [[String: Any]])
             #expect((cameras[0]["statistics"] as? [String: Any])?["rejoins"] as? Int == 1)
+            // The manifest counts what the files hold (it said 197 for a file of 437).
+            #expect((cameras[0]["statistics"] as? [String: Any])?["framesCaptured"] as? Int == host.count, "\(cameras[0])")
+            #expect((cameras[1]["statistics"] as? [String: Any])?["framesCaptured"] as? Int == guest.count, "\(cameras[1])")
             let composite = try #require(try rig.manifest()["composite"] as? [String: Any])
             #expect(composite["ticks"] as? Int == 480)
         }

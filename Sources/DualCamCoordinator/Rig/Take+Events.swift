@@ -189,7 +189,9 @@ extension Take {
         let stats = cameras.map { i in
             let a = agents[i]
             var s = CameraStatistics(name: a.name, role: a.role.name,
-                                     framesCaptured: Int(a.finished?.framesCaptured ?? 0),
+                                     // What the file holds: an agent restarted mid-take reports only
+                                     // what its new process captured.
+                                     framesCaptured: a.receiver?.framesHeld ?? Int(a.finished?.framesCaptured ?? 0),
                                      framesDropped: Int(a.finished?.framesDropped ?? 0),
                                      segments: a.receiver?.received.count ?? 0,
                                      clockOffsetNanoseconds: a.clock?.offsetNs ?? 0, clockRatePPM: a.clock?.ratePpm ?? 0,

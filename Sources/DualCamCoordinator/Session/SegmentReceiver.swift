@@ -16,11 +16,25 @@ final class SegmentReceiver {
     /// Presentation span of each held segment, from `index.jsonl`, which a resumed
     /// session needs to schedule them into the composite.
     private(set) var spans: [Int: (first: Int64, duration: Int64)] = [:]
+    /// Frames in each held segment, as its offer said (absent from older index lines).
+    private(set) var frames: [Int: Int] = [:]
 
     private struct IndexLine: Codable {
         var index: Int
         var firstPtsNs: Int64
         var durationNs: Int64
+        var frameCount: Int?
+    }
+
+    /// Frames in the segments held, which is what the camera's file holds; nil when a
+    /// held segment's count is unknown (an index written before counts were kept).
+    var framesHeld: Int? {
+        var total = 0
+        for index in received.keys {
+            guard let count = frames[index] else { return nil }
+            total += count
+        }
+        return total
     }
     private var indexPath: String { directory + "/index.jsonl" }
 
@@ -37,6 +51,7 @@ final class SegmentReceiver {
         for line in lines.split(separator: "\n") {
             guard let entry = try? JSONDecoder().decode(IndexLine.self, from: Data(line.utf8)) else { continue }
             spans[entry.index] = (entry.firstPtsNs, entry.durationNs)
+            if let count = entry.frameCount { frames[entry.index] = count }
         }
     }
 
@@ -114,8 +129,10 @@ final class SegmentReceiver {
             throw CoordinatorError("segment \(chunk.index) failed its checksum (\(c.received) of \(c.offer.size) bytes)")
         }
         // The span is on disk before the segment is: every seg-N.ts has its index line.
-        try appendIndexLine(IndexLine(index: Int(chunk.index), firstPtsNs: c.offer.firstPtsNs, durationNs: c.offer.durationNs))
+        try appendIndexLine(IndexLine(index: Int(chunk.index), firstPtsNs: c.offer.firstPtsNs, durationNs: c.offer.durationNs,
+                                      frameCount: Int(c.offer.frameCount)))
         spans[Int(chunk.index)] = (c.offer.firstPtsNs, c.offer.durationNs)
+        frames[Int(chunk.index)] = Int(c.offer.frameCount)
         let final = path(index: Int(chunk.index))
         try? FileManager.default.removeItem(atPath: final)
         try FileManager.default.moveItem(atPath: c.path, toPath: final)
