@@ -94,7 +94,7 @@ let package = Package(
         .executableTarget(
             name: "dualcam-coordinator",
             dependencies: [
-                "DualCamCoordinator", "DualCamMedia",
+                "DualCamCoordinator", "DualCamMedia", "CLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(

@@ -15,13 +15,24 @@ static inline int dc_disable_transparent_huge_pages(void) {
     return prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0);
 }
 
-// Fixes glibc's mmap threshold at `bytes`. By default the threshold rises each time a
-// large mmapped block is freed (up to 32 MB), after which a codec's frame and packet
-// buffers come from the heap, whose holes are not given back: resident memory then crept
-// up take after take (tools/bench/soak.sh). Fixed, every block this large is mmapped and
-// returned to the system when freed. Returns 1 on success.
-static inline int dc_fix_mmap_threshold(int bytes) {
-    return mallopt(M_MMAP_THRESHOLD, bytes);
+// Sets glibc's allocator for a process that opens and closes codecs take after take:
+// - the mmap threshold fixed at `mmap_threshold` bytes. By default it rises each time a
+//   large mmapped block is freed (up to 32 MB), after which a codec's frame and packet
+//   buffers come from the heap, whose holes are not given back: resident memory crept up
+//   take after take (tools/bench/soak.sh). Fixed, every block this large is mmapped and
+//   returned to the system when freed.
+// - at most `arenas` malloc arenas (glibc's default is 8 per core): each codec thread
+//   started in a new take could otherwise open an arena of its own, which then holds its
+//   free memory.
+// Returns 1 when both were taken.
+static inline int dc_tune_allocator(int mmap_threshold, int arenas) {
+    return mallopt(M_MMAP_THRESHOLD, mmap_threshold) && mallopt(M_ARENA_MAX, arenas);
+}
+
+// Gives the free pages inside the heap back to the system (glibc keeps them for reuse
+// unless they sit at its top). Returns 1 when some memory was released.
+static inline int dc_trim_heap(void) {
+    return malloc_trim(0);
 }
 
 #endif

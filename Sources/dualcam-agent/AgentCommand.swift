@@ -21,7 +21,7 @@ struct AgentCommand: AsyncParsableCommand {
     static func main() async {
         // Before anything is encoded: x264 would otherwise get 2 MB pages (see HugePages).
         HugePages.disable()
-        LargeAllocations.keepOutOfTheHeap()
+        Allocator.tune()
         OpenFileLimit.raise()
         do {
             let given = Array(CommandLine.arguments.dropFirst())

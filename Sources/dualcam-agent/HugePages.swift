@@ -16,13 +16,12 @@ enum HugePages {
     }
 }
 
-/// Large blocks always from mmap, so that memory goes back to the system after each take
-/// (see dc_fix_mmap_threshold): over 40 takes on one rig the agents' resident memory grew
-/// 0.8 MB with it, 3-5 MB without, and sat 8 MB lower (tools/bench/soak.sh).
-enum LargeAllocations {
-    static let threshold: Int32 = 128 * 1024
-
-    static func keepOutOfTheHeap() {
-        _ = dc_fix_mmap_threshold(threshold)
+/// Large blocks always from mmap and few arenas, so that memory goes back to the system
+/// after each take (see dc_tune_allocator): over 90 takes on one rig the agents' resident
+/// memory grew 1.9 MB with the fixed mmap threshold, 3-5 MB without, and sat 8 MB lower
+/// (tools/bench/soak.sh 100).
+enum Allocator {
+    static func tune() {
+        _ = dc_tune_allocator(128 * 1024, 4)
     }
 }

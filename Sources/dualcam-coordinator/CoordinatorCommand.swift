@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLinux
 import DualCamCoordinator
 import DualCamCore
 import DualCamMedia
@@ -15,6 +16,24 @@ struct CoordinatorCommand: AsyncParsableCommand {
         version: Release.software("dualcam-coordinator") + " (protocol \(WireProtocol.major).\(WireProtocol.minor))",
         subcommands: [Demo.self, Start.self, Serve.self, Resume.self, Pair.self, Unpair.self, Paired.self, Discover.self, ID.self,
                       List.self, Show.self, Delete.self, Recompose.self, RebuildManifest.self])
+
+    /// The generated entry point, after the allocator's settings: large blocks from mmap,
+    /// given back to the system when freed, and few arenas, so that the decoders' and the
+    /// encoder's buffers do not pile up take after take (see dc_tune_allocator and
+    /// tools/bench/soak.sh).
+    static func main() async {
+        _ = dc_tune_allocator(128 * 1024, 4)
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
 struct StateOption: ParsableArguments {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLinux
 import DualCamCoordinator
 import DualCamNet
 import Foundation
@@ -55,6 +56,12 @@ struct Serve: AsyncParsableCommand {
             } else {
                 CommandSupport.say("take \(take.phase): \(take.reason ?? "")")
             }
+            // Once the take's files, decoders and encoder are let go (they close on their own
+            // queues as the take ends), what they freed goes back to the system: a rig left
+            // up all day should hold what it keeps between takes, not the last take's peak.
+            // The figure is read after that.
+            try? await Task.sleep(nanoseconds: 1_000_000_000)
+            _ = dc_trim_heap()
             CommandSupport.say("coordinator: \(ProcessFigures.openFiles()) open files, \(ProcessFigures.residentKilobytes()) kB resident")
         }
     }
