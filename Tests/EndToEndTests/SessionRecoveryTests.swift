@@ -198,6 +198,69 @@ extension EndToEnd {
             #expect((cameras[1]["statistics"] as? [String: Any])?["missingSegments"] as? [Int] == [listed], "\(cameras[1])")
         }
 
+        /// The guest's process is frozen (SIGSTOP) for 4 s mid-take, then let go: the take
+        /// finishes, the guest's file has exactly the frames it captured, each on the
+        /// host's instant, and the manifest's counts agree with the file: captured is what
+        /// the file holds, and captured plus dropped is the take's length.
+        @Test func aFrozenAgentLosesOnlyTheFrozenSecondsAndSaysSo() throws {
+            let rig = try RecoveryRig()
+            let start = try rig.coordinator(["start", "--duration", "10", "--countdown", "0", "--size", "320x240"])
+            #expect(start.waitForErr(containing: "recording ", seconds: 60) != nil, "\(start.err.all())")
+            Thread.sleep(forTimeInterval: 3)
+            let guestPID = rig.agents[1].process.processIdentifier
+            kill(guestPID, SIGSTOP)
+            Thread.sleep(forTimeInterval: 4)
+            kill(guestPID, SIGCONT)
+            #expect(start.finish(seconds: 90) == 0, "\(start.err.all())")
+            let host = try rig.codes("DualCam_Host_")
+            let guest = try rig.codes("DualCam_Guest_")
+            #expect(host.count == 300)
+            #expect(guest.count > 150 && guest.count < 200, "guest has \(guest.count) frames")
+            // Each guest frame shows the instant of the host frame of the same number.
+            let offGrid = guest.filter { g in
+                let n = Int((Double(DCTC.differenceNanoseconds(g, host[0])) / 33_333_333.3).rounded())
+                return !host.indices.contains(n) || abs(DCTC.differenceNanoseconds(g, host[n])) > 500_000
+            }
+            #expect(offGrid.isEmpty, "\(offGrid.count) guest frames on no host instant: \(offGrid.prefix(5))")
+            let cameras = try #require(try rig.manifest()["cameras"] as? [[String: Any]])
+            let stats = try #require(cameras[1]["statistics"] as? [String: Any])
+            let captured = try #require(stats["framesCaptured"] as? Int)
+            let dropped = try #require(stats["framesDropped"] as? Int)
+            #expect(captured == guest.count, "\(stats)")
+            #expect(abs(captured + dropped - 300) <= 1, "captured \(captured) + dropped \(dropped) against 300")
+        }
+
+        /// Hundreds of idle TCP connections against the guest while it records (1100 of them
+        /// used up an agent's open files and its recording failed): the agent holds a few,
+        /// and the take keeps every frame of both cameras.
+        @Test func aFloodOfIdleConnectionsDoesNotDisturbARecording() throws {
+            let rig = try RecoveryRig()
+            let start = try rig.coordinator(["start", "--duration", "6", "--countdown", "0", "--size", "320x240"])
+            #expect(start.waitForErr(containing: "recording ", seconds: 60) != nil, "\(start.err.all())")
+            var sockets: [Int32] = []
+            defer { for fd in sockets { close(fd) } }
+            for _ in 0..<400 {
+                let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+                guard fd >= 0 else { break }
+                var address = sockaddr_in()
+                address.sin_family = sa_family_t(AF_INET)
+                address.sin_port = in_port_t(UInt16(rig.ports[1]).bigEndian)
+                address.sin_addr.s_addr = inet_addr("127.0.0.1")
+                let connected = withUnsafePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                }
+                sockets.append(fd)
+                if connected != 0 { break }
+            }
+            #expect(sockets.count == 400)
+            Thread.sleep(forTimeInterval: 0.5)
+            let held = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(rig.agents[1].process.processIdentifier)/fd").count) ?? -1
+            #expect(held > 0 && held < 100, "the guest holds \(held) open files under the flood")
+            #expect(start.finish(seconds: 90) == 0, "\(start.err.all())")
+            try rig.expectEveryFrameInSync(frames: 180)
+            try rig.expectCompositeWhole(frames: 180)
+        }
+
         /// A bad SD card: with the coordinator killed, one of the guest's spooled segments
         /// is removed and another cut short before they were uploaded. `resume` (which hung
         /// on the first and failed forever on the second) finishes the session around them
