@@ -266,4 +266,46 @@ enum Exchange {
         _ = try? await first.value
         await agent.stop()
     }
+
+    /// A second paired coordinator is told at once that another one holds the agent (it
+    /// waited silently behind it, and its `start` then timed out); the first keeps its
+    /// connection.
+    @Test func aSecondCoordinatorIsToldTheAgentIsBusy() async throws {
+        let root = NSTemporaryDirectory() + "dualcam-coords-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let first = try DeviceIdentity.loadOrCreate(in: root + "/a", commonName: "dualcam-coordinator")
+        let second = try DeviceIdentity.loadOrCreate(in: root + "/b", commonName: "dualcam-coordinator")
+        let agent = try await RunningAgent.start(trusting: [first.deviceID, second.deviceID])
+        let held = try await TLSTransport.connect(host: "127.0.0.1", port: agent.port, identity: first,
+                                                  expectedPeer: agent.identity.deviceID, clock: { MonotonicTime.now() })
+        let (stillServed, serve) = AsyncStream.makeStream(of: Bool.self)
+        let holder = Task {
+            try await held.executeThenClose { inbound, outbound in
+                let out = EnvelopeWriter(outbound)
+                try await out.send(.hello(Exchange.hello()))
+                var iterator = inbound.makeAsyncIterator()
+                while let received = try await iterator.next() {
+                    if case .helloAck? = received.envelope.body { break }
+                }
+                // Wait for the other coordinator's refusal; then this link must still carry the
+                // agent's clock pings (the agent measures its clock against ours).
+                for await _ in stillServed { break }
+                try await Task.sleep(nanoseconds: 1_000_000_000)
+                guard held.channel.isActive else { return false }
+                while let received = try await iterator.next() {
+                    if case .clockPing? = received.envelope.body { return true }
+                }
+                return false
+            }
+        }
+        #expect(await agent.log.waitFor(["coordinator test-coordinator connected"]))
+        let other = try await TLSTransport.connect(host: "127.0.0.1", port: agent.port, identity: second,
+                                                   expectedPeer: agent.identity.deviceID, clock: { MonotonicTime.now() })
+        let reply = try await Exchange.first(on: other, after: .hello(Exchange.hello()))
+        #expect(reply.error.code == .errorBusy && reply.error.fatal, "\(reply)")
+        #expect(reply.error.message.contains(first.deviceID.description), "\(reply.error.message)")
+        serve.yield(true)
+        #expect(try await holder.value, "the first coordinator lost its connection")
+        await agent.stop()
+    }
 }

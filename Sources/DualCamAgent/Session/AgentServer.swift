@@ -111,6 +111,16 @@ public struct AgentServer: Sendable {
                             } catch {
                                 logger.warning("pairing connection ended: \(error)")
                             }
+                        case .accepted(let coordinator)? where sessions.other(than: coordinator) != nil:
+                            // One camera, one coordinator: a second one is told at once who holds
+                            // the agent, instead of waiting silently behind it.
+                            let holder = sessions.other(than: coordinator).map { describe($0) } ?? "another coordinator"
+                            logger.notice("coordinator \(coordinator) turned away: \(options.name) is serving \(holder)")
+                            try? await connection.channel.executeThenClose { _, outbound in
+                                try await EnvelopeWriter(outbound).sendError(
+                                    .errorBusy, "\(options.name) is serving \(holder); stop that coordinator (or close its "
+                                        + "rig) and try again", fatal: true)
+                            }
                         case .accepted(let coordinator)?:
                             // The same coordinator connecting again means its old connection is
                             // stale (a pulled cable it has not noticed yet, a restarted laptop):
@@ -132,6 +142,12 @@ public struct AgentServer: Sendable {
                 }
             }
         }
+    }
+
+    /// A coordinator as the person knows it: its paired name and ID.
+    private func describe(_ coordinator: DeviceID) -> String {
+        let entry = try? PairedDevices(stateDirectory: options.stateDirectory).entries().first { $0.deviceID == coordinator.description }
+        return entry.map { "coordinator \"\($0.name)\" (\(coordinator))" } ?? "coordinator \(coordinator)"
     }
 
     /// Runs one paired coordinator's session; true when it ended the agent.

@@ -41,6 +41,11 @@ final class SessionChannels: Sendable {
         }
     }
 
+    /// Another coordinator whose connection is open now, if any.
+    func other(than peer: DeviceID) -> DeviceID? {
+        channels.withLockedValue { all in all.keys.first { $0 != peer } }
+    }
+
     /// Forgets `channel` unless a newer connection of the peer has replaced it already.
     func remove(_ peer: DeviceID, _ channel: any Channel) {
         channels.withLockedValue { all in

@@ -162,6 +162,9 @@ public nonisolated enum Dualcam_V1_ErrorCode: SwiftProtobuf.Enum, Swift.CaseIter
 
   /// SegmentRequest for a segment the agent no longer holds
   case errorSegmentUnavailable // = 14
+
+  /// another coordinator's session holds the agent (since 1.1)
+  case errorBusy // = 15
   case UNRECOGNIZED(Int)
 
   public init() {
@@ -185,6 +188,7 @@ public nonisolated enum Dualcam_V1_ErrorCode: SwiftProtobuf.Enum, Swift.CaseIter
     case 12: self = .errorTimeout
     case 13: self = .errorFlowControl
     case 14: self = .errorSegmentUnavailable
+    case 15: self = .errorBusy
     default: self = .UNRECOGNIZED(rawValue)
     }
   }
@@ -206,6 +210,7 @@ public nonisolated enum Dualcam_V1_ErrorCode: SwiftProtobuf.Enum, Swift.CaseIter
     case .errorTimeout: return 12
     case .errorFlowControl: return 13
     case .errorSegmentUnavailable: return 14
+    case .errorBusy: return 15
     case .UNRECOGNIZED(let i): return i
     }
   }
@@ -227,6 +232,7 @@ public nonisolated enum Dualcam_V1_ErrorCode: SwiftProtobuf.Enum, Swift.CaseIter
     .errorTimeout,
     .errorFlowControl,
     .errorSegmentUnavailable,
+    .errorBusy,
   ]
 
 }
@@ -1062,7 +1068,7 @@ nonisolated extension Dualcam_V1_Container: SwiftProtobuf._ProtoNameProviding {
 }
 
 nonisolated extension Dualcam_V1_ErrorCode: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0ERROR_UNSPECIFIED\0\u{1}ERROR_VERSION_MISMATCH\0\u{1}ERROR_NOT_PAIRED\0\u{1}ERROR_BAD_STATE\0\u{1}ERROR_BAD_MESSAGE\0\u{1}ERROR_SOURCE_FAILED\0\u{1}ERROR_ENCODER_FAILED\0\u{1}ERROR_DISK_FULL\0\u{1}ERROR_INSUFFICIENT_DISK\0\u{1}ERROR_CHECKSUM_MISMATCH\0\u{1}ERROR_UNSUPPORTED_SETTINGS\0\u{1}ERROR_FRAME_TOO_LARGE\0\u{1}ERROR_TIMEOUT\0\u{1}ERROR_FLOW_CONTROL\0\u{1}ERROR_SEGMENT_UNAVAILABLE\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0ERROR_UNSPECIFIED\0\u{1}ERROR_VERSION_MISMATCH\0\u{1}ERROR_NOT_PAIRED\0\u{1}ERROR_BAD_STATE\0\u{1}ERROR_BAD_MESSAGE\0\u{1}ERROR_SOURCE_FAILED\0\u{1}ERROR_ENCODER_FAILED\0\u{1}ERROR_DISK_FULL\0\u{1}ERROR_INSUFFICIENT_DISK\0\u{1}ERROR_CHECKSUM_MISMATCH\0\u{1}ERROR_UNSUPPORTED_SETTINGS\0\u{1}ERROR_FRAME_TOO_LARGE\0\u{1}ERROR_TIMEOUT\0\u{1}ERROR_FLOW_CONTROL\0\u{1}ERROR_SEGMENT_UNAVAILABLE\0\u{1}ERROR_BUSY\0")
 }
 
 nonisolated extension Dualcam_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
