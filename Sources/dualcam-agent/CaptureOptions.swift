@@ -50,6 +50,7 @@ struct CaptureOptions: ParsableArguments {
 
     func validate() throws {
         if crf != nil && bitrate != nil { throw ValidationError("--crf and --bitrate exclude each other; pick one") }
+        if let problem = FrameRate.optionProblem(fps) { throw ValidationError(problem) }
         try AgentRanges.crf.validate(crf)
         if genlockFlag && freeRun { throw ValidationError("--genlock and --free-run exclude each other") }
         if let problem = VideoEncoderSettings.problem(encoder: encoder, preset: preset) { throw ValidationError(problem) }
@@ -99,7 +100,8 @@ struct CaptureOptions: ParsableArguments {
         guard let (width, height) = Sizes.parse(size) else {
             throw ValidationError("--size must look like 1280x720 (even numbers, at most \(Sizes.largest))")
         }
-        guard let rate = FrameRate(parsing: fps) else { throw ValidationError("--fps must be a rate like 30 or 30000/1001") }
+        if let problem = FrameRate.optionProblem(fps) { throw ValidationError(problem) }
+        guard let rate = FrameRate(parsing: fps) else { throw ValidationError("--fps \(fps) is not a rate") }
         var bits: Int?
         if let bitrate {
             guard let parsed = Self.parseBitrate(bitrate) else {

@@ -170,7 +170,7 @@ struct Demo: AsyncParsableCommand {
 
     func run() async throws {
         let logger = CommandSupport.logger()
-        guard let rate = FrameRate(parsing: fps) else { throw ValidationError("--fps must be a rate like 30 or 30000/1001") }
+        guard let rate = FrameRate(parsing: fps) else { throw ValidationError("--fps \(fps) is not a rate") }
         let (w, h) = try CommandSupport.parseSize(size)
         var options = DemoOptions(outputDirectory: URL(fileURLWithPath: out).standardizedFileURL.path,
                                   agentExecutable: Self.agentExecutable(), coordinatorStateDirectory: state.directory)

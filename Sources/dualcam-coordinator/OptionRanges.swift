@@ -68,6 +68,7 @@ extension Demo {
         try CoordinatorRanges.guestClockSkewPpm.validate(guestClockSkewPpm)
         try CoordinatorRanges.guestAudioRatePpm.validate(guestAudioRatePpm)
         _ = try CommandSupport.parseSize(size)
+        if let problem = FrameRate.optionProblem(fps) { throw ValidationError(problem) }
     }
 }
 

@@ -21,6 +21,7 @@ struct TakeOptions: ParsableArguments {
 
     func validate() throws {
         try CoordinatorRanges.checkTake(countdown: countdown, reconnectGrace: reconnectGrace, crf: crf, size: size, bitrate: bitrate)
+        if let fps, let problem = FrameRate.optionProblem(fps) { throw ValidationError(problem) }
     }
 
     /// The plan for `agents`, every option checked before anything slow happens.
@@ -30,7 +31,8 @@ struct TakeOptions: ParsableArguments {
         (plan.fitsSizeToCameras, plan.fitsRateToCameras) = (size == nil, fps == nil)
         if let size { (plan.width, plan.height) = try CommandSupport.parseSize(size) }
         if let fps {
-            guard let rate = FrameRate(parsing: fps) else { throw ValidationError("--fps must be a rate like 30 or 30000/1001") }
+            if let problem = FrameRate.optionProblem(fps) { throw ValidationError(problem) }
+            guard let rate = FrameRate(parsing: fps) else { throw ValidationError("--fps \(fps) is not a rate") }
             plan.rate = rate
         }
         if let encoder {

@@ -165,6 +165,9 @@ extension EndToEnd {
                 ("dualcam-coordinator", ["start", "--reconnect-grace", "nan", "--out", root + "/out"] + state, "--reconnect-grace nan is not a number"),
                 ("dualcam-coordinator", ["resume", "--reconnect-grace", "inf", "--out", root + "/out"] + state, "0 to 3600 seconds"),
                 ("dualcam-coordinator", ["start", "--agent", "127.0.0.1:70000", "--out", root + "/out"] + state, "1 to 65535"),
+                ("dualcam-coordinator", ["start", "--fps", "1000", "--out", root + "/out"] + state, "1 to 240 frames a second"),
+                ("dualcam-coordinator", ["demo", "--fps", "1000", "--out", root + "/demo"] + state, "1 to 240 frames a second"),
+                ("dualcam-agent", ["run", "--source", "synthetic", "--fps", "1000"] + state, "1 to 240 frames a second"),
             ]
             for (program, arguments, range) in cases {
                 let child = try Child(program, arguments)

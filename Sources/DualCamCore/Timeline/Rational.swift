@@ -55,6 +55,22 @@ public struct FrameRate: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses "30", "29.97" (as 30000/1001), "30000/1001"; nil for anything else,
     /// including rates above `highestFramesPerSecond` or with terms above `largestTerm`.
+    /// The fastest rate an option may ask for: beyond any camera the agents drive (the
+    /// parser reads up to `highestFramesPerSecond` for files written elsewhere).
+    public static let highestOptionFramesPerSecond: Int64 = 240
+
+    /// What is wrong with `text` given as `option` (e.g. "--fps"), or nil for a rate a camera
+    /// and the encoder can run at: `--fps 1000` was accepted and recorded mostly drops.
+    public static func optionProblem(_ text: String, option: String = "--fps") -> String? {
+        guard let rate = FrameRate(parsing: text) else {
+            return "\(option) \(text.prefix(40)) is not a rate: give frames a second like 30, 29.97 or 30000/1001"
+        }
+        guard rate.numerator <= highestOptionFramesPerSecond * rate.denominator else {
+            return "\(option) \(text) is out of range: 1 to \(highestOptionFramesPerSecond) frames a second"
+        }
+        return nil
+    }
+
     public init?(parsing text: String) {
         if let slash = text.firstIndex(of: "/") {
             guard let n = Int64(text[..<slash]), let d = Int64(text[text.index(after: slash)...]),
