@@ -55,11 +55,11 @@ public final class PairingWindow: Sendable {
 
     /// Takes one attempt for a coordinator about to get the agent's share: the code to
     /// use and the window it belongs to, or nil when the window is closed or spent.
-    public func beginAttempt() -> (code: String, generation: Int, left: Int)? {
+    public func beginAttempt() -> (code: String, generation: Int)? {
         state.withLockedValue { s in
             guard s.open, s.attempts < Self.maxAttempts else { return nil }
             s.attempts += 1
-            return (s.code, s.generation, Self.maxAttempts - s.attempts)
+            return (s.code, s.generation)
         }
     }
 

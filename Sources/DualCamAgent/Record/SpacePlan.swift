@@ -1,4 +1,5 @@
 import DualCamCore
+import DualCamMedia
 import Foundation
 import Logging
 
@@ -51,7 +52,7 @@ public enum SpacePlan {
 
     /// Throws when the planned recording does not fit; warns when free space is low.
     public static func check(settings: RecordingSettings, seconds: Double?, at path: String, logger: Logger) throws {
-        guard let free = DiskSpace.freeBytes(at: path) else { return }
+        guard let free = FreeSpace.bytes(at: path) else { return }
         let verdict = verdict(settings: settings, seconds: seconds, free: free, at: path)
         if let refusal = verdict.refusal { throw SpoolError(refusal) }
         if let warning = verdict.warning { logger.warning("\(warning)") }

@@ -111,23 +111,27 @@ public struct AgentServer: Sendable {
                             } catch {
                                 logger.warning("pairing connection ended: \(error)")
                             }
-                        case .accepted(let coordinator)? where sessions.other(than: coordinator) != nil:
-                            // One camera, one coordinator: a second one is told at once who holds
-                            // the agent, instead of waiting silently behind it.
-                            let holder = sessions.other(than: coordinator).map { describe($0) } ?? "another coordinator"
-                            logger.notice("coordinator \(coordinator) turned away: \(options.name) is serving \(holder)")
-                            try? await connection.channel.executeThenClose { _, outbound in
-                                try await EnvelopeWriter(outbound).sendError(
-                                    .errorBusy, "\(options.name) is serving \(holder); stop that coordinator (or close its "
-                                        + "rig) and try again", fatal: true)
-                            }
                         case .accepted(let coordinator)?:
-                            // The same coordinator connecting again means its old connection is
-                            // stale (a pulled cable it has not noticed yet, a restarted laptop):
-                            // the new one replaces it instead of waiting behind it.
-                            if let stale = sessions.replace(coordinator, with: connection.channel.channel) {
+                            switch sessions.claim(coordinator, with: connection.channel.channel) {
+                            case .busy(let other):
+                                // One camera, one coordinator: a second one is told at once who
+                                // holds the agent, instead of waiting silently behind it.
+                                let holder = describe(other)
+                                logger.notice("coordinator \(coordinator) turned away: \(options.name) is serving \(holder)")
+                                try? await connection.channel.executeThenClose { _, outbound in
+                                    try await EnvelopeWriter(outbound).sendError(
+                                        .errorBusy, "\(options.name) is serving \(holder); stop that coordinator (or close its "
+                                            + "rig) and try again", fatal: true)
+                                }
+                                return
+                            case .claimed(let stale?):
+                                // The same coordinator connecting again means its old connection is
+                                // stale (a pulled cable it has not noticed yet, a restarted laptop):
+                                // the new one replaces it instead of waiting behind it.
                                 logger.notice("coordinator \(coordinator) connected again: its previous connection is closed")
                                 stale.close(promise: nil)
+                            case .claimed(nil):
+                                break
                             }
                             defer { sessions.remove(coordinator, connection.channel.channel) }
                             await gate.acquire()

@@ -2,6 +2,7 @@ import Crypto
 import DualCamCore
 import DualCamNet
 import DualCamProtocol
+import DualCamMedia
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
@@ -306,7 +307,7 @@ final class CoordinatorSession: Sendable {
         caps.maxWidth = UInt32(clamping: limits.maxWidth)
         caps.maxHeight = UInt32(clamping: limits.maxHeight)
         caps.maxFps = UInt32(clamping: limits.maxFramesPerSecond)
-        caps.freeDiskBytes = UInt64(max(DiskSpace.freeBytes(at: options.spoolDirectory) ?? 0, 0))
+        caps.freeDiskBytes = UInt64(max(FreeSpace.bytes(at: options.spoolDirectory) ?? 0, 0))
         ack.capabilities = caps
         ack.recordingSessions = registry.recording
         ack.pendingSessions = SegmentSpool(root: options.spoolDirectory).unacknowledgedSessions()

@@ -28,22 +28,25 @@ actor SessionGate {
     func stop() { stopping = true }
 }
 
-/// The newest connection of each paired coordinator, so that a reconnection can close the
-/// one it replaces.
+/// The connection of the coordinator the agent serves, so that the same coordinator
+/// connecting again replaces it and a different one is told the agent is busy. Claimed
+/// in one step under the lock: two coordinators connecting at once cannot both get in.
 final class SessionChannels: Sendable {
-    private let channels = NIOLockedValueBox<[DeviceID: any Channel]>([:])
-
-    /// Records `channel` as `peer`'s and returns the one it replaces, if any.
-    func replace(_ peer: DeviceID, with channel: any Channel) -> (any Channel)? {
-        channels.withLockedValue { all in
-            defer { all[peer] = channel }
-            return all[peer]
-        }
+    enum Claim {
+        /// Another coordinator holds the agent.
+        case busy(DeviceID)
+        /// Claimed; the peer's own older connection, if any, is to be closed.
+        case claimed(replacing: (any Channel)?)
     }
 
-    /// Another coordinator whose connection is open now, if any.
-    func other(than peer: DeviceID) -> DeviceID? {
-        channels.withLockedValue { all in all.keys.first { $0 != peer } }
+    private let channels = NIOLockedValueBox<[DeviceID: any Channel]>([:])
+
+    func claim(_ peer: DeviceID, with channel: any Channel) -> Claim {
+        channels.withLockedValue { all in
+            if let other = all.keys.first(where: { $0 != peer }) { return .busy(other) }
+            defer { all[peer] = channel }
+            return .claimed(replacing: all[peer])
+        }
     }
 
     /// Forgets `channel` unless a newer connection of the peer has replaced it already.

@@ -6,9 +6,6 @@ public enum DiskSpace {
     /// Below this the agent warns at start and in its telemetry.
     public static let warnBytes: Int64 = 500 * 1_000_000
 
-    /// Bytes available to this user on the file system holding `path`.
-    public static func freeBytes(at path: String) -> Int64? { FreeSpace.bytes(at: path) }
-
     /// Bytes a recording of `seconds` at `bitsPerSecond` needs, with a margin for the
     /// encoder overshooting its rate and the container's overhead (25 %), plus the
     /// reserve at which the agent stops.
@@ -44,7 +41,7 @@ public struct DiskGuard {
     var reserveBytes: Int64 { max(minimumReserveBytes, Int64(lastSegmentBytes) * 3) }
 
     func check() throws {
-        guard let free = DiskSpace.freeBytes(at: path) else { return }
+        guard let free = FreeSpace.bytes(at: path) else { return }
         if free < reserveBytes {
             throw SpoolError("the disk holding \(path) is nearly full (\(DiskSpace.megabytes(free)) free, "
                 + "\(DiskSpace.megabytes(reserveBytes)) kept in reserve): recording stopped; every completed segment is kept. "

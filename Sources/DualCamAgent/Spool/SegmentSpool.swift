@@ -72,12 +72,7 @@ public struct SegmentSpool: Sendable {
         guard let segment = segments(session: session).first(where: { $0.index == index }) else {
             throw SpoolError("segment \(index) of session \(session) is not in the spool at \(root)")
         }
-        let path = try checkedDirectory(session) + "/acknowledged.jsonl"
-        do {
-            try DurableLines.append(Data("{\"index\":\(index)}".utf8), to: path)
-        } catch {
-            throw SpoolError(error.description)
-        }
+        try appendIndexLine(session: session, file: "acknowledged.jsonl", index: index)
         if prune { try? FileManager.default.removeItem(atPath: segment.path) }
     }
 
@@ -124,7 +119,12 @@ public struct SegmentSpool: Sendable {
     /// Notes that a segment cannot be delivered (`lost.jsonl`), so that the session is no
     /// longer reported as owing it.
     public func markLost(session: String, index: Int) throws {
-        let path = try checkedDirectory(session) + "/lost.jsonl"
+        try appendIndexLine(session: session, file: "lost.jsonl", index: index)
+    }
+
+    /// One durable `{"index":N}` line in one of a session's index lists.
+    private func appendIndexLine(session: String, file: String, index: Int) throws {
+        let path = try checkedDirectory(session) + "/" + file
         do {
             try DurableLines.append(Data("{\"index\":\(index)}".utf8), to: path)
         } catch {

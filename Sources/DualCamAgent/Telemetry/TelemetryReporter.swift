@@ -1,5 +1,6 @@
 import DualCamCore
 import DualCamProtocol
+import DualCamMedia
 import Foundation
 
 /// Once a second: the pipeline's rates and losses, and the machine's health (CPU
@@ -43,7 +44,7 @@ final class TelemetryReporter: @unchecked Sendable {
         if countsAcknowledgements { t.segmentsPending = UInt32(max(counters.segments - counters.acknowledged.count, 0)) }
         t.cpuTemperatureC = SystemHealth.cpuTemperature() ?? .nan
         t.throttleFlags = SystemHealth.throttleFlags() ?? 0
-        t.freeDiskBytes = UInt64(max(DiskSpace.freeBytes(at: spoolPath) ?? 0, 0))
+        t.freeDiskBytes = UInt64(max(FreeSpace.bytes(at: spoolPath) ?? 0, 0))
         t.clockErrorBoundNs = clock.estimate?.errorBound(atLocal: now) ?? -1
         if let levels = stats.readAudioLevels() {
             t.audio = true

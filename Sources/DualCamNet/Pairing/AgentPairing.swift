@@ -36,8 +36,6 @@ public struct AgentPairing: Sendable {
     }
 
     public var isFinished: Bool { phase == .finished }
-    /// The request was answered: from here on the exchange counts as an attempt at the code.
-    public var hasAnswered: Bool { phase != .awaitingRequest }
 
     public mutating func receive(_ body: Dualcam_V1_Envelope.OneOf_Body) throws -> [Step] {
         switch (phase, body) {
