@@ -6,29 +6,11 @@
 #   usage: tools/bench/soak.sh [TAKES] [SECONDS-PER-TAKE] [WxH]     (default: 100 1 320x240)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-. deploy/swift-env.sh
 takes=${1:-100}
 seconds=${2:-1}
 size=${3:-320x240}
-swift build -c release --product dualcam-coordinator >/dev/null
-swift build -c release --product dualcam-agent >/dev/null
-bin=$(swift build -c release --show-bin-path)
-work=$(mktemp -d /tmp/dualcam-soak.XXXXXX)
-pids=()
-trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$work"' EXIT
-coordinator_id=$("$bin/dualcam-coordinator" id --state "$work/coordinator")
-targets=()
-for role in host guest; do
-    "$bin/dualcam-agent" run --source synthetic --role "$role" --name "soak-$role" --listen 127.0.0.1 --port 0 \
-        --no-mdns --state "$work/$role" --trust "$coordinator_id" --prune-acknowledged \
-        >"$work/$role.out" 2>"$work/$role.log" &
-    pids+=($!)
-done
-for role in host guest; do
-    for _ in $(seq 100); do grep -q LISTENING "$work/$role.out" 2>/dev/null && break; sleep 0.1; done
-    line=$(grep LISTENING "$work/$role.out")
-    targets+=(--agent "127.0.0.1:$(echo "$line" | sed 's/.*port=\([0-9]*\).*/\1/'),$(echo "$line" | sed 's/.*id=\([^ ]*\).*/\1/')")
-done
+. tools/bench/two-agents.sh
+start_two_agents soak --prune-acknowledged
 mkfifo "$work/commands"
 "$bin/dualcam-coordinator" serve "${targets[@]}" --state "$work/coordinator" --out "$work/out" --duration "$seconds" \
     --countdown 0 --size "$size" <"$work/commands" >"$work/serve.out" 2>"$work/serve.log" &

@@ -9,29 +9,10 @@
 #   usage: tools/bench/start-latency.sh [TAKES] [WxH]     (default: 5 1280x720)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-. deploy/swift-env.sh
 takes=${1:-5}
 size=${2:-1280x720}
-swift build -c release --product dualcam-coordinator >/dev/null
-swift build -c release --product dualcam-agent >/dev/null
-bin=$(swift build -c release --show-bin-path)
-work=$(mktemp -d /tmp/dualcam-start-bench.XXXXXX)
-pids=()
-trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$work"' EXIT
-coordinator_id=$("$bin/dualcam-coordinator" id --state "$work/coordinator")
-targets=()
-for role in host guest; do
-    "$bin/dualcam-agent" run --source synthetic --role "$role" --name "bench-$role" --listen 127.0.0.1 --port 0 \
-        --no-mdns --state "$work/$role" --trust "$coordinator_id" --size "$size" >"$work/$role.out" 2>"$work/$role.log" &
-    pids+=($!)
-done
-for role in host guest; do
-    for _ in $(seq 100); do grep -q LISTENING "$work/$role.out" 2>/dev/null && break; sleep 0.1; done
-    line=$(grep LISTENING "$work/$role.out")
-    port=$(echo "$line" | sed 's/.*port=\([0-9]*\).*/\1/')
-    id=$(echo "$line" | sed 's/.*id=\([^ ]*\).*/\1/')
-    targets+=(--agent "127.0.0.1:$port,$id")
-done
+. tools/bench/two-agents.sh
+start_two_agents bench --size "$size"
 for take in $(seq "$takes"); do
     "$bin/dualcam-coordinator" start "${targets[@]}" --state "$work/coordinator" --out "$work/out" \
         --duration 2 --countdown 0 --size "$size" >/dev/null 2>"$work/take$take.log"
