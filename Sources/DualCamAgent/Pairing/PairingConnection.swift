@@ -3,7 +3,7 @@ import DualCamProtocol
 import Foundation
 import Logging
 
-/// Serves a coordinator let in only because the pairing window is open (PROTOCOL.md §13):
+/// Serves a coordinator let in only because the pairing window is open (PROTOCOL.md §14):
 /// Hello, then the pairing exchange; anything else is refused and acted on in no way.
 struct PairingConnection {
     let options: AgentOptions

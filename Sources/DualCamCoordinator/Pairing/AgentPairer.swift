@@ -2,7 +2,7 @@ import DualCamNet
 import DualCamProtocol
 import Foundation
 
-/// Pairs this coordinator with one agent whose pairing window is open (PROTOCOL.md §13).
+/// Pairs this coordinator with one agent whose pairing window is open (PROTOCOL.md §14).
 public struct AgentPairer: Sendable {
     public let identity: DeviceIdentity
     public let coordinatorName: String

@@ -170,7 +170,7 @@ public struct AgentConnectionStateMachine: Sendable {
             throw ProtocolError(.badMessage, "\(body.name) is sent by agents, not to them")
 
         case .pairRequest, .pairShare, .pairConfirm, .pairResult:
-            throw ProtocolError(.badState, "\(body.name) on a paired connection; pairing has its own connection (§13)")
+            throw ProtocolError(.badState, "\(body.name) on a paired connection; pairing has its own connection (§14)")
 
         case .keepalive, .error:
             return []  // handled by ConnectionCore.handleCommon
@@ -237,7 +237,7 @@ public struct AgentConnectionStateMachine: Sendable {
         case .hello, .helloAck, .clockPong, .prepare, .startAt, .stop, .segmentAck, .segmentRequest, .resume, .shutdown:
             throw ProtocolError(.badMessage, "agents do not send \(body.name)")
         case .pairRequest, .pairShare, .pairConfirm, .pairResult:
-            throw ProtocolError(.badState, "\(body.name) belongs on a pairing connection (§13)")
+            throw ProtocolError(.badState, "\(body.name) belongs on a pairing connection (§14)")
         }
         return finishSend(body, inReplyTo: replyTo, now: now)
     }

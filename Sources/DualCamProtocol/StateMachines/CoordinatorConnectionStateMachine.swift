@@ -186,7 +186,7 @@ public struct CoordinatorConnectionStateMachine: Sendable {
             throw ProtocolError(.badMessage, "\(body.name) is sent by coordinators, not to them")
 
         case .pairRequest, .pairShare, .pairConfirm, .pairResult:
-            throw ProtocolError(.badState, "\(body.name) on a paired connection; pairing has its own connection (§13)")
+            throw ProtocolError(.badState, "\(body.name) on a paired connection; pairing has its own connection (§14)")
 
         case .keepalive, .error:
             return []  // handled before
@@ -250,7 +250,7 @@ public struct CoordinatorConnectionStateMachine: Sendable {
              .recordingFinished, .telemetry:
             throw ProtocolError(.badMessage, "coordinators do not send \(body.name)")
         case .pairRequest, .pairShare, .pairConfirm, .pairResult:
-            throw ProtocolError(.badState, "\(body.name) belongs on a pairing connection (§13)")
+            throw ProtocolError(.badState, "\(body.name) belongs on a pairing connection (§14)")
         }
         return finishSend(body, inReplyTo: inReplyTo, now: now)
     }

@@ -28,7 +28,7 @@ extension Dualcam_V1_Envelope.OneOf_Body {
         }
     }
 
-    /// Pairing messages travel only on a connection let in for pairing (§13).
+    /// Pairing messages travel only on a connection let in for pairing (§14).
     public var isPairing: Bool {
         switch self {
         case .pairRequest, .pairShare, .pairConfirm, .pairResult: true
