@@ -19,6 +19,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
         .package(url: "https://github.com/apple/swift-protobuf.git", from: "1.28.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.0"),
     ],
     targets: [
         // System libraries: one modulemap + shim header each.
@@ -85,6 +87,17 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
+        // The studio: the browser screen's server, a client of the rig's API only.
+        .target(
+            name: "DualCamStudio",
+            dependencies: [
+                "DualCamCoordinator", "DualCamCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            exclude: ["web"]),
         .executableTarget(
             name: "dualcam-agent",
             dependencies: [
@@ -94,7 +107,7 @@ let package = Package(
         .executableTarget(
             name: "dualcam-coordinator",
             dependencies: [
-                "DualCamCoordinator", "DualCamMedia", "CLinux",
+                "DualCamCoordinator", "DualCamStudio", "DualCamMedia", "CLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
@@ -119,6 +132,12 @@ let package = Package(
                 "DualCamAgent", "DualCamCoordinator", "DualCamNet", "DualCamProtocol", "DualCamMedia", "DualCamCore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]),
+        .testTarget(
+            name: "DualCamStudioTests",
+            dependencies: [
+                "DualCamStudio", "DualCamCoordinator", "DualCamCore",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]),
         .testTarget(
             name: "EndToEndTests",

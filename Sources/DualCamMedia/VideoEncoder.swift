@@ -55,6 +55,7 @@ public final class VideoEncoder {
 
         var options: [(String, String)] = [("preset", settings.preset)]
         if let tune = settings.tune { options.append(("tune", tune)) }
+        if let profile = settings.profile { options.append(("profile", profile)) }
         if settings.bitrate == nil, let crf = settings.crf { options.append(("crf", String(crf))) }
         // A forced keyframe must be an IDR, or a segment starting there would not decode alone.
         options.append(("forced-idr", "1"))

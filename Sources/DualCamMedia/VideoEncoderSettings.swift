@@ -18,6 +18,8 @@ public struct VideoEncoderSettings: Sendable, Equatable {
     public var gopFrames: Int
     /// Encoder threads, 0 for libavcodec's choice.
     public var threads: Int
+    /// An H.264 profile ("baseline" for browsers' decoders), nil for the encoder's own.
+    public var profile: String?
 
     /// The encoders DualCam records with: software H.264 and H.265, and the Pi 4's
     /// hardware H.264 block.
@@ -44,7 +46,7 @@ public struct VideoEncoderSettings: Sendable, Equatable {
 
     public init(encoder: String = "libx264", width: Int, height: Int, rate: FrameRate,
                 preset: String = "veryfast", tune: String? = "zerolatency", crf: Int? = 23,
-                bitrate: Int? = nil, gopFrames: Int, threads: Int = 0) {
+                bitrate: Int? = nil, gopFrames: Int, threads: Int = 0, profile: String? = nil) {
         self.encoder = encoder
         self.width = width
         self.height = height
@@ -55,5 +57,6 @@ public struct VideoEncoderSettings: Sendable, Equatable {
         self.bitrate = bitrate
         self.gopFrames = gopFrames
         self.threads = threads
+        self.profile = profile
     }
 }

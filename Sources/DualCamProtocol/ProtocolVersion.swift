@@ -3,7 +3,7 @@ public enum WireProtocol {
     /// Incremented for incompatible changes; peers with different majors refuse each other.
     public static let major: UInt32 = 1
     /// Incremented for additive changes; peers with different minors interoperate.
-    public static let minor: UInt32 = 1
+    public static let minor: UInt32 = 2
 
     /// Largest encoded Envelope (excluding the 4-byte prefix) either side accepts.
     /// A 256 KiB SegmentData chunk plus its small header fits with a wide margin, while a
@@ -11,6 +11,9 @@ public enum WireProtocol {
     public static let maxFrameBytes = 4 * 1024 * 1024
     /// Largest payload of one SegmentData message.
     public static let maxSegmentChunkBytes = 256 * 1024
+    /// Largest H.264 access unit in one PreviewFrame: a 640x360 key frame at a generous
+    /// bitrate is 30-60 KB; a 1080p one under 500 KB.
+    public static let maxPreviewFrameBytes = 1024 * 1024
     /// Length of the big-endian length prefix in front of every Envelope.
     public static let lengthPrefixBytes = 4
     /// Upload window used when Hello.upload_window_bytes is 0.

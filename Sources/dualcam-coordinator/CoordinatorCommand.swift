@@ -167,6 +167,9 @@ struct Demo: AsyncParsableCommand {
     @Flag(help: "Pictures only: the agents record no sound.") var noSound = false
     @OptionGroup var clockSync: ClockSyncOptions
     @OptionGroup var state: StateOption
+    @Flag(help: "Keep the demo's rig up with the studio (the browser screen) instead of recording one take; Ctrl-C ends it.")
+    var studio = false
+    @OptionGroup var studioOptions: StudioOptions
 
     func run() async throws {
         let logger = CommandSupport.logger()
@@ -192,6 +195,20 @@ struct Demo: AsyncParsableCommand {
         // Keys work in the demo too when a person is at the terminal; Ctrl-C stays the
         // demo's own (it ends the demo and its agents at once).
         let keys = isatty(STDIN_FILENO) == 1
+        if studio {
+            let studioOptions = self.studioOptions
+            _ = try studioOptions.address()
+            try await DemoRunner(options: options, logger: logger).serve(progress: { line in
+                FileHandle.standardError.write(Data((line + "\n").utf8))
+            }, body: { rig, demoPlan in
+                // A take from the studio runs until it is stopped there.
+                var plan = demoPlan
+                plan.durationSeconds = nil
+                TerminalClient(rig: rig, serving: true, startPlan: plan).attach(keys: keys, takesInterrupts: false)
+                try await studioOptions.serve(rig: rig, plan: plan, logger: logger)
+            })
+            return
+        }
         let result = try await DemoRunner(options: options, logger: logger).run(progress: { line in
             FileHandle.standardError.write(Data((line + "\n").utf8))
         }, attach: { rig in

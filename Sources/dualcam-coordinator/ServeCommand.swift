@@ -22,6 +22,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Output folder (one sub-folder per session).") var out = "DualCam"
     @OptionGroup var take: TakeOptions
     @OptionGroup var state: StateOption
+    @OptionGroup var studio: StudioOptions
+    @Flag(help: "No studio (browser screen): the terminal only.") var noStudio = false
 
     func run() async throws {
         let logger = CommandSupport.logger()
@@ -31,15 +33,24 @@ struct Serve: AsyncParsableCommand {
         let endpoints = try await agents.endpoints(identity: identity, stateDirectory: state.directory, progress: progress)
         var plan = try take.plan(agents: endpoints, outputDirectory: outputDirectory, duration: duration)
         if agents.rolesByName { plan.roles = [.host, .guest].prefix(plan.agents.count).map { $0 } }
+        _ = try studio.address()
         let rig = Rig(agents: endpoints, identity: identity, logger: logger)
         let loop = Task { await rig.run() }
         let reports = Task { await Self.reportTakes(rig.snapshots()) }
         try await rig.connect()
         progress("rig up with \(endpoints.count) agent\(endpoints.count == 1 ? "" : "s"); Enter (or `start`) records a take, `quit` ends")
+        let studioTask = noStudio ? nil : Task { [studio] in
+            do {
+                try await studio.serve(rig: rig, plan: plan, logger: logger)
+            } catch {
+                CommandSupport.say("studio: \(error); the terminal still drives the rig")
+            }
+        }
         TerminalClient(rig: rig, serving: true, startPlan: plan).attach(keys: true, takesInterrupts: true, onQuit: {
             rig.shutdown(sendShutdown: false)
         })
         await loop.value
+        studioTask?.cancel()
         reports.cancel()
         KeyReader.restoreTerminal()
     }

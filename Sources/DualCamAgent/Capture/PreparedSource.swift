@@ -28,7 +28,8 @@ final class PreparedSource: Sendable {
     private let failure = NIOLockedValueBox<String?>(nil)
 
     /// Opens the source and the encoder and starts capturing (frames dropped until `begin`).
-    init(settings: RecordingSettings, clock: AgentClock) throws {
+    /// `onCaptureEnd` runs once the capture thread has let go of the source.
+    init(settings: RecordingSettings, clock: AgentClock, onCaptureEnd: (@Sendable () -> Void)? = nil) throws {
         self.settings = settings
         let source = try SourceFactory.make(settings: settings, clock: clock, gridFromShared: nil)
         let maker = try PacketMaker(settings: settings, codedSize: source.codedSize, passesThrough: source.deliversH264)
@@ -38,7 +39,7 @@ final class PreparedSource: Sendable {
         isPaced = source.isPaced
         queue = FrameQueue(capacity: RecordingPipeline.queueCapacity(settings, paced: source.isPaced))
         openedLocal = clock.localNow()
-        startCapture(source)
+        startCapture(source, onEnd: onCaptureEnd)
     }
 
     /// Waits until the first frame was captured (Ready means the camera delivers), or
@@ -71,15 +72,19 @@ final class PreparedSource: Sendable {
     }
 
     /// The capture side: paced by the source, never waiting for the encoder.
-    private func startCapture(_ source: any FrameSource) {
+    private func startCapture(_ source: any FrameSource, onEnd: (@Sendable () -> Void)?) {
         let handoff = SourceHandoff(source)
         let period = settings.rate.periodNanoseconds
         let thread = Thread { [self] in
+            defer { onEnd?() }
             var source = handoff.source
             let wait = !source.isPaced
+            let preview = PreviewTap.shared
             do {
                 while let frame = try source.next(stopLocalNanoseconds: { self.stopLocal() }) {
                     firstFrameSeen.withLockedValue { $0 = true }
+                    // Before a take and during it, the preview sees what is captured.
+                    preview.offer(frame)
                     // A pipe loses nothing (its producer waits for us): its frames are held
                     // until the recording begins, where a camera's are let go.
                     while wait, case .warming = stage.withLockedValue({ $0 }) { usleep(2_000) }
@@ -134,11 +139,24 @@ final class SourceHandoff: @unchecked Sendable {
 /// a connection that ends discards its own.
 final class PreparedSessions: Sendable {
     private let sessions = NIOLockedValueBox<[String: PreparedSource]>([:])
+    /// The camera's user between takes (the preview), let go while a take holds it.
+    let camera: IdleCamera?
+
+    init(camera: IdleCamera? = nil) {
+        self.camera = camera
+    }
 
     func open(sessionID: String, settings: RecordingSettings, clock: AgentClock, waitSeconds: Double = 10) async throws
         -> PreparedSource
     {
-        let source = try PreparedSource(settings: settings, clock: clock)
+        camera?.claim()
+        let source: PreparedSource
+        do {
+            source = try PreparedSource(settings: settings, clock: clock, onCaptureEnd: { [camera] in camera?.release() })
+        } catch {
+            camera?.release()
+            throw error
+        }
         try await source.waitForFirstFrame(seconds: waitSeconds)
         sessions.withLockedValue { $0[sessionID] = source }
         return source

@@ -32,6 +32,8 @@ public struct AgentServer: Sendable {
     public func run(onListening: @Sendable (Int) -> Void) async throws {
         let clock = AgentClock(simulatedError: options.simulatedError)
         let logger = self.logger
+        // The camera between takes (the preview), shared by the connections one after another.
+        let camera = IdleCamera(settings: options.defaults, clock: clock, logger: logger)
         let paired = PairedDevices(stateDirectory: options.stateDirectory)
         let extra = options.trusted
         let window = PairingWindow()
@@ -88,14 +90,14 @@ public struct AgentServer: Sendable {
         // way end with their connections.
         let listener = server.channel
         try await withTaskCancellationHandler {
-            try await serve(server, pairing: pairing, clock: clock, gate: gate)
+            try await serve(server, pairing: pairing, clock: clock, camera: camera, gate: gate)
         } onCancel: {
             listener.close(promise: nil)
         }
     }
 
     private func serve(_ server: NIOAsyncChannel<AcceptedConnection, Never>, pairing: PairingConnection,
-                       clock: AgentClock, gate: SessionGate) async throws {
+                       clock: AgentClock, camera: IdleCamera, gate: SessionGate) async throws {
         let logger = self.logger
         let sessions = SessionChannels()
         try await server.executeThenClose { connections in
@@ -135,7 +137,7 @@ public struct AgentServer: Sendable {
                             }
                             defer { sessions.remove(coordinator, connection.channel.channel) }
                             await gate.acquire()
-                            let shutdown = await serveSession(connection.channel, clock: clock, gate: gate)
+                            let shutdown = await serveSession(connection.channel, clock: clock, camera: camera, gate: gate)
                             await gate.release()
                             if shutdown { server.channel.close(promise: nil) }
                         case .refused?, nil:
@@ -155,14 +157,14 @@ public struct AgentServer: Sendable {
     }
 
     /// Runs one paired coordinator's session; true when it ended the agent.
-    private func serveSession(_ channel: EnvelopeChannel, clock: AgentClock, gate: SessionGate) async -> Bool {
+    private func serveSession(_ channel: EnvelopeChannel, clock: AgentClock, camera: IdleCamera, gate: SessionGate) async -> Bool {
         // Every accepted channel must be finished, also those queued behind a shutdown.
         if await gate.stopping {
             try? await channel.executeThenClose { _, _ in }
             return false
         }
-        let session = CoordinatorSession(options: options, clock: clock, registry: registry, prepared: PreparedSessions(),
-                                         logger: logger)
+        let session = CoordinatorSession(options: options, clock: clock, registry: registry,
+                                         prepared: PreparedSessions(camera: camera), logger: logger)
         do {
             let outcome = try await session.serve(channel)
             guard outcome == .shutdown && options.allowRemoteShutdown else { return false }

@@ -40,8 +40,11 @@ final class CoordinatorSession: Sendable {
         let machine = AgentConnectionStateMachine(configuration: configuration, now: clock.localNow())
         let connection = AgentConnection(machine: machine, clock: { [clock] in clock.localNow() })
         let credit = UploadCredit()
-        let context = Context(connection: connection, credit: credit, turn: UploadTurn())
+        let preview = previewStreamer(connection)
+        let context = Context(connection: connection, credit: credit, turn: UploadTurn(), preview: preview)
         defer {
+            preview.end()
+            prepared.camera?.want(false)
             // An uploader waiting for window room must wake before its task is cancelled.
             credit.close()
             tasks.cancelAll()
@@ -61,6 +64,24 @@ final class CoordinatorSession: Sendable {
         let credit: UploadCredit
         /// One transfer at a time on a connection (PROTOCOL.md §8.1).
         let turn: UploadTurn
+        let preview: PreviewStreamer
+    }
+
+    /// Preview pictures go out only when nothing else waits to be written (PROTOCOL.md
+    /// §16): behind a segment chunk a picture would be stale, and in front of one it
+    /// would delay the recording's upload.
+    private func previewStreamer(_ connection: AgentConnection) -> PreviewStreamer {
+        PreviewStreamer(deliver: { [clock] picture in
+            guard connection.isDrained else { return false }
+            var frame = Dualcam_V1_PreviewFrame()
+            frame.index = picture.index
+            frame.captureSharedNs = clock.estimate?.shared(fromLocal: picture.localCapture) ?? picture.localCapture
+            frame.keyframe = picture.keyframe
+            frame.width = UInt32(picture.width)
+            frame.height = UInt32(picture.height)
+            frame.h264 = Data(picture.h264)
+            return (try? connection.send(.previewFrame(frame))) != nil
+        }, onError: { [logger] in logger.error("preview: \($0)") })
     }
 
     private func handle(_ delivery: Delivery<AgentEvent>, _ c: Context) async {
@@ -100,6 +121,12 @@ final class CoordinatorSession: Sendable {
             c.connection.finish()
         case .peerError(let error):
             logger.warning("coordinator reported \(error.code): \(error.message)")
+        case .previewRequest(let request):
+            let settings = request.width == 0 ? nil
+                : PreviewSettings(width: Int(request.width), height: Int(request.height), fps: Int(request.fps),
+                                  bitrate: Int(request.bitrate))
+            c.preview.request(settings)
+            prepared.camera?.want(settings != nil)
         }
     }
 

@@ -47,6 +47,59 @@ public struct DemoRunner {
     /// rig's notices go to `progress`.
     public func run(progress: @escaping @Sendable (String) -> Void,
                     attach: (@Sendable (Rig) async -> Void)? = nil) async throws -> SessionResult {
+        let demo = try await launch(progress: progress)
+        defer { demo.stop() }
+        do {
+            return try await SessionRecorder(plan: demo.plan, identity: demo.identity, logger: logger, progress: progress)
+                .run(attach: attach)
+        } catch {
+            demo.showLogs(progress)
+            throw error
+        }
+    }
+
+    /// The demo's agents on a rig kept up for a screen (`demo --studio`): `body` gets the
+    /// rig, connected, and the plan takes start with; the agents stop when it returns.
+    public func serve(progress: @escaping @Sendable (String) -> Void,
+                      body: @Sendable (Rig, SessionPlan) async throws -> Void) async throws {
+        let demo = try await launch(progress: progress)
+        defer { demo.stop() }
+        let rig = Rig(agents: demo.plan.agents, identity: demo.identity, logger: logger)
+        let loop = Task { await rig.run() }
+        do {
+            try await rig.connect()
+            try await body(rig, demo.plan)
+        } catch {
+            demo.showLogs(progress)
+            rig.shutdown(sendShutdown: true)
+            await loop.value
+            throw error
+        }
+        rig.shutdown(sendShutdown: true)
+        await loop.value
+    }
+
+    /// The demo's agents, started and found, and the plan for them.
+    struct Launched {
+        let identity: DeviceIdentity
+        let children: [ChildAgent]
+        let plan: SessionPlan
+        let scratch: String
+
+        func stop() {
+            for child in children { child.stop() }
+            try? FileManager.default.removeItem(atPath: scratch)
+        }
+
+        func showLogs(_ progress: @Sendable (String) -> Void) {
+            for child in children {
+                let log = (try? String(contentsOfFile: child.logPath, encoding: .utf8)) ?? ""
+                if !log.isEmpty { progress("--- agent \(child.role) log (last lines) ---\n" + log.split(separator: "\n").suffix(15).joined(separator: "\n")) }
+            }
+        }
+    }
+
+    private func launch(progress: @escaping @Sendable (String) -> Void) async throws -> Launched {
         guard options.cameras >= 1 else { throw CoordinatorError("--cameras must be at least 1") }
         guard FileManager.default.isExecutableFile(atPath: options.agentExecutable) else {
             throw CoordinatorError("cannot find dualcam-agent at \(options.agentExecutable); build it (swift build) or set DUALCAM_AGENT")
@@ -55,11 +108,16 @@ public struct DemoRunner {
         try FileManager.default.createDirectory(atPath: options.outputDirectory, withIntermediateDirectories: true)
         let scratch = NSTemporaryDirectory() + "dualcam-demo-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
 
         ChildReaper.shared.installSignalHandlers()
         var children: [ChildAgent] = []
-        defer { for child in children { child.stop() } }
+        var launched = false
+        defer {
+            if !launched {
+                for child in children { child.stop() }
+                try? FileManager.default.removeItem(atPath: scratch)
+            }
+        }
         let roles = (0..<options.cameras).map { $0 == 0 ? "host" : $0 == 1 ? "guest" : "camera" }
         for (i, role) in roles.enumerated() {
             var args = ["run", "--source", "synthetic", "--role", role, "--name", "demo-\(role)\(i > 1 ? "\(i + 1)" : "")",
@@ -91,15 +149,8 @@ public struct DemoRunner {
         plan.genlock = options.genlock
         plan.clockThresholdNanoseconds = options.clockThresholdNanoseconds
         plan.clockSyncTimeoutNanoseconds = options.clockSyncTimeoutNanoseconds
-        do {
-            return try await SessionRecorder(plan: plan, identity: identity, logger: logger, progress: progress).run(attach: attach)
-        } catch {
-            for child in children {
-                let log = (try? String(contentsOfFile: child.logPath, encoding: .utf8)) ?? ""
-                if !log.isEmpty { progress("--- agent \(child.role) log (last lines) ---\n" + log.split(separator: "\n").suffix(15).joined(separator: "\n")) }
-            }
-            throw error
-        }
+        launched = true
+        return Launched(identity: identity, children: children, plan: plan, scratch: scratch)
     }
 
     /// Finds the agents as a rig would, over mDNS, when avahi-daemon is up; otherwise

@@ -47,7 +47,7 @@ final class AgentLink: Sendable {
     }
 
     static func open(index: Int, generation: Int = 0, endpoint: AgentEndpoint, identity: DeviceIdentity,
-                     events: AsyncStream<SessionEvent>.Continuation) async throws -> AgentLink {
+                     events: AsyncStream<SessionEvent>.Continuation, previews: PreviewHub? = nil) async throws -> AgentLink {
         let (channel, reached) = try await connectAny(endpoint, identity: identity)
         let clock: @Sendable () -> Int64 = { MonotonicTime.now() }
         let machine = CoordinatorConnectionStateMachine(configuration: .init(hello: SessionRecorder.hello()), now: clock())
@@ -61,6 +61,10 @@ final class AgentLink: Sendable {
             do {
                 closedBy = try await connection.run(channel) { delivery in
                     heard.withLockedValue { $0 = true }
+                    if case .previewFrame(let frame) = delivery.event {
+                        previews?.receive(camera: index, frame)
+                        return
+                    }
                     events.yield(.event(agent: index, generation: generation, delivery))
                 }
             } catch {

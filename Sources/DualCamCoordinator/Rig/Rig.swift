@@ -26,45 +26,54 @@ public actor Rig {
         var freeDiskBytes: UInt64 = 0
         var lastReason: String?
         var reconnecting: Task<Void, Never>?
+        /// Whether this connection was last asked for a preview (§16).
+        var previewAsked = false
     }
 
     let identity: DeviceIdentity
     let logger: Logger
+    /// Every camera's live picture, for screens that show it.
+    public nonisolated let previews: PreviewHub
     private var members: [Member]
     private var take: Take?
     /// How the last take ended, kept for screens until the next one starts.
     private var lastTake: TakeStatus?
     private let events: AsyncStream<SessionEvent>
     private let input: AsyncStream<SessionEvent>.Continuation
-    private let snapshotSubscribers = NIOLockedValueBox<[AsyncStream<RigSnapshot>.Continuation]>([])
-    private let noticeSubscribers = NIOLockedValueBox<[AsyncStream<String>.Continuation]>([])
+    private let snapshotSubscribers = Subscribers<RigSnapshot>()
+    private let noticeSubscribers = Subscribers<String>()
     private var lastSnapshot: RigSnapshot?
     private var connectWaiter: (deadline: Int64, continuation: CheckedContinuation<Void, any Error>)?
     private var takeWaiter: CheckedContinuation<SessionResult, any Error>?
     private var shuttingDown = false
 
-    public init(agents: [AgentEndpoint], identity: DeviceIdentity, logger: Logger) {
+    public init(agents: [AgentEndpoint], identity: DeviceIdentity, logger: Logger,
+                preview: PreviewHub.Settings = PreviewHub.Settings()) {
         self.identity = identity
         self.logger = logger
         members = agents.map { Member(endpoint: $0, name: $0.host) }
         (events, input) = AsyncStream.makeStream(of: SessionEvent.self)
+        previews = PreviewHub(settings: preview)
+        previews.onChange { [input] in input.yield(.previewDemand) }
     }
 
     // MARK: The API
 
     /// A snapshot now and after every change.
     public nonisolated func snapshots() -> AsyncStream<RigSnapshot> {
-        let (stream, continuation) = AsyncStream.makeStream(of: RigSnapshot.self, bufferingPolicy: .bufferingNewest(8))
-        snapshotSubscribers.withLockedValue { $0.append(continuation) }
+        let stream = snapshotSubscribers.add(bufferingNewest: 8)
         input.yield(.tick)
         return stream
     }
 
+    /// The whole state now.
+    public func snapshot() -> RigSnapshot {
+        lastSnapshot ?? makeSnapshot(now: MonotonicTime.now())
+    }
+
     /// One-off lines: events and warnings, as a terminal prints them.
     public nonisolated func notices() -> AsyncStream<String> {
-        let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(256))
-        noticeSubscribers.withLockedValue { $0.append(continuation) }
-        return stream
+        noticeSubscribers.add(bufferingNewest: 256)
     }
 
     /// Checks and carries out a command; a refused one throws `RigError`, changing nothing.
@@ -89,8 +98,8 @@ public actor Rig {
             if shuttingDown { break }
         }
         for member in members { member.reconnecting?.cancel() }
-        for continuation in noticeSubscribers.withLockedValue({ $0 }) { continuation.finish() }
-        for continuation in snapshotSubscribers.withLockedValue({ $0 }) { continuation.finish() }
+        noticeSubscribers.finish()
+        snapshotSubscribers.finish()
     }
 
     /// Opens a link to every agent and waits until each has answered Hello.
@@ -193,6 +202,8 @@ public actor Rig {
             guard let take else { return }
             take.result = result
             take.feed(.finalised(ok: result != nil, reason: failure))
+        case .previewDemand:
+            break  // answered below, as after every event
         case .shutdown(let sendShutdown):
             shuttingDown = true
             var shutdown = Dualcam_V1_Shutdown()
@@ -204,6 +215,33 @@ public actor Rig {
             }
         }
         advanceTake(now: now)
+        askForPreviews()
+    }
+
+    /// Asks each connected agent for its preview while someone watches, and for nothing
+    /// otherwise (§16); an agent whose viewers lost pictures is asked again, which gives
+    /// them a key frame at once.
+    private func askForPreviews() {
+        let watched = previews.isWatched
+        let keyframes = previews.takeKeyframeRequests()
+        for i in members.indices where members[i].connected {
+            guard let link = members[i].link,
+                  members[i].previewAsked != watched || (watched && keyframes.contains(i)) else { continue }
+            var request = Dualcam_V1_PreviewRequest()
+            if watched {
+                let s = previews.settings
+                request.width = UInt32(s.width)
+                request.height = UInt32(s.height)
+                request.fps = UInt32(s.fps)
+                request.bitrate = UInt32(s.bitrate)
+            }
+            do {
+                try link.send(.previewRequest(request))
+                members[i].previewAsked = watched
+            } catch {
+                logger.debug("preview request to \(members[i].name) not sent: \(error)")
+            }
+        }
     }
 
     private func isFinalising(_ take: Take) -> Bool {
@@ -286,6 +324,7 @@ public actor Rig {
         switch event {
         case .connected(let ack):
             members[i].connected = true
+            members[i].previewAsked = false
             members[i].everConnected = true
             members[i].lostSince = nil
             members[i].name = ack.nodeName
@@ -336,7 +375,7 @@ public actor Rig {
     private func open(_ i: Int) async throws {
         members[i].generation += 1
         let link = try await AgentLink.open(index: i, generation: members[i].generation, endpoint: members[i].endpoint,
-                                            identity: identity, events: input)
+                                            identity: identity, events: input, previews: previews)
         members[i].link = link
         if let take, let t = take.rigIndices.firstIndex(of: i) { take.attach(t, link: link) }
     }
@@ -357,13 +396,15 @@ public actor Rig {
         let endpoint = members[i].endpoint
         let identity = self.identity
         let events = input
+        let previews = self.previews
         let first = members[i].generation + 1
         members[i].reconnecting = Task {
             var generation = first
             func attempt(_ candidate: AgentEndpoint) async -> Bool {
                 defer { generation += 1 }
                 guard let link = try? await AgentLink.open(index: i, generation: generation, endpoint: candidate,
-                                                           identity: identity, events: events) else { return false }
+                                                           identity: identity, events: events, previews: previews)
+                else { return false }
                 events.yield(.reconnected(agent: i, link))
                 return true
             }
@@ -382,7 +423,7 @@ public actor Rig {
 
     private nonisolated func noticeSink() -> @Sendable (String) -> Void {
         { [noticeSubscribers] text in
-            for continuation in noticeSubscribers.withLockedValue({ $0 }) { continuation.yield(text) }
+            noticeSubscribers.yield(text)
         }
     }
 
@@ -392,7 +433,7 @@ public actor Rig {
         let snapshot = makeSnapshot(now: MonotonicTime.now())
         guard snapshot != lastSnapshot else { return }
         lastSnapshot = snapshot
-        for continuation in snapshotSubscribers.withLockedValue({ $0 }) { continuation.yield(snapshot) }
+        snapshotSubscribers.yield(snapshot)
     }
 
     private func makeSnapshot(now: Int64) -> RigSnapshot {
@@ -438,4 +479,27 @@ private struct TakeBox: @unchecked Sendable {
     // Invariant: while the take is finalising the rig's loop no longer changes it (events
     // and commands stop at `isFinalising`); `finish` reads it and writes only its files.
     let take: Take
+}
+
+/// The streams handed out by `snapshots()` or `notices()`; one whose reader went away (a
+/// closed browser tab) is forgotten, so a rig up for days does not collect them.
+final class Subscribers<Element: Sendable>: Sendable {
+    private let continuations = NIOLockedValueBox<[UInt64: AsyncStream<Element>.Continuation]>([:])
+    private let nextID = NIOLockedValueBox<UInt64>(0)
+
+    func add(bufferingNewest limit: Int) -> AsyncStream<Element> {
+        let id = nextID.withLockedValue { $0 += 1; return $0 }
+        let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: .bufferingNewest(limit))
+        continuation.onTermination = { [continuations] _ in continuations.withLockedValue { _ = $0.removeValue(forKey: id) } }
+        continuations.withLockedValue { $0[id] = continuation }
+        return stream
+    }
+
+    func yield(_ element: Element) {
+        for continuation in continuations.withLockedValue({ Array($0.values) }) { continuation.yield(element) }
+    }
+
+    func finish() {
+        for continuation in continuations.withLockedValue({ Array($0.values) }) { continuation.finish() }
+    }
 }

@@ -76,6 +76,11 @@ public struct TakeStatus: Sendable, Equatable {
     /// Why the take failed or was cancelled.
     public var reason: String?
     public var files: SessionResult?
+    /// The rig's agent index of each of the take's cameras, in the composite's stream order.
+    public var cameras: [Int] = []
+    /// The composite's size.
+    public var outputWidth = 0
+    public var outputHeight = 0
 
     public struct Progress: Sendable, Equatable {
         public var done: Int

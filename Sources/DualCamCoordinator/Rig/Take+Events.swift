@@ -26,6 +26,8 @@ extension Take {
             feed(.prepareFailed(agent: i, reason: error.message, now: now))
         case .readyTimedOut:
             break  // the take's own deadline decides
+        case .previewFrame:
+            break  // the rig's preview hub takes these before any take sees them
         case .telemetry(let telemetry):
             agents[i].telemetry = telemetry
             checkHealth(i, telemetry)
@@ -226,7 +228,8 @@ extension Take {
     func status(now: Int64) -> TakeStatus {
         var status = TakeStatus(sessionID: record == nil && machine.t0 == nil ? nil : sessionID, phase: machine.phase.name,
                                 isOver: machine.phase.isOver, countdownSeconds: nil, elapsedSeconds: 0, finalising: nil,
-                                layout: layout.description, warnings: warnings, reason: nil, files: result)
+                                layout: layout.description, warnings: warnings, reason: nil, files: result,
+                                cameras: rigIndices, outputWidth: plan.width, outputHeight: plan.height)
         switch machine.phase {
         case .countingDown(let t0, _) where plan.countdownSeconds > 0:
             // A lead without a countdown is the start's own margin, not one to show.

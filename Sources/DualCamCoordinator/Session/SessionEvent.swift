@@ -15,4 +15,6 @@ enum SessionEvent: Sendable {
     /// The take's files are final (or could not be finished: the reason).
     case finalised(SessionResult?, String?)
     case shutdown(sendShutdown: Bool)
+    /// Someone began or stopped watching the previews, or a viewer needs a key frame.
+    case previewDemand
 }

@@ -27,6 +27,9 @@ public final class ProtocolConnection<Machine: ConnectionStateMachine>: Sendable
     private let queue: AsyncStream<Outgoing>.Continuation
     private let outgoing: AsyncStream<Outgoing>
     private let clock: @Sendable () -> Int64
+    /// Envelopes queued and not yet handed to the channel: what a low-priority message
+    /// (a preview picture) would wait behind.
+    private let unwritten = NIOLockedValueBox(0)
     /// Why the connection closed, once the machine decided it.
     private let closeReason = NIOLockedValueBox<ProtocolError??>(nil)
 
@@ -35,6 +38,9 @@ public final class ProtocolConnection<Machine: ConnectionStateMachine>: Sendable
         self.clock = clock
         (outgoing, queue) = AsyncStream.makeStream(of: Outgoing.self)
     }
+
+    /// True when nothing queued waits to be written: a message sent now goes out at once.
+    public var isDrained: Bool { unwritten.withLockedValue { $0 } == 0 }
 
     /// The machine's state now.
     public var state: Machine.State { machine.withLockedValue { $0.state } }
@@ -45,6 +51,7 @@ public final class ProtocolConnection<Machine: ConnectionStateMachine>: Sendable
         let result = machine.withLockedValue { m -> Result<Void, ProtocolError> in
             do throws(ProtocolError) {
                 let envelope = try m.send(body, inReplyTo: inReplyTo, now: now)
+                unwritten.withLockedValue { $0 += 1 }
                 queue.yield(.envelope(envelope))
                 if case .error(let e) = body, e.fatal { queue.yield(.close) }
                 return .success(())
@@ -77,11 +84,12 @@ public final class ProtocolConnection<Machine: ConnectionStateMachine>: Sendable
         let underlying = channel.channel
         try await channel.executeThenClose { inbound, outbound in
             try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { [outgoing] in
+                group.addTask { [outgoing, unwritten] in
                     for await item in outgoing {
                         switch item {
                         case .envelope(let envelope):
                             try await outbound.write(envelope)
+                            unwritten.withLockedValue { $0 -= 1 }
                         case .close:
                             // Everything queued before the close has been written.
                             outbound.finish()
@@ -153,7 +161,10 @@ public final class ProtocolConnection<Machine: ConnectionStateMachine>: Sendable
     private func step(_ body: (inout Machine) -> [ConnectionAction<Machine.Event>]) -> [ConnectionAction<Machine.Event>] {
         machine.withLockedValue { m in
             let actions = body(&m)
-            for case .send(let envelope) in actions { queue.yield(.envelope(envelope)) }
+            for case .send(let envelope) in actions {
+                unwritten.withLockedValue { $0 += 1 }
+                queue.yield(.envelope(envelope))
+            }
             return actions
         }
     }

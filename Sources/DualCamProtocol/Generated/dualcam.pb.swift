@@ -436,6 +436,22 @@ public nonisolated struct Dualcam_V1_Envelope: Sendable {
     set {body = .pairShare(newValue)}
   }
 
+  public var previewRequest: Dualcam_V1_PreviewRequest {
+    get {
+      if case .previewRequest(let v)? = body {return v}
+      return Dualcam_V1_PreviewRequest()
+    }
+    set {body = .previewRequest(newValue)}
+  }
+
+  public var previewFrame: Dualcam_V1_PreviewFrame {
+    get {
+      if case .previewFrame(let v)? = body {return v}
+      return Dualcam_V1_PreviewFrame()
+    }
+    set {body = .previewFrame(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Body: Equatable, Sendable {
@@ -463,6 +479,8 @@ public nonisolated struct Dualcam_V1_Envelope: Sendable {
     case pairResult(Dualcam_V1_PairResult)
     case resume(Dualcam_V1_Resume)
     case pairShare(Dualcam_V1_PairShare)
+    case previewRequest(Dualcam_V1_PreviewRequest)
+    case previewFrame(Dualcam_V1_PreviewFrame)
 
   }
 
@@ -933,6 +951,60 @@ public nonisolated struct Dualcam_V1_Telemetry: Sendable {
   public init() {}
 }
 
+/// Coordinator -> agent, at any time after the handshake (§16, protocol 1.2): send a live
+/// preview of the camera at this size and rate, or stop (width 0). Each request also asks
+/// for a key frame next, so a new viewer starts at once.
+public nonisolated struct Dualcam_V1_PreviewRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// 0: stop the preview; else even, 64..1920
+  public var width: UInt32 = 0
+
+  /// even, 64..1080
+  public var height: UInt32 = 0
+
+  /// 1..30
+  public var fps: UInt32 = 0
+
+  /// bits per second, 50 000..8 000 000
+  public var bitrate: UInt32 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// Agent -> coordinator: one encoded preview picture, from the frames being captured.
+/// Sent only when nothing else waits to be written; a frame that cannot go now is dropped
+/// (the newest wins) and the next one sent is a key frame.
+public nonisolated struct Dualcam_V1_PreviewFrame: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// increasing per connection
+  public var index: UInt64 = 0
+
+  /// the frame's capture instant on the shared clock
+  public var captureSharedNs: Int64 = 0
+
+  /// an IDR with SPS and PPS in front
+  public var keyframe: Bool = false
+
+  public var width: UInt32 = 0
+
+  public var height: UInt32 = 0
+
+  /// one access unit, Annex B, constrained baseline (no B-frames)
+  public var h264: Data = Data()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 public nonisolated struct Dualcam_V1_Error: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1073,7 +1145,7 @@ nonisolated extension Dualcam_V1_ErrorCode: SwiftProtobuf._ProtoNameProviding {
 
 nonisolated extension Dualcam_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Envelope"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sequence\0\u{3}in_reply_to\0\u{2}\u{8}hello\0\u{3}hello_ack\0\u{3}clock_ping\0\u{3}clock_pong\0\u{3}clock_status\0\u{1}prepare\0\u{1}ready\0\u{3}start_at\0\u{1}stop\0\u{3}segment_offer\0\u{3}segment_data\0\u{3}segment_ack\0\u{3}recording_finished\0\u{1}telemetry\0\u{1}error\0\u{1}keepalive\0\u{1}shutdown\0\u{3}segment_request\0\u{3}pair_request\0\u{4}\u{4}pair_confirm\0\u{3}pair_result\0\u{1}resume\0\u{3}pair_share\0\u{c}\u{1d}\u{1}\u{c}\u{1e}\u{1}\u{c}\u{1f}\u{1}")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sequence\0\u{3}in_reply_to\0\u{2}\u{8}hello\0\u{3}hello_ack\0\u{3}clock_ping\0\u{3}clock_pong\0\u{3}clock_status\0\u{1}prepare\0\u{1}ready\0\u{3}start_at\0\u{1}stop\0\u{3}segment_offer\0\u{3}segment_data\0\u{3}segment_ack\0\u{3}recording_finished\0\u{1}telemetry\0\u{1}error\0\u{1}keepalive\0\u{1}shutdown\0\u{3}segment_request\0\u{3}pair_request\0\u{4}\u{4}pair_confirm\0\u{3}pair_result\0\u{1}resume\0\u{3}pair_share\0\u{3}preview_request\0\u{3}preview_frame\0\u{c}\u{1d}\u{1}\u{c}\u{1e}\u{1}\u{c}\u{1f}\u{1}")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1382,6 +1454,32 @@ nonisolated extension Dualcam_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf.
           self.body = .pairShare(v)
         }
       }()
+      case 36: try {
+        var v: Dualcam_V1_PreviewRequest?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .previewRequest(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .previewRequest(v)
+        }
+      }()
+      case 37: try {
+        var v: Dualcam_V1_PreviewFrame?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .previewFrame(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .previewFrame(v)
+        }
+      }()
       default: break
       }
     }
@@ -1490,6 +1588,14 @@ nonisolated extension Dualcam_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf.
     case .pairShare?: try {
       guard case .pairShare(let v)? = self.body else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 35)
+    }()
+    case .previewRequest?: try {
+      guard case .previewRequest(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 36)
+    }()
+    case .previewFrame?: try {
+      guard case .previewFrame(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 37)
     }()
     case nil: break
     }
@@ -2466,6 +2572,106 @@ nonisolated extension Dualcam_V1_Telemetry: SwiftProtobuf.Message, SwiftProtobuf
     if lhs.audio != rhs.audio {return false}
     if lhs.audioPeakDbfs != rhs.audioPeakDbfs {return false}
     if lhs.audioRmsDbfs != rhs.audioRmsDbfs {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Dualcam_V1_PreviewRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".PreviewRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}width\0\u{1}height\0\u{1}fps\0\u{1}bitrate\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt32Field(value: &self.width) }()
+      case 2: try { try decoder.decodeSingularUInt32Field(value: &self.height) }()
+      case 3: try { try decoder.decodeSingularUInt32Field(value: &self.fps) }()
+      case 4: try { try decoder.decodeSingularUInt32Field(value: &self.bitrate) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.width != 0 {
+      try visitor.visitSingularUInt32Field(value: self.width, fieldNumber: 1)
+    }
+    if self.height != 0 {
+      try visitor.visitSingularUInt32Field(value: self.height, fieldNumber: 2)
+    }
+    if self.fps != 0 {
+      try visitor.visitSingularUInt32Field(value: self.fps, fieldNumber: 3)
+    }
+    if self.bitrate != 0 {
+      try visitor.visitSingularUInt32Field(value: self.bitrate, fieldNumber: 4)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Dualcam_V1_PreviewRequest, rhs: Dualcam_V1_PreviewRequest) -> Bool {
+    if lhs.width != rhs.width {return false}
+    if lhs.height != rhs.height {return false}
+    if lhs.fps != rhs.fps {return false}
+    if lhs.bitrate != rhs.bitrate {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Dualcam_V1_PreviewFrame: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".PreviewFrame"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}index\0\u{3}capture_shared_ns\0\u{1}keyframe\0\u{1}width\0\u{1}height\0\u{1}h264\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.index) }()
+      case 2: try { try decoder.decodeSingularInt64Field(value: &self.captureSharedNs) }()
+      case 3: try { try decoder.decodeSingularBoolField(value: &self.keyframe) }()
+      case 4: try { try decoder.decodeSingularUInt32Field(value: &self.width) }()
+      case 5: try { try decoder.decodeSingularUInt32Field(value: &self.height) }()
+      case 6: try { try decoder.decodeSingularBytesField(value: &self.h264) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.index != 0 {
+      try visitor.visitSingularUInt64Field(value: self.index, fieldNumber: 1)
+    }
+    if self.captureSharedNs != 0 {
+      try visitor.visitSingularInt64Field(value: self.captureSharedNs, fieldNumber: 2)
+    }
+    if self.keyframe != false {
+      try visitor.visitSingularBoolField(value: self.keyframe, fieldNumber: 3)
+    }
+    if self.width != 0 {
+      try visitor.visitSingularUInt32Field(value: self.width, fieldNumber: 4)
+    }
+    if self.height != 0 {
+      try visitor.visitSingularUInt32Field(value: self.height, fieldNumber: 5)
+    }
+    if !self.h264.isEmpty {
+      try visitor.visitSingularBytesField(value: self.h264, fieldNumber: 6)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Dualcam_V1_PreviewFrame, rhs: Dualcam_V1_PreviewFrame) -> Bool {
+    if lhs.index != rhs.index {return false}
+    if lhs.captureSharedNs != rhs.captureSharedNs {return false}
+    if lhs.keyframe != rhs.keyframe {return false}
+    if lhs.width != rhs.width {return false}
+    if lhs.height != rhs.height {return false}
+    if lhs.h264 != rhs.h264 {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -162,11 +162,16 @@ public struct AgentConnectionStateMachine: Sendable {
         case .shutdown(let shutdown):
             return [.deliver(.shutdown(shutdown))]
 
+        case .previewRequest(let request):
+            // Any phase: the operator watches before, during and between takes.
+            try MessageValidation.checkPreviewRequest(request)
+            return [.deliver(.previewRequest(request))]
+
         case .hello:
             throw ProtocolError(.badState, "second Hello on one connection")
 
         case .helloAck, .clockPing, .clockStatus, .ready, .segmentOffer, .segmentData,
-             .recordingFinished, .telemetry:
+             .recordingFinished, .telemetry, .previewFrame:
             throw ProtocolError(.badMessage, "\(body.name) is sent by agents, not to them")
 
         case .pairRequest, .pairShare, .pairConfirm, .pairResult:
@@ -201,6 +206,8 @@ public struct AgentConnectionStateMachine: Sendable {
             try pings.sent(ping)
         case .clockStatus, .telemetry, .keepalive:
             break
+        case .previewFrame(let frame):
+            try MessageValidation.checkPreviewFrame(frame)
         case .ready(let ready):
             guard case .preparing(let id) = phase, id == ready.sessionID else {
                 throw ProtocolError(.badState, "Ready for \(ready.sessionID) while \(describe(phase))")
@@ -234,7 +241,8 @@ public struct AgentConnectionStateMachine: Sendable {
             if requested != 0 { replyTo = requested }
         case .segmentData(let data):
             try uploads.send(data)
-        case .hello, .helloAck, .clockPong, .prepare, .startAt, .stop, .segmentAck, .segmentRequest, .resume, .shutdown:
+        case .hello, .helloAck, .clockPong, .prepare, .startAt, .stop, .segmentAck, .segmentRequest, .resume, .shutdown,
+             .previewRequest:
             throw ProtocolError(.badMessage, "agents do not send \(body.name)")
         case .pairRequest, .pairShare, .pairConfirm, .pairResult:
             throw ProtocolError(.badState, "\(body.name) belongs on a pairing connection (§14)")

@@ -24,5 +24,7 @@ public enum AgentEvent: Sendable, Equatable {
     /// Acknowledgements freed window space; this many bytes may be sent now.
     case uploadWindowOpened(availableBytes: UInt64)
     case shutdown(Dualcam_V1_Shutdown)
+    /// Start, change or stop (width 0) the live preview (§16); a key frame comes next.
+    case previewRequest(Dualcam_V1_PreviewRequest)
     case peerError(Dualcam_V1_Error)
 }

@@ -148,6 +148,10 @@ public struct CoordinatorConnectionStateMachine: Sendable {
             try MessageValidation.checkTelemetry(telemetry)
             return [.deliver(.telemetry(telemetry))]
 
+        case .previewFrame(let frame):
+            try MessageValidation.checkPreviewFrame(frame)
+            return [.deliver(.previewFrame(frame))]
+
         case .ready(let ready):
             try MessageValidation.checkReady(ready)
             guard case .preparing(let id) = phase, id == ready.sessionID else {
@@ -182,7 +186,8 @@ public struct CoordinatorConnectionStateMachine: Sendable {
         case .helloAck:
             throw ProtocolError(.badState, "second HelloAck on one connection")
 
-        case .hello, .clockPong, .prepare, .startAt, .stop, .segmentAck, .segmentRequest, .resume, .shutdown:
+        case .hello, .clockPong, .prepare, .startAt, .stop, .segmentAck, .segmentRequest, .resume, .shutdown,
+             .previewRequest:
             throw ProtocolError(.badMessage, "\(body.name) is sent by coordinators, not to them")
 
         case .pairRequest, .pairShare, .pairConfirm, .pairResult:
@@ -211,6 +216,8 @@ public struct CoordinatorConnectionStateMachine: Sendable {
         switch body {
         case .keepalive, .error, .shutdown:
             break
+        case .previewRequest(let request):
+            try MessageValidation.checkPreviewRequest(request)
         case .prepare(let prepare):
             guard phase == .idle else {
                 throw ProtocolError(.badState, "Prepare for \(prepare.sessionID) while \(describe(phase))")
@@ -247,7 +254,7 @@ public struct CoordinatorConnectionStateMachine: Sendable {
                 following = true
             }
         case .hello, .helloAck, .clockPing, .clockPong, .clockStatus, .ready, .segmentOffer, .segmentData,
-             .recordingFinished, .telemetry:
+             .recordingFinished, .telemetry, .previewFrame:
             throw ProtocolError(.badMessage, "coordinators do not send \(body.name)")
         case .pairRequest, .pairShare, .pairConfirm, .pairResult:
             throw ProtocolError(.badState, "\(body.name) belongs on a pairing connection (§14)")

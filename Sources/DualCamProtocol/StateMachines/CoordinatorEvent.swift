@@ -16,4 +16,6 @@ public enum CoordinatorEvent: Sendable, Equatable {
     case segmentOffered(Dualcam_V1_SegmentOffer)
     case segmentData(Dualcam_V1_SegmentData)
     case peerError(Dualcam_V1_Error)
+    /// One picture of the agent's live preview (§16), checked.
+    case previewFrame(Dualcam_V1_PreviewFrame)
 }

@@ -25,6 +25,8 @@ extension Dualcam_V1_Envelope.OneOf_Body {
         case .pairShare: "PairShare"
         case .pairConfirm: "PairConfirm"
         case .pairResult: "PairResult"
+        case .previewRequest: "PreviewRequest"
+        case .previewFrame: "PreviewFrame"
         }
     }
 

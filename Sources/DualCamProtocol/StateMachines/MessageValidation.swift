@@ -160,6 +160,35 @@ enum MessageValidation {
         }
     }
 
+    /// Preview sizes and rates the agents encode (§16): a small picture for a screen.
+    static let previewWidths: ClosedRange<UInt32> = 64...1920
+    static let previewHeights: ClosedRange<UInt32> = 64...1080
+    static let previewRates: ClosedRange<UInt32> = 1...30
+    static let previewBitrates: ClosedRange<UInt32> = 50_000...8_000_000
+
+    static func checkPreviewRequest(_ r: Dualcam_V1_PreviewRequest) throws(ProtocolError) {
+        if r.width == 0 { return }
+        guard previewWidths.contains(r.width), previewHeights.contains(r.height), r.width % 2 == 0, r.height % 2 == 0 else {
+            throw ProtocolError(.badMessage, "PreviewRequest: \(r.width)x\(r.height) is not an even size within 64x64…1920x1080")
+        }
+        guard previewRates.contains(r.fps) else {
+            throw ProtocolError(.badMessage, "PreviewRequest: fps \(r.fps) is outside \(previewRates)")
+        }
+        guard previewBitrates.contains(r.bitrate) else {
+            throw ProtocolError(.badMessage, "PreviewRequest: bitrate \(r.bitrate) is outside \(previewBitrates) bit/s")
+        }
+    }
+
+    static func checkPreviewFrame(_ f: Dualcam_V1_PreviewFrame) throws(ProtocolError) {
+        try checkInstant(f.captureSharedNs, "PreviewFrame capture_shared_ns")
+        guard previewWidths.contains(f.width), previewHeights.contains(f.height) else {
+            throw ProtocolError(.badMessage, "PreviewFrame: \(f.width)x\(f.height) is outside 64x64…1920x1080")
+        }
+        guard !f.h264.isEmpty, f.h264.count <= WireProtocol.maxPreviewFrameBytes else {
+            throw ProtocolError(.badMessage, "PreviewFrame: \(f.h264.count) bytes of H.264; expected 1…\(WireProtocol.maxPreviewFrameBytes)")
+        }
+    }
+
     private static func checkInstant(_ instant: Int64, _ name: String) throws(ProtocolError) {
         guard instant > 0, instant < maxInstant else {
             throw ProtocolError(.badMessage, "\(name) \(instant) is not an instant on the shared clock (1…2^62 ns)")

@@ -1,0 +1,112 @@
+import DualCamCore
+import DualCamMedia
+import Foundation
+import NIOConcurrencyHelpers
+
+/// Encodes the tap's pictures for one coordinator connection on a thread of its own
+/// (libx264 is blocking C work), and hands each access unit to `deliver`, which sends it
+/// only if the link has nothing else to write. A picture not sent breaks the chain of
+/// references, so the next one is a key frame; so is the first after every request, and
+/// one each second, so that a viewer who arrives late starts within a second.
+final class PreviewStreamer: Sendable {
+    struct Picture: Sendable {
+        var index: UInt64
+        var h264: [UInt8]
+        var keyframe: Bool
+        var localCapture: Int64
+        var width: Int
+        var height: Int
+    }
+
+    private let tap: PreviewTap
+    private let deliver: @Sendable (Picture) -> Bool
+    private let onError: @Sendable (String) -> Void
+    private let keyNext = NIOLockedValueBox(true)
+    private let running = NIOLockedValueBox(false)
+    private let ended = NIOLockedValueBox(false)
+    let stats = NIOLockedValueBox(Counts())
+
+    struct Counts: Sendable {
+        var encoded = 0
+        var sent = 0
+        var notSent = 0
+        var encodeNanoseconds: Int64 = 0
+    }
+
+    init(tap: PreviewTap = .shared, deliver: @escaping @Sendable (Picture) -> Bool,
+         onError: @escaping @Sendable (String) -> Void) {
+        self.tap = tap
+        self.deliver = deliver
+        self.onError = onError
+    }
+
+    /// Applies a request (nil stops the preview); the thread starts with the first one.
+    func request(_ settings: PreviewSettings?) {
+        keyNext.withLockedValue { $0 = true }
+        tap.configure(settings)
+        guard settings != nil else { return }
+        let start = running.withLockedValue { wasRunning in
+            defer { wasRunning = true }
+            return !wasRunning
+        }
+        if start {
+            let thread = Thread { [self] in run() }
+            thread.name = "dualcam-preview"
+            thread.start()
+        }
+    }
+
+    /// The connection ended: the thread stops, and so do the tap's offers.
+    func end() {
+        ended.withLockedValue { $0 = true }
+        tap.configure(nil)
+    }
+
+    private func run() {
+        var encoder: VideoEncoder?
+        var lastPts: Int64 = .min
+        var index: UInt64 = 0
+        while !ended.withLockedValue({ $0 }) {
+            guard let (image, localCapture, settings) = tap.next(timeoutSeconds: 0.5) else { continue }
+            do {
+                if encoder == nil || encoder!.settings.width != settings.width || encoder!.settings.height != settings.height
+                    || encoder!.settings.bitrate != settings.bitrate || encoder!.settings.gopFrames != settings.fps {
+                    encoder = try VideoEncoder(settings: Self.encoderSettings(settings))
+                    keyNext.withLockedValue { $0 = true }
+                }
+                guard localCapture > lastPts else { continue }
+                lastPts = localCapture
+                let force = keyNext.withLockedValue { key in defer { key = false }; return key }
+                let began = DispatchTime.now().uptimeNanoseconds
+                let packets = try encoder!.encode(image, ptsNanoseconds: localCapture, forceKeyframe: force)
+                let spent = Int64(DispatchTime.now().uptimeNanoseconds - began)
+                for packet in packets {
+                    index += 1
+                    let sent = deliver(Picture(index: index, h264: packet.data, keyframe: packet.isKeyframe, localCapture: packet.ptsNanoseconds,
+                                               width: settings.width, height: settings.height))
+                    if !sent { keyNext.withLockedValue { $0 = true } }
+                    stats.withLockedValue {
+                        $0.encoded += 1
+                        $0.encodeNanoseconds += spent
+                        if sent { $0.sent += 1 } else { $0.notSent += 1 }
+                    }
+                }
+            } catch {
+                // A preview that cannot encode must not take the recording with it: it
+                // says so once and stays dark until the next request.
+                onError("\(error)")
+                tap.configure(nil)
+                encoder = nil
+            }
+        }
+        running.withLockedValue { $0 = false }
+    }
+
+    /// Fastest x264 settings, constrained baseline (browsers' WebCodecs decoders), one
+    /// frame in, one frame out (zerolatency), a key frame every second.
+    static func encoderSettings(_ s: PreviewSettings) -> VideoEncoderSettings {
+        VideoEncoderSettings(encoder: "libx264", width: s.width, height: s.height, rate: FrameRate(Int64(s.fps), 1),
+                             preset: "ultrafast", tune: "zerolatency", crf: nil, bitrate: s.bitrate, gopFrames: s.fps,
+                             threads: 1, profile: "baseline")
+    }
+}

@@ -1,0 +1,139 @@
+import DualCamProtocol
+import Foundation
+import NIOConcurrencyHelpers
+
+/// The live preview of every camera, from the agents' PreviewFrames to whoever watches
+/// (the studio's viewers). While nobody watches the agents are asked for nothing; with a
+/// viewer they are asked for `settings`. Pictures reach viewers straight from the links,
+/// not through the rig's event loop: thirty a second per camera would crowd it.
+///
+/// A viewer that falls behind loses pictures, never waits for them: its queue is short,
+/// a picture that does not fit is dropped, and from then on that camera's pictures are
+/// held back from it until the next key frame (an H.264 picture after a gap would not
+/// decode), which the agent is asked for at once.
+public final class PreviewHub: Sendable {
+    public struct Settings: Sendable, Equatable {
+        public var width: Int
+        public var height: Int
+        public var fps: Int
+        public var bitrate: Int
+
+        public init(width: Int = 640, height: Int = 360, fps: Int = 30, bitrate: Int = 1_000_000) {
+            self.width = width
+            self.height = height
+            self.fps = fps
+            self.bitrate = bitrate
+        }
+    }
+
+    /// One picture of one camera, as its agent encoded it.
+    public struct Picture: Sendable {
+        public var camera: Int
+        public var captureSharedNanoseconds: Int64
+        public var keyframe: Bool
+        public var width: Int
+        public var height: Int
+        /// One H.264 access unit, Annex B; a key frame has SPS and PPS in front.
+        public var h264: Data
+    }
+
+    public let settings: Settings
+    private let viewers = NIOLockedValueBox<[UInt64: Viewer]>([:])
+    private let nextViewer = NIOLockedValueBox<UInt64>(0)
+    private let codecs = NIOLockedValueBox<[Int: String]>([:])
+    private let keyframesWanted = NIOLockedValueBox<Set<Int>>([])
+    /// Told when the demand changes or a key frame is wanted, so the rig acts at once.
+    private let poke = NIOLockedValueBox<(@Sendable () -> Void)?>(nil)
+
+    private struct Viewer {
+        var continuation: AsyncStream<Picture>.Continuation
+        /// Cameras whose next picture must be a key frame for this viewer.
+        var waitingForKey: Set<Int>
+    }
+
+    public init(settings: Settings = Settings()) {
+        self.settings = settings
+    }
+
+    func onChange(_ body: @escaping @Sendable () -> Void) {
+        poke.withLockedValue { $0 = body }
+    }
+
+    /// Pictures of every camera until the stream is dropped (or its task cancelled).
+    /// Each camera starts at a key frame.
+    public func watch() -> AsyncStream<Picture> {
+        let id = nextViewer.withLockedValue { $0 += 1; return $0 }
+        let (stream, continuation) = AsyncStream.makeStream(of: Picture.self, bufferingPolicy: .bufferingOldest(6))
+        continuation.onTermination = { [weak self] _ in
+            self?.viewers.withLockedValue { _ = $0.removeValue(forKey: id) }
+            self?.changed()
+        }
+        viewers.withLockedValue { $0[id] = Viewer(continuation: continuation, waitingForKey: Set(0..<Self.maxCameras)) }
+        keyframesWanted.withLockedValue { $0.formUnion(0..<Self.maxCameras) }
+        changed()
+        return stream
+    }
+
+    static let maxCameras = 64
+
+    /// True while at least one viewer watches.
+    public var isWatched: Bool { viewers.withLockedValue { !$0.isEmpty } }
+
+    /// The WebCodecs codec string of a camera's stream (from its last SPS), once seen.
+    public func codec(camera: Int) -> String? { codecs.withLockedValue { $0[camera] } }
+
+    /// Cameras whose viewers wait for a key frame; cleared by the call.
+    func takeKeyframeRequests() -> Set<Int> {
+        keyframesWanted.withLockedValue { wanted in defer { wanted = [] }; return wanted }
+    }
+
+    /// A PreviewFrame from camera `camera`'s link (checked by the protocol machine).
+    func receive(camera: Int, _ frame: Dualcam_V1_PreviewFrame) {
+        let picture = Picture(camera: camera, captureSharedNanoseconds: frame.captureSharedNs, keyframe: frame.keyframe,
+                              width: Int(frame.width), height: Int(frame.height), h264: frame.h264)
+        if frame.keyframe, let codec = H264CodecString.from(annexB: frame.h264) {
+            codecs.withLockedValue { $0[camera] = codec }
+        }
+        var wantKey = false
+        viewers.withLockedValue { viewers in
+            for (id, viewer) in viewers {
+                if viewer.waitingForKey.contains(camera) {
+                    guard frame.keyframe else { continue }
+                    viewers[id]!.waitingForKey.remove(camera)
+                }
+                if case .dropped = viewer.continuation.yield(picture) {
+                    viewers[id]!.waitingForKey.insert(camera)
+                    wantKey = true
+                }
+            }
+        }
+        if wantKey {
+            keyframesWanted.withLockedValue { _ = $0.insert(camera) }
+            changed()
+        }
+    }
+
+    private func changed() {
+        poke.withLockedValue { $0 }?()
+    }
+}
+
+/// The RFC 6381 codec string ("avc1.PPCCLL") WebCodecs needs, read from an SPS.
+enum H264CodecString {
+    static func from(annexB data: Data) -> String? {
+        let bytes = [UInt8](data.prefix(256))
+        var i = 0
+        while i + 3 < bytes.count {
+            if bytes[i] == 0, bytes[i + 1] == 0, bytes[i + 2] == 1 {
+                let nal = i + 3
+                if bytes[nal] & 0x1F == 7, nal + 3 < bytes.count {
+                    return String(format: "avc1.%02X%02X%02X", bytes[nal + 1], bytes[nal + 2], bytes[nal + 3])
+                }
+                i = nal
+            } else {
+                i += 1
+            }
+        }
+        return nil
+    }
+}

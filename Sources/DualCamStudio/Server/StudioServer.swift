@@ -1,0 +1,209 @@
+import DualCamCoordinator
+import DualCamCore
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import NIOConcurrencyHelpers
+
+/// The studio: serves the page (embedded in the binary) and its API, a client of the
+/// rig's typed API like the terminal. Listens on loopback unless told otherwise; beyond
+/// loopback every request needs the session that the printed one-time token gives.
+public final class Studio: Sendable {
+    public let host: String
+    public let port: Int
+    public let access: StudioAccess
+    let rig: Rig
+    let logger: Logger
+    let plan: NIOLockedValueBox<StudioPlan>
+    private let boundPort = NIOLockedValueBox<Int?>(nil)
+    private let planWatchers = NIOLockedValueBox<[UInt64: AsyncStream<Void>.Continuation]>([:])
+    private let nextWatcher = NIOLockedValueBox<UInt64>(0)
+
+    /// A signal each time the plan changes (the rig's snapshots do not carry it).
+    func planChanges() -> AsyncStream<Void> {
+        let id = nextWatcher.withLockedValue { $0 += 1; return $0 }
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        continuation.onTermination = { [planWatchers] _ in planWatchers.withLockedValue { _ = $0.removeValue(forKey: id) } }
+        planWatchers.withLockedValue { $0[id] = continuation }
+        return stream
+    }
+
+    private func planChanged() {
+        for watcher in planWatchers.withLockedValue({ Array($0.values) }) { watcher.yield() }
+    }
+
+    public init(rig: Rig, plan: SessionPlan, host: String = "127.0.0.1", port: Int = 8080, logger: Logger) {
+        self.rig = rig
+        self.host = host
+        self.port = port
+        self.logger = logger
+        self.plan = NIOLockedValueBox(StudioPlan(base: plan))
+        access = StudioAccess(requiresToken: !Self.isLoopback(host))
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+
+    /// The address to open, with the one-time token when one is needed.
+    public func url(port: Int) -> String {
+        let shown = host == "0.0.0.0" || host == "::" ? (Self.someAddress() ?? "localhost") : host
+        let hostPart = shown.contains(":") ? "[\(shown)]" : shown
+        return "http://\(hostPart):\(port)/" + (access.token.map { "?token=\($0)" } ?? "")
+    }
+
+    /// Runs until cancelled. `onListening` gets the port bound (useful with port 0).
+    public func run(onListening: @escaping @Sendable (Int) -> Void) async throws {
+        let router = Router(context: BasicWebSocketRequestContext.self)
+        router.middlewares.add(AccessMiddleware(access: access))
+        routes(router)
+        let app = Application(
+            router: router,
+            server: .http1WebSocketUpgrade(webSocketRouter: router, configuration: .init(ws: .init(maxFrameSize: 1 << 16))),
+            configuration: .init(address: .hostname(host, port: port), serverName: "DualCam studio"),
+            onServerRunning: { [boundPort] channel in
+                let port = channel.localAddress?.port ?? 0
+                boundPort.withLockedValue { $0 = port }
+                onListening(port)
+            },
+            logger: logger)
+        try await app.runService(gracefulShutdownSignals: [])
+    }
+
+    private func routes(_ router: Router<BasicWebSocketRequestContext>) {
+        router.get("/") { request, _ in try self.page(request) }
+        router.get("/static/{name}") { _, context in
+            try WebFileResponse.file(context.parameters.require("name"))
+        }
+        router.get("/api/state") { _, _ in
+            try await WebFileResponse.json(self.state())
+        }
+        router.post("/api/command") { request, context in
+            try await self.command(request, context: context)
+        }
+        router.get("/files/{session}/{name}") { _, context in
+            try await self.file(session: context.parameters.require("session"), name: context.parameters.require("name"),
+                                context: context)
+        }
+        router.ws("/ws") { request, _ in
+            let host = request.head.authority
+            guard StudioAccess.originMatches(origin: request.headers[.origin], host: host) else {
+                return .dontUpgrade
+            }
+            return .upgrade([:])
+        } onUpgrade: { inbound, outbound, context in
+            try await ViewerConnection(studio: self, outbound: outbound, logger: context.logger).run(inbound)
+        }
+    }
+
+    /// `/?token=…` trades the one-time token for a session cookie and sends the browser
+    /// to the bare page, so the token does not linger in its history.
+    private func page(_ request: Request) throws -> Response {
+        if let token = request.uri.queryParameters.get("token") {
+            guard let session = access.exchange(token: token) else {
+                throw StudioHTTPError(401, "this studio link was used already or is wrong; ask the coordinator's terminal for the current one")
+            }
+            var response = Response(status: .seeOther, headers: [.location: "/"])
+            response.setCookie(try Cookie.validated(name: StudioAccess.cookieName, value: session, path: "/",
+                                                    httpOnly: true, sameSite: .strict))
+            logger.notice("studio: a browser joined; the next one needs \(url(port: boundPort.withLockedValue { $0 } ?? port))")
+            return response
+        }
+        return try WebFileResponse.file("index.html")
+    }
+
+    func state() async -> StudioState {
+        let snapshot = await rig.snapshot()
+        let hub = rig.previews
+        return StudioState(snapshot: snapshot, plan: plan.withLockedValue { $0 }, csrf: access.csrf,
+                           codec: { hub.codec(camera: $0) }, preview: hub.settings)
+    }
+
+    private func command(_ request: Request, context: BasicWebSocketRequestContext) async throws -> Response {
+        guard access.checksCSRF(request.headers[values: .init(StudioAccess.csrfHeader)!].first) else {
+            throw StudioHTTPError(403, "missing or wrong \(StudioAccess.csrfHeader) header; reload the page")
+        }
+        let body = try await request.body.collect(upTo: 16 * 1024)
+        let command: StudioCommand
+        do {
+            command = try JSONDecoder().decode(StudioCommand.self, from: Data(buffer: body))
+        } catch {
+            throw StudioHTTPError(400, "the command is not JSON of the form docs/STUDIO.md gives: \(error)")
+        }
+        do {
+            try await perform(command)
+        } catch let error as StudioError {
+            throw StudioHTTPError(error.status, error.message)
+        } catch {
+            // The rig refused it (RigError): nothing changed.
+            throw StudioHTTPError(409, "\(error)")
+        }
+        return try WebFileResponse.json(["ok": true])
+    }
+
+    private func perform(_ c: StudioCommand) async throws {
+        let busy = await rig.snapshot().busy
+        switch c.command {
+        case "start":
+            guard !busy else { throw StudioError.conflict("a take is under way; stop it first") }
+            let next = try plan.withLockedValue { $0 }.applying(c)
+            try await rig.perform(.start(next.base))
+            plan.withLockedValue { $0 = next }
+            planChanged()
+        case "stop":
+            guard busy else { throw StudioError.conflict("nothing is recording") }
+            try await rig.perform(.stop(reason: "stopped from the studio"))
+        case "layout", "swap", "pip":
+            var spec = busy ? try await currentLayout() : plan.withLockedValue { $0.layout }
+            switch c.command {
+            case "layout":
+                guard let text = c.layout else { throw StudioError.bad("layout needs \"layout\": a name such as pip or grid") }
+                do { spec = try LayoutSpec(parsing: text) } catch { throw StudioError.bad("\(error)") }
+            case "swap":
+                spec.pip.swapped.toggle()
+            default:
+                if let p = c.position {
+                    do { spec.pip.position = try PiPPosition.parse(p) } catch { throw StudioError.bad("\(error)") }
+                }
+                if let s = c.size {
+                    do { spec.pip.size = try PiPSize(percent: s) } catch { throw StudioError.bad("\(error)") }
+                }
+            }
+            if busy {
+                try await rig.perform(.layout(spec))
+            } else {
+                plan.withLockedValue { $0.base.layout = spec }
+                planChanged()
+            }
+        default:
+            throw StudioError.bad("unknown command '\(c.command)'; expected start, stop, layout, swap or pip")
+        }
+    }
+
+    private func currentLayout() async throws -> LayoutSpec {
+        guard let text = await rig.snapshot().take?.layout, let spec = try? LayoutSpec(parsing: text) else {
+            return plan.withLockedValue { $0.layout }
+        }
+        return spec
+    }
+
+    /// Only the files of a finished take named in the state, by their plain names.
+    private func file(session: String, name: String, context: BasicWebSocketRequestContext) async throws -> Response {
+        guard let files = await rig.snapshot().take?.files,
+              URL(fileURLWithPath: files.sessionDirectory).lastPathComponent == session else {
+            throw StudioHTTPError(404, "no finished take \(session) here")
+        }
+        let listed = files.perCameraFiles + files.soundFiles + [files.combinedFile, files.manifestFile]
+        guard let path = listed.first(where: { URL(fileURLWithPath: $0).lastPathComponent == name }) else {
+            throw StudioHTTPError(404, "\(name) is not a file of take \(session)")
+        }
+        let body = try await FileIO().loadFile(path: path, context: context)
+        let type = name.hasSuffix(".mp4") ? "video/mp4" : name.hasSuffix(".wav") ? "audio/wav" : "application/json"
+        return Response(status: .ok, headers: [.contentType: type], body: body)
+    }
+
+    private static func someAddress() -> String? {
+        ProcessInfo.processInfo.hostName.isEmpty ? nil : ProcessInfo.processInfo.hostName
+    }
+}

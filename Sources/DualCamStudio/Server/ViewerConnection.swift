@@ -1,0 +1,87 @@
+import DualCamCoordinator
+import Foundation
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+
+/// One browser's WebSocket: the state after every change (at most ten a second), the
+/// notices, and preview pictures in the format it asked for. A slow viewer loses
+/// pictures (the hub drops them), never delays the rig or another viewer.
+struct ViewerConnection {
+    let studio: Studio
+    let outbound: WebSocketOutboundWriter
+    let logger: Logger
+
+    struct Request: Decodable {
+        var type: String
+        var format: String?
+    }
+
+    func run(_ inbound: WebSocketInboundStream) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await sendStates() }
+            group.addTask {
+                for await notice in studio.rig.notices() {
+                    try await send(["type": "notice", "text": notice])
+                }
+            }
+            var previews: Task<Void, Error>?
+            defer { previews?.cancel() }
+            for try await message in inbound.messages(maxSize: 4096) {
+                guard case .text(let text) = message,
+                      let request = try? JSONDecoder().decode(Request.self, from: Data(text.utf8)),
+                      request.type == "preview" else { continue }
+                previews?.cancel()
+                previews = nil
+                switch request.format {
+                case "h264":
+                    previews = Task { try await sendPreviews() }
+                case "jpeg":
+                    try await send(["type": "notice", "text": "JPEG previews are not available yet; open the studio on localhost or over HTTPS"])
+                default:
+                    break
+                }
+            }
+            group.cancelAll()
+        }
+    }
+
+    private func sendStates() async throws {
+        let changes = AsyncStream<Void> { continuation in
+            let a = Task {
+                for await _ in studio.rig.snapshots() { continuation.yield() }
+                continuation.finish()
+            }
+            let b = Task {
+                for await _ in studio.planChanges() { continuation.yield() }
+            }
+            continuation.onTermination = { _ in a.cancel(); b.cancel() }
+        }
+        var lastSent = ContinuousClock.now - .seconds(1)
+        for await _ in changes {
+            // At most ten a second: a burst of changes is sent as its last state.
+            let wait = lastSent + .milliseconds(100) - ContinuousClock.now
+            if wait > .zero { try await Task.sleep(for: wait) }
+            lastSent = ContinuousClock.now
+            let state = await studio.state()
+            try await send(StateMessage(state: state))
+        }
+    }
+
+    private struct StateMessage: Encodable {
+        let type = "state"
+        let state: StudioState
+    }
+
+    private func sendPreviews() async throws {
+        let allocator = ByteBufferAllocator()
+        for await picture in studio.rig.previews.watch() {
+            try await outbound.write(.binary(PreviewMessage.encode(picture, allocator: allocator)))
+        }
+    }
+
+    private func send(_ value: some Encodable) async throws {
+        let data = try JSONEncoder().encode(value)
+        try await outbound.write(.text(String(decoding: data, as: UTF8.self)))
+    }
+}

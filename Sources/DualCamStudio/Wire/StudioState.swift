@@ -1,0 +1,225 @@
+import DualCamCoordinator
+import DualCamCore
+import Foundation
+
+/// The state the page shows, as docs/STUDIO.md writes it: the rig's snapshot, the plan
+/// the next take starts with, and the composite's geometry from the core's own layout
+/// code, so the page draws the layout exactly as the recorder will.
+struct StudioState: Encodable {
+    var csrf: String
+    var busy: Bool
+    var agents: [Agent]
+    var take: Take?
+    var layout: Layout
+    var options: Options
+    var plan: Plan
+
+    struct Agent: Encodable {
+        var index: Int
+        var name: String
+        var role: String
+        var camera: String
+        var connection: String
+        var lostForSeconds: Double?
+        var clock: Clock?
+        var telemetry: Telemetry?
+        var uploadLagSeconds: Double?
+        var preview: Preview?
+    }
+
+    struct Clock: Encodable {
+        var locked: Bool
+        var errorBoundMicroseconds: Int64
+        var offsetMilliseconds: Double
+        var roundTripMicroseconds: Int64
+    }
+
+    struct Telemetry: Encodable {
+        var captureFPS: Double
+        var framesDropped: UInt64
+        var temperatureC: Double?
+        var throttled: Bool
+        var freeDiskBytes: UInt64
+        var diskSecondsLeft: Double?
+        var sound: Sound?
+    }
+
+    struct Sound: Encodable {
+        var peakDBFS: Double
+        var rmsDBFS: Double
+        var clipping: Bool
+    }
+
+    struct Preview: Encodable {
+        var width: Int
+        var height: Int
+        var fps: Int
+        var codec: String
+    }
+
+    struct Take: Encodable {
+        var sessionID: String?
+        var phase: String
+        var isOver: Bool
+        var countdownSeconds: Int?
+        var elapsedSeconds: Double
+        var finalising: Progress?
+        var layout: String
+        var warnings: [String]
+        var reason: String?
+        var files: Files?
+    }
+
+    struct Progress: Encodable {
+        var done: Int
+        var total: Int
+    }
+
+    struct Files: Encodable {
+        var folder: String
+        var cameras: [File]
+        var combined: File
+        var manifest: File
+        var sound: [File]
+    }
+
+    struct File: Encodable {
+        var name: String
+        var url: String
+    }
+
+    struct Layout: Encodable {
+        var spec: String
+        var kind: String
+        var position: String
+        var size: Int
+        var swapped: Bool
+        var width: Int
+        var height: Int
+        var slots: [Slot]
+        var borderColor: String
+    }
+
+    struct Slot: Encodable {
+        var camera: Int
+        var x: Int
+        var y: Int
+        var width: Int
+        var height: Int
+        var inset: Bool
+        var border: Int
+        var radius: Int
+    }
+
+    struct Options: Encodable {
+        var layouts = LayoutKind.allCases.map(\.rawValue)
+        var positions = PiPPosition.allCases.map(\.rawValue)
+        var sizes = PiPSize.allCases.map(\.rawValue)
+        var filters = FilterKind.allCases.map(\.rawValue)
+        var presets = StudioPlan.presets
+        var encoders = StudioPlan.encoders
+        var rates = [24, 25, 30, 50, 60]
+        var sizesWxH = ["640x360", "1280x720", "1920x1080"]
+    }
+
+    struct Plan: Encodable {
+        var width: Int
+        var height: Int
+        var fps: Int
+        var preset: String
+        var encoder: String
+        var countdown: Int
+        var filter: String
+        var intensity: Int
+        var mix: String
+        var durationSeconds: Double?
+    }
+}
+
+extension StudioState {
+    init(snapshot: RigSnapshot, plan: StudioPlan, csrf: String, codec: (Int) -> String?, preview: PreviewHub.Settings) {
+        self.csrf = csrf
+        busy = snapshot.busy
+        agents = snapshot.agents.enumerated().map { i, a in
+            Self.agent(i, a, preview: codec(i).map { Preview(width: preview.width, height: preview.height, fps: preview.fps, codec: $0) },
+                       bitrate: plan.estimatedBitsPerSecond)
+        }
+        take = snapshot.take.map { Self.take($0) }
+        self.plan = Plan(width: plan.width, height: plan.height, fps: plan.fps, preset: plan.preset, encoder: plan.encoder,
+                         countdown: plan.countdown, filter: plan.filter, intensity: plan.intensity, mix: plan.mix,
+                         durationSeconds: plan.durationSeconds)
+        options = Options()
+        // During a take: its own layout, size and cameras; before one: what it will start with.
+        let live = snapshot.take.flatMap { $0.isOver ? nil : $0 }
+        let spec = live.flatMap { try? LayoutSpec(parsing: $0.layout) } ?? plan.layout
+        let cameras = live?.cameras ?? snapshot.agents.indices.filter { snapshot.agents[$0].connection == .connected }
+        let width = live.map(\.outputWidth) ?? plan.width
+        let height = live.map(\.outputHeight) ?? plan.height
+        layout = Self.layout(spec, cameras: cameras, width: max(width, 2), height: max(height, 2))
+    }
+
+    private static func agent(_ index: Int, _ a: AgentStatus, preview: Preview?, bitrate: Double) -> Agent {
+        var connection = "connecting", lost: Double?
+        switch a.connection {
+        case .connecting: break
+        case .connected: connection = "connected"
+        case .lost(let since):
+            connection = "lost"
+            lost = since
+        }
+        let telemetry = a.telemetry.map { t in
+            Telemetry(captureFPS: t.captureFPS, framesDropped: t.framesDropped, temperatureC: t.temperatureC,
+                      throttled: t.throttled, freeDiskBytes: t.freeDiskBytes,
+                      diskSecondsLeft: bitrate > 0 ? Double(t.freeDiskBytes) * 8 / bitrate : nil,
+                      sound: t.sound.map { Sound(peakDBFS: $0.peakDBFS, rmsDBFS: $0.rmsDBFS, clipping: $0.clipping) })
+        }
+        return Agent(index: index, name: a.name, role: a.role, camera: a.cameraName, connection: connection,
+                     lostForSeconds: lost,
+                     clock: a.clock.map { Clock(locked: $0.locked, errorBoundMicroseconds: $0.errorBoundMicroseconds,
+                                                offsetMilliseconds: $0.offsetMilliseconds,
+                                                roundTripMicroseconds: $0.roundTripMicroseconds) },
+                     telemetry: telemetry, uploadLagSeconds: a.uploadLagSeconds, preview: preview)
+    }
+
+    /// The page's phase names are single words (docs/STUDIO.md).
+    static func phase(_ name: String) -> String {
+        switch name {
+        case "syncing clocks": "syncing"
+        case "counting down": "countdown"
+        default: name
+        }
+    }
+
+    private static func take(_ t: TakeStatus) -> Take {
+        var files: Files?
+        if let r = t.files {
+            let session = URL(fileURLWithPath: r.sessionDirectory).lastPathComponent
+            func file(_ path: String) -> File {
+                let name = URL(fileURLWithPath: path).lastPathComponent
+                return File(name: name, url: "/files/\(session)/\(name)")
+            }
+            files = Files(folder: r.sessionDirectory, cameras: r.perCameraFiles.map(file), combined: file(r.combinedFile),
+                          manifest: file(r.manifestFile), sound: r.soundFiles.map(file))
+        }
+        return Take(sessionID: t.sessionID, phase: phase(t.phase), isOver: t.isOver, countdownSeconds: t.countdownSeconds,
+                    elapsedSeconds: t.elapsedSeconds, finalising: t.finalising.map { Progress(done: $0.done, total: $0.total) },
+                    layout: t.layout, warnings: t.warnings, reason: t.reason, files: files)
+    }
+
+    static func layout(_ spec: LayoutSpec, cameras: [Int], width: Int, height: Int) -> Layout {
+        let slots = LayoutGeometry.slots(for: spec, outputWidth: width, outputHeight: height, streamCount: cameras.count)
+        let c = spec.pip.borderColor
+        // Limited-range Y'CbCr (BT.709) to sRGB, for the page's border colour.
+        let y = (Double(c.y) - 16) / 219, cb = (Double(c.cb) - 128) / 224, cr = (Double(c.cr) - 128) / 224
+        let rgb = [y + 1.5748 * cr, y - 0.1873 * cb - 0.4681 * cr, y + 1.8556 * cb]
+            .map { Int((min(max($0, 0), 1) * 255).rounded()) }
+        return Layout(spec: spec.description, kind: spec.kind.rawValue, position: spec.pip.position.rawValue,
+                      size: spec.pip.sizePercent, swapped: spec.pip.swapped, width: width, height: height,
+                      slots: slots.map { s in
+                          Slot(camera: cameras[s.stream], x: s.rect.x, y: s.rect.y, width: s.rect.width, height: s.rect.height,
+                               inset: s.isInset, border: s.isInset ? spec.pip.borderWidth : 0,
+                               radius: s.isInset ? spec.pip.cornerRadius : 0)
+                      },
+                      borderColor: String(format: "#%02x%02x%02x", rgb[0], rgb[1], rgb[2]))
+    }
+}

@@ -1,0 +1,66 @@
+// HTTP: the state on load and the commands. Commands carry the CSRF token from the state
+// (the server refuses a POST without it), and every refusal is shown in the server's words.
+
+import { store } from './store.js';
+import { showError } from './banner.js';
+
+export class ApiError extends Error {
+  constructor(message, status) {
+    super(message);
+    this.status = status;
+  }
+}
+
+async function errorFrom(response) {
+  let message = `${response.status} ${response.statusText}`.trim();
+  try {
+    const body = await response.json();
+    if (body && typeof body.error === 'string') message = body.error;
+  } catch {
+    // Not JSON (a proxy's page, say): the status line is all there is.
+  }
+  if (response.status === 401) {
+    message = `${message} — this browser has no session: open the studio link the terminal printed (with its ?token=) again.`;
+  }
+  return new ApiError(message, response.status);
+}
+
+export async function fetchState() {
+  const response = await fetch('/api/state', {
+    cache: 'no-store',
+    credentials: 'same-origin',
+    headers: { Accept: 'application/json' },
+  });
+  if (!response.ok) throw await errorFrom(response);
+  return response.json();
+}
+
+/**
+ * Sends one command. Resolves true when the server took it; otherwise shows why in the
+ * banner and resolves false. The screen itself changes only when the resulting state
+ * arrives, so every viewer sees the same thing at the same time.
+ */
+export async function sendCommand(body) {
+  const csrf = store.state && store.state.csrf;
+  if (!csrf) {
+    showError('Not connected to the studio yet, so the command was not sent. Wait for the pictures, then try again.');
+    return false;
+  }
+  let response;
+  try {
+    response = await fetch('/api/command', {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'Content-Type': 'application/json', 'X-DualCam-CSRF': csrf },
+      body: JSON.stringify(body),
+    });
+  } catch (error) {
+    showError(`The studio server did not answer (${error.message}); the command "${body.command}" was not sent.`);
+    return false;
+  }
+  if (!response.ok) {
+    showError((await errorFrom(response)).message);
+    return false;
+  }
+  return true;
+}

@@ -1,0 +1,85 @@
+// The studio page: wires the server's state and preview frames to the panels.
+//
+//   store.js            the server's state (the only truth) and notices
+//   connection.js       WebSocket /ws with reconnection, GET /api/state
+//   api.js, banner.js   commands (with the CSRF token) and the error banner
+//   preview.js          preview frames -> per-camera canvases (WebCodecs H.264 or JPEG)
+//   composite.js        the layout as it will be recorded, from the cameras' canvases
+//   cameras.js          per-camera tiles: picture, link, clock, telemetry, sound
+//   take.js, plan.js, layout-controls.js, notices.js, keyboard.js   the controls
+
+import { stats, Previews, canDecodeH264 } from './preview.js';
+import { store, onState, onNotice } from './store.js';
+import { Connection } from './connection.js';
+import { Composite } from './composite.js';
+import { CameraList } from './cameras.js';
+import { TakeControls } from './take.js';
+import { PlanForm } from './plan.js';
+import { LayoutControls } from './layout-controls.js';
+import { addNoticeLine } from './notices.js';
+import { installShortcuts } from './keyboard.js';
+
+/** ?preview=jpeg|h264|none forces a format (for tests, and for a browser whose H.264 misbehaves). */
+async function chooseFormat() {
+  const asked = new URLSearchParams(location.search).get('preview');
+  if (asked === 'jpeg' || asked === 'none') return asked;
+  if (asked === 'h264') return window.isSecureContext && 'VideoDecoder' in window ? 'h264' : 'jpeg';
+  return (await canDecodeH264()) ? 'h264' : 'jpeg';
+}
+
+function showLink(link) {
+  const element = document.getElementById('link');
+  element.dataset.state = link.state;
+  element.textContent = link.state === 'live' ? 'Live'
+    : link.state === 'reconnecting' ? `Reconnecting in ${link.retryInSeconds} s…`
+      : 'Connecting…';
+  document.body.dataset.link = link.state;
+}
+
+async function main() {
+  // The three refer to each other only through callbacks that run once frames flow.
+  const previews = new Previews({
+    canvasFor: (index) => cameras.canvasFor(index),
+    codecFor: (index) => store.state?.agents?.find((a) => a.index === index)?.preview?.codec ?? null,
+    onDrawn: (index) => {
+      cameras.pictureArrived(index);
+      composite.requestDraw();
+    },
+  });
+
+  const cameras = new CameraList(document.getElementById('cameras'), document.getElementById('no-cameras'), previews);
+
+  const composite = new Composite(document.getElementById('composite'), (index) => {
+    const canvas = cameras.canvasFor(index);
+    return canvas && previews.hasPicture(index) ? { image: canvas, width: canvas.width, height: canvas.height } : null;
+  });
+
+  const plan = new PlanForm();
+  const take = new TakeControls(plan);
+  const layout = new LayoutControls();
+  installShortcuts({ take, layout });
+
+  onState((state) => {
+    const present = cameras.update(state.agents);
+    previews.keepOnly(present);
+    composite.setNames(new Map((state.agents ?? []).map((a) => [a.index, a.camera || a.name])));
+    composite.setLayout(state.layout ?? null);
+    take.render(state);
+    plan.update(state);
+    layout.update(state);
+  });
+  onNotice(addNoticeLine);
+
+  let format = 'none';
+  const connection = new Connection({
+    format: () => format,
+    onFrame: (buffer) => previews.handle(buffer),
+    onLink: showLink,
+  });
+  format = await chooseFormat();
+  document.body.dataset.previewFormat = format;
+  stats.format = format;
+  connection.start();
+}
+
+main();

@@ -1,0 +1,205 @@
+// The composite: every camera's latest picture placed as the recorder will place it, from
+// the geometry the server computed (state.layout), so the page never has its own idea of
+// a layout. Drawing follows the recorder's compositor: each picture covers its slot,
+// cropped equally on both sides; insets get rounded corners and a border inside the edge.
+
+import { stats } from './preview.js';
+
+/** The recorder's "no signal" grey (Y'CbCr 32/128/128 in full-range RGB). */
+const NO_SIGNAL = '#131313';
+/** What no slot covers (a short grid row): the compositor's black. */
+const BACKGROUND = '#000000';
+
+const evenNearest = (numerator, denominator) =>
+  2 * Math.floor((numerator + denominator) / (2 * denominator));
+
+/**
+ * LayoutGeometry.coverCrop, to the pixel: the centred part of the source that, scaled to
+ * the slot, covers it without distortion. Integer maths as in Swift, so the preview
+ * crops exactly what the recording does.
+ */
+export function coverCrop(sourceWidth, sourceHeight, slotWidth, slotHeight) {
+  let width = sourceWidth;
+  let height = sourceHeight;
+  if (slotWidth * sourceHeight >= slotHeight * sourceWidth) {
+    height = Math.min(sourceHeight, Math.max(2, evenNearest(sourceWidth * slotHeight, slotWidth)));
+  } else {
+    width = Math.min(sourceWidth, Math.max(2, evenNearest(sourceHeight * slotWidth, slotHeight)));
+  }
+  return {
+    x: evenNearest(sourceWidth - width, 2),
+    y: evenNearest(sourceHeight - height, 2),
+    width,
+    height,
+  };
+}
+
+function roundedRect(context, x, y, width, height, radius) {
+  if (radius <= 0) {
+    context.rect(x, y, width, height);
+  } else if (context.roundRect) {
+    context.roundRect(x, y, width, height, radius);
+  } else {
+    context.moveTo(x + radius, y);
+    context.arcTo(x + width, y, x + width, y + height, radius);
+    context.arcTo(x + width, y + height, x, y + height, radius);
+    context.arcTo(x, y + height, x, y, radius);
+    context.arcTo(x, y, x + width, y, radius);
+    context.closePath();
+  }
+}
+
+/** A stable key for "has the layout changed", ignoring property order. */
+function layoutKey(layout) {
+  if (!layout) return '';
+  const slots = (layout.slots || []).map((s) =>
+    [s.camera, s.x, s.y, s.width, s.height, s.inset ? 1 : 0, s.border || 0, s.radius || 0].join(','));
+  return [layout.width, layout.height, layout.borderColor, slots.join(';')].join('|');
+}
+
+export class Composite {
+  /**
+   * @param {HTMLCanvasElement} canvas
+   * @param {(index: number) => {image: CanvasImageSource, width: number, height: number} | null} sourceFor
+   */
+  constructor(canvas, sourceFor) {
+    this.canvas = canvas;
+    this.context = canvas.getContext('2d', { alpha: false });
+    this.sourceFor = sourceFor;
+    this.layout = null;
+    this.key = '';
+    this.names = new Map();
+    this.frameRequested = false;
+    this.drawn = { spec: null, key: '', at: 0, count: 0, layoutDrawnAt: 0 };
+    stats.composite = this.drawn;
+
+    // The canvas is as sharp as its box on screen and never larger than the recording:
+    // a 4K layout drawn 30 times a second into a 600-pixel box would only burn power.
+    new ResizeObserver(() => this.fitCanvas()).observe(canvas.parentElement);
+  }
+
+  /** Camera names for the "no picture" slots; cosmetic only. */
+  setNames(names) {
+    this.names = names;
+  }
+
+  /**
+   * A new state's layout. A changed layout is drawn right now rather than on the next
+   * animation frame, which a background tab would not get.
+   */
+  setLayout(layout) {
+    const key = layoutKey(layout);
+    if (key === this.key) {
+      this.layout = layout;
+      return;
+    }
+    this.layout = layout;
+    this.key = key;
+    this.fitCanvas();
+    this.draw();
+    // When the new geometry first reached the screen, for the tests' 150 ms bound.
+    this.drawn.layoutDrawnAt = performance.now();
+  }
+
+  /** A camera has a new picture: redraw once per display frame however many arrive. */
+  requestDraw() {
+    if (this.frameRequested) return;
+    this.frameRequested = true;
+    requestAnimationFrame(() => {
+      this.frameRequested = false;
+      this.draw();
+    });
+  }
+
+  fitCanvas() {
+    const layout = this.layout;
+    const box = this.canvas.parentElement.getBoundingClientRect();
+    const layoutWidth = layout?.width || 1280;
+    const layoutHeight = layout?.height || 720;
+    const ratio = window.devicePixelRatio || 1;
+    let scale = 1;
+    if (box.width > 0 && box.height > 0) {
+      scale = Math.min(1, (box.width * ratio) / layoutWidth, (box.height * ratio) / layoutHeight);
+    }
+    const width = Math.max(2, Math.round(layoutWidth * scale));
+    const height = Math.max(2, Math.round(layoutHeight * scale));
+    if (this.canvas.width !== width || this.canvas.height !== height) {
+      this.canvas.width = width; // clears it: draw again
+      this.canvas.height = height;
+      this.draw();
+    }
+  }
+
+  draw() {
+    const { canvas, context, layout } = this;
+    context.fillStyle = BACKGROUND;
+    context.fillRect(0, 0, canvas.width, canvas.height);
+    if (!layout || !layout.width || !layout.height || !Array.isArray(layout.slots)) return;
+    // The canvas keeps the layout's aspect, so one scale serves both axes for radii
+    // and borders; positions use each axis's own to land on the canvas edges exactly.
+    const sx = canvas.width / layout.width;
+    const sy = canvas.height / layout.height;
+    const s = Math.min(sx, sy);
+    context.imageSmoothingQuality = 'high';
+
+    for (const slot of layout.slots) {
+      const x = slot.x * sx;
+      const y = slot.y * sy;
+      const w = slot.width * sx;
+      const h = slot.height * sy;
+      const inset = Boolean(slot.inset);
+      // As InsetMask: the radius is at most half the short side, the inner edge follows.
+      const radius = inset ? Math.min(slot.radius || 0, Math.min(slot.width, slot.height) / 2) : 0;
+      const border = inset ? Math.min(slot.border || 0, Math.min(slot.width, slot.height) / 2) : 0;
+
+      context.save();
+      if (radius > 0) {
+        context.beginPath();
+        roundedRect(context, x, y, w, h, radius * s);
+        context.clip();
+      }
+      const source = this.sourceFor(slot.camera);
+      if (source && source.width > 0 && source.height > 0) {
+        const crop = coverCrop(source.width, source.height, slot.width, slot.height);
+        context.drawImage(source.image, crop.x, crop.y, crop.width, crop.height, x, y, w, h);
+      } else {
+        this.drawNoSignal(slot.camera, x, y, w, h);
+      }
+      context.restore();
+
+      if (border > 0) {
+        // The ring between the outer edge and the inner one, filled even-odd: the border
+        // sits inside the window so the window keeps its footprint, as in the recording.
+        const b = border * s;
+        context.beginPath();
+        roundedRect(context, x, y, w, h, radius * s);
+        roundedRect(context, x + b, y + b, w - 2 * b, h - 2 * b, Math.max(0, radius - border) * s);
+        context.fillStyle = this.borderColor();
+        context.fill('evenodd');
+      }
+    }
+    this.drawn.spec = layout.spec ?? null;
+    this.drawn.key = this.key;
+    this.drawn.at = performance.now();
+    this.drawn.count += 1;
+  }
+
+  borderColor() {
+    const color = this.layout?.borderColor;
+    return typeof color === 'string' && /^#[0-9a-f]{3,8}$/i.test(color) ? color : '#ebebeb';
+  }
+
+  drawNoSignal(camera, x, y, w, h) {
+    const { context } = this;
+    context.fillStyle = NO_SIGNAL;
+    context.fillRect(x, y, w, h);
+    const name = this.names.get(camera);
+    if (!name || w < 60 || h < 30) return;
+    // A hint for the operator only: the recording shows plain grey here.
+    context.fillStyle = 'rgba(235, 238, 245, 0.72)';
+    context.font = `${Math.max(11, Math.min(22, h / 10))}px system-ui, sans-serif`;
+    context.textAlign = 'center';
+    context.textBaseline = 'middle';
+    context.fillText(`${name}: no picture`, x + w / 2, y + h / 2, w - 16);
+  }
+}

@@ -1,0 +1,140 @@
+// Layout, swap and picture-in-picture buttons. They only send commands: which button
+// is lit comes from the server's state, so every viewer shows the same layout and a
+// refused change never looks accepted.
+
+import { store } from './store.js';
+import { sendCommand } from './api.js';
+
+const NAMES = {
+  pip: 'PiP',
+  'split-vertical': 'Stacked',
+  'split-horizontal': 'Side by side',
+  dominance: 'Dominance',
+  equal: 'Equal',
+  grid: 'Grid',
+};
+const POSITION_NAMES = {
+  'top-left': 'Top left',
+  'top-right': 'Top right',
+  'bottom-left': 'Bottom left',
+  'bottom-right': 'Bottom right',
+  center: 'Centre',
+};
+
+const $ = (id) => document.getElementById(id);
+
+function button(text, data, title) {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.className = 'chip';
+  b.textContent = text;
+  if (title) b.title = title;
+  Object.assign(b.dataset, data);
+  b.setAttribute('aria-pressed', 'false');
+  return b;
+}
+
+function next(list, current) {
+  if (!Array.isArray(list) || list.length === 0) return null;
+  const i = list.indexOf(current);
+  return list[(i + 1) % list.length];
+}
+
+/**
+ * The spec for another layout kind with the current options kept (position, size, swap,
+ * border…), as the terminal's "l" does: "pip:position=top-left,swap" -> "grid:position=top-left,swap".
+ */
+export function specWithKind(layout, kind) {
+  const spec = layout?.spec ?? '';
+  const colon = spec.indexOf(':');
+  return colon >= 0 ? kind + spec.slice(colon) : kind;
+}
+
+export class LayoutControls {
+  constructor() {
+    this.layouts = $('layouts');
+    this.positions = $('positions');
+    this.sizes = $('sizes');
+    this.swap = $('swap');
+    this.summary = $('layout-summary');
+    this.optionsKey = '';
+
+    this.layouts.addEventListener('click', (event) => {
+      const b = event.target.closest('button[data-layout]');
+      if (b) this.setLayout(b.dataset.layout);
+    });
+    this.positions.addEventListener('click', (event) => {
+      const b = event.target.closest('button[data-position]');
+      if (b) sendCommand({ command: 'pip', position: b.dataset.position });
+    });
+    this.sizes.addEventListener('click', (event) => {
+      const b = event.target.closest('button[data-size]');
+      if (b) sendCommand({ command: 'pip', size: Number(b.dataset.size) });
+    });
+    this.swap.addEventListener('click', () => this.sendSwap());
+  }
+
+  setLayout(kind) {
+    return sendCommand({ command: 'layout', layout: specWithKind(store.state?.layout, kind) });
+  }
+
+  nextLayout() {
+    const state = store.state;
+    const kind = next(state?.options?.layouts, state?.layout?.kind);
+    if (kind) this.setLayout(kind);
+  }
+
+  sendSwap() {
+    return sendCommand({ command: 'swap' });
+  }
+
+  nextPosition() {
+    const state = store.state;
+    const position = next(state?.options?.positions, state?.layout?.position);
+    if (position) sendCommand({ command: 'pip', position });
+  }
+
+  update(state) {
+    const options = state.options ?? {};
+    const layout = state.layout ?? null;
+    const key = JSON.stringify([options.layouts, options.positions, options.sizes]);
+    if (key !== this.optionsKey) {
+      this.optionsKey = key;
+      this.layouts.replaceChildren(...(options.layouts ?? []).map((name) =>
+        button(NAMES[name] ?? name, { layout: name }, `Layout: ${name}`)));
+      this.positions.replaceChildren(...(options.positions ?? []).map((name) =>
+        button(POSITION_NAMES[name] ?? name, { position: name })));
+      this.sizes.replaceChildren(...(options.sizes ?? []).map((size) =>
+        button(`${size} %`, { size: String(size) }, `${size} % of the width`)));
+    }
+
+    // Changes are taken while recording, and before a take (they set the starting
+    // layout); in between (syncing, countdown, finalising…) the rig refuses them.
+    const phase = state.take?.phase;
+    const open = !state.busy || phase === 'recording';
+    const isPip = layout?.kind === 'pip';
+    for (const b of this.layouts.children) {
+      b.setAttribute('aria-pressed', String(b.dataset.layout === layout?.kind));
+      b.disabled = !open;
+    }
+    for (const b of this.positions.children) {
+      b.setAttribute('aria-pressed', String(isPip && b.dataset.position === layout?.position));
+      b.disabled = !open || !isPip;
+    }
+    for (const b of this.sizes.children) {
+      b.setAttribute('aria-pressed', String(isPip && Number(b.dataset.size) === layout?.size));
+      b.disabled = !open || !isPip;
+    }
+    this.swap.setAttribute('aria-pressed', String(Boolean(layout?.swapped)));
+    this.swap.disabled = !open;
+
+    let summary = '';
+    if (layout) {
+      summary = NAMES[layout.kind] ?? layout.kind ?? '';
+      if (isPip) summary += ` · ${POSITION_NAMES[layout.position] ?? layout.position} · ${layout.size} %`;
+      if (layout.swapped) summary += ' · swapped';
+      if (layout.width && layout.height) summary += ` · ${layout.width} × ${layout.height}`;
+    }
+    if (this.summary.textContent !== summary) this.summary.textContent = summary;
+  }
+}

@@ -1,0 +1,265 @@
+// The take: Record and Stop, the phase, the running time, the countdown, finalising
+// progress and, at the end, the files or the reason it failed.
+
+import * as format from './format.js';
+import { store, isBusy, secondsSinceState } from './store.js';
+import { sendCommand } from './api.js';
+
+const PHASES = {
+  idle: { label: 'Idle', text: 'Ready. Choose the settings, then press Record.' },
+  syncing: { label: 'Syncing', text: 'Waiting for every camera’s clock to lock…' },
+  preparing: { label: 'Preparing', text: 'The cameras are getting ready…' },
+  countdown: { label: 'Countdown', text: 'Recording starts in a moment.' },
+  recording: { label: 'Recording', text: 'Recording. Layout changes go into the combined file from the next frame.' },
+  stopping: { label: 'Stopping', text: 'Stopping: the cameras are sending what is left…' },
+  finalising: { label: 'Finalising', text: 'Finalising: writing the combined file…' },
+  done: { label: 'Done', text: 'Done. The files are ready.' },
+  failed: { label: 'Failed', text: 'The take failed.' },
+  cancelled: { label: 'Cancelled', text: 'The take was cancelled.' },
+};
+/** A second Enter within this long confirms; the first only arms. */
+const CONFIRM_MS = 3000;
+
+const $ = (id) => document.getElementById(id);
+
+function setText(element, text) {
+  if (element.textContent !== text) element.textContent = text;
+}
+
+export class TakeControls {
+  /** @param {{planFields: () => object}} plan the form that supplies the start's fields */
+  constructor(plan) {
+    this.plan = plan;
+    this.record = $('record');
+    this.recordLabel = this.record.querySelector('.record-label');
+    this.stop = $('stop');
+    this.stopLabel = this.stop.querySelector('.stop-label');
+    this.phasePill = $('phase');
+    this.timer = $('timer');
+    this.countdown = $('countdown');
+    this.session = $('session');
+    this.text = $('take-text');
+    this.progressRow = $('finalising-row');
+    this.progress = $('finalising');
+    this.progressText = $('finalising-text');
+    this.reason = $('reason');
+    this.warnings = $('warnings');
+    this.files = $('files');
+    this.folder = $('folder');
+    this.fileList = $('file-list');
+
+    this.armed = null; // {action: 'start' | 'stop', timer}
+    this.sending = false;
+    this.shownElapsed = 0;
+    this.shownSession = null;
+    this.filesKey = '';
+    this.warningsKey = '';
+
+    this.record.addEventListener('click', () => this.start());
+    this.stop.addEventListener('click', () => this.sendStop());
+    // Enter or Space on a focused Record or Stop would click it. Focus stays on Record
+    // after a take, so one stray key would start the next one: from the keyboard these
+    // buttons behave like the global Enter, arm first and confirm second. A pointer
+    // click (or a script's click()) is deliberate and acts at once.
+    for (const button of [this.record, this.stop]) {
+      button.addEventListener('keydown', (event) => {
+        if ((event.key !== 'Enter' && event.key !== ' ') || event.ctrlKey || event.metaKey || event.altKey) return;
+        event.preventDefault();
+        if (!event.repeat) this.pressPrimary();
+      });
+      // Space clicks on key-up; the press was already handled on key-down.
+      button.addEventListener('keyup', (event) => {
+        if (event.key === ' ') event.preventDefault();
+      });
+    }
+    // The clock runs between states (at most ten a second, fewer when quiet), so it
+    // ticks here; 100 ms keeps the seconds turning over on time.
+    setInterval(() => this.tick(), 100);
+  }
+
+  phase(state = store.state) {
+    return state?.take?.phase ?? 'idle';
+  }
+
+  async start() {
+    this.disarm();
+    if (this.sending || isBusy()) return;
+    this.sending = true;
+    this.record.setAttribute('aria-busy', 'true');
+    try {
+      await sendCommand({ command: 'start', ...this.plan.planFields() });
+    } finally {
+      this.sending = false;
+      this.record.removeAttribute('aria-busy');
+    }
+  }
+
+  sendStop() {
+    this.disarm();
+    return sendCommand({ command: 'stop' });
+  }
+
+  /**
+   * Enter (twice): the keyboard way to start or stop. Starting or ending a take by
+   * accident costs a recording, and a key is easily hit by mistake (a tablet's keyboard
+   * cover, a cat, focus left on a button), so the first press only arms and says what
+   * a second press within three seconds will do. Two presses beat press-and-hold: key
+   * repeat makes holding unreliable, and it works the same with a screen reader.
+   */
+  pressPrimary() {
+    const action = isBusy() ? 'stop' : 'start';
+    if (this.armed && this.armed.action === action) {
+      if (action === 'start') this.start();
+      else this.sendStop();
+      return;
+    }
+    this.disarm();
+    this.armed = { action, timer: setTimeout(() => this.disarm(), CONFIRM_MS) };
+    this.render();
+  }
+
+  disarm() {
+    if (!this.armed) return;
+    clearTimeout(this.armed.timer);
+    this.armed = null;
+    this.render();
+  }
+
+  render(state = store.state) {
+    const take = state?.take ?? null;
+    const phase = this.phase(state);
+    const info = PHASES[phase] ?? { label: format.capitalised(phase), text: '' };
+    const busy = isBusy(state);
+    // A take that ended is no longer armed for: the press meant the old situation.
+    if (this.armed && (this.armed.action === 'stop') !== busy) {
+      clearTimeout(this.armed.timer);
+      this.armed = null;
+    }
+
+    document.body.dataset.phase = phase;
+    document.body.dataset.busy = String(busy);
+    this.record.dataset.state = phase;
+    this.record.disabled = busy;
+    const armedStart = this.armed?.action === 'start';
+    this.record.dataset.armed = String(armedStart);
+    setText(this.recordLabel, armedStart ? 'Press Enter again to record'
+      : busy ? info.label : 'Record');
+    this.stop.disabled = !busy;
+    const armedStop = this.armed?.action === 'stop';
+    this.stop.dataset.armed = String(armedStop);
+    setText(this.stopLabel, armedStop ? 'Press Enter again to stop' : 'Stop');
+
+    this.phasePill.dataset.phase = phase;
+    setText(this.phasePill, info.label);
+    setText(this.session, take?.sessionID ?? '');
+
+    let text = info.text;
+    if (phase === 'countdown' && take?.countdownSeconds != null) {
+      text = `Recording starts in ${Math.max(1, Math.ceil(take.countdownSeconds))} s.`;
+    }
+    setText(this.text, text);
+    this.renderProgress(phase, take);
+
+    const showReason = Boolean(take?.reason) && (phase === 'failed' || phase === 'cancelled' || take?.isOver);
+    this.reason.hidden = !showReason;
+    setText(this.reason, showReason ? take.reason : '');
+    this.renderWarnings(take?.warnings);
+    this.renderFiles(take?.files ?? null);
+    this.tick();
+  }
+
+  renderProgress(phase, take) {
+    const finalising = take?.finalising;
+    const show = phase === 'stopping' || phase === 'finalising';
+    this.progressRow.hidden = !show;
+    if (!show) return;
+    if (finalising && finalising.total > 0) {
+      this.progress.max = finalising.total;
+      this.progress.value = Math.min(finalising.done, finalising.total);
+      setText(this.progressText, `${finalising.done} of ${finalising.total} segments`);
+    } else {
+      // No figures yet: an indeterminate bar says "working" without a made-up number.
+      this.progress.removeAttribute('value');
+      setText(this.progressText, phase === 'stopping' ? 'Collecting the last frames…' : 'Starting…');
+    }
+  }
+
+  renderWarnings(warnings) {
+    const list = Array.isArray(warnings) ? warnings : [];
+    const key = JSON.stringify(list);
+    if (key === this.warningsKey) return;
+    this.warningsKey = key;
+    this.warnings.replaceChildren(...list.map((warning) => {
+      const item = document.createElement('li');
+      item.textContent = String(warning);
+      return item;
+    }));
+    this.warnings.hidden = list.length === 0;
+  }
+
+  renderFiles(files) {
+    const key = JSON.stringify(files);
+    if (key === this.filesKey) return;
+    this.filesKey = key;
+    this.files.hidden = !files;
+    if (!files) {
+      this.fileList.replaceChildren();
+      return;
+    }
+    setText(this.folder, files.folder ? `Saved in ${files.folder}` : '');
+    const items = [];
+    const link = (file, kind, className, caption) => {
+      if (!file || !file.url) return;
+      const item = document.createElement('li');
+      const a = document.createElement('a');
+      a.className = className;
+      a.dataset.kind = kind;
+      a.href = file.url;
+      a.target = '_blank';
+      a.rel = 'noopener';
+      a.textContent = file.name || file.url;
+      const note = document.createElement('span');
+      note.className = 'file-kind';
+      note.textContent = caption;
+      item.append(a, note);
+      items.push(item);
+    };
+    link(files.combined, 'combined', 'file', 'combined');
+    for (const camera of files.cameras ?? []) link(camera, 'camera', 'file', 'camera');
+    // Sound files are extras beside the three kinds the page promises (a.file).
+    for (const sound of files.sound ?? []) link(sound, 'sound', 'sound-file', 'sound');
+    link(files.manifest, 'manifest', 'file', 'manifest');
+    this.fileList.replaceChildren(...items);
+  }
+
+  /** The running time and the countdown, run on locally from the last state. */
+  tick() {
+    const take = store.state?.take;
+    const phase = take?.phase ?? 'idle';
+    if (!take) {
+      this.shownElapsed = 0;
+      this.shownSession = null;
+    } else {
+      if (take.sessionID !== this.shownSession) {
+        this.shownSession = take.sessionID;
+        this.shownElapsed = 0;
+      }
+      const base = Number(take.elapsedSeconds) || 0;
+      const now = phase === 'recording' ? base + secondsSinceState() : base;
+      // Never backwards: a state that left the server a moment ago may say slightly
+      // less than the local clock has already shown.
+      this.shownElapsed = Math.max(this.shownElapsed, now);
+    }
+    setText(this.timer, format.clock(this.shownElapsed));
+    this.timer.dataset.running = String(phase === 'recording');
+
+    if (phase === 'countdown' && take?.countdownSeconds != null) {
+      const left = Math.max(1, Math.ceil(take.countdownSeconds - secondsSinceState()));
+      setText(this.countdown, String(left));
+      this.countdown.hidden = false;
+    } else if (!this.countdown.hidden) {
+      this.countdown.hidden = true;
+      this.countdown.textContent = '';
+    }
+  }
+}

@@ -1,0 +1,36 @@
+import ArgumentParser
+import DualCamCoordinator
+import DualCamStudio
+import Foundation
+import Logging
+
+/// Where the studio (the browser screen) listens: loopback unless told otherwise.
+struct StudioOptions: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "Address and port of the studio (the browser screen). Beyond loopback (e.g. 0.0.0.0:8080 for a tablet) a "
+            + "browser needs the one-time link printed here.", valueName: "ADDR:PORT"))
+    var listen = "127.0.0.1:8080"
+
+    func address() throws -> (host: String, port: Int) {
+        guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]),
+              (0...65_535).contains(port) else {
+            throw ValidationError("--listen \(listen) is not ADDR:PORT, e.g. 127.0.0.1:8080 or 0.0.0.0:8080")
+        }
+        var host = String(listen[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty else { throw ValidationError("--listen \(listen) names no address; e.g. 0.0.0.0:8080") }
+        return (host, port)
+    }
+
+    /// Serves the studio for `rig` until the task is cancelled, printing where to open it.
+    func serve(rig: Rig, plan: SessionPlan, logger: Logger) async throws {
+        let (host, port) = try address()
+        let studio = Studio(rig: rig, plan: plan, host: host, port: port, logger: logger)
+        try await studio.run(onListening: { bound in
+            CommandSupport.say("studio: open \(studio.url(port: bound))")
+            if studio.access.requiresToken {
+                CommandSupport.say("studio: listening beyond loopback; the link above works once (each use prints the next)")
+            }
+        })
+    }
+}
