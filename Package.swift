@@ -136,8 +136,8 @@ let package = Package(
         .testTarget(
             name: "DualCamStudioTests",
             dependencies: [
-                "DualCamStudio", "DualCamCoordinator", "DualCamCore",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                "DualCamStudio", "DualCamCoordinator", "DualCamCore", "DualCamNet",
+                .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(
             name: "EndToEndTests",
