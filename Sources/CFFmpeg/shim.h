@@ -50,6 +50,8 @@ static inline int64_t dc_rescale_near_inf(int64_t a, AVRational from, AVRational
 }
 static inline int dc_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
 static inline int dc_averror_encoder_not_found(void) { return AVERROR_ENCODER_NOT_FOUND; }
+static inline int dc_codec_flag_qscale(void) { return AV_CODEC_FLAG_QSCALE; }
+static inline int dc_ff_qp2lambda(void) { return FF_QP2LAMBDA; }
 static inline int dc_averror_decoder_not_found(void) { return AVERROR_DECODER_NOT_FOUND; }
 static inline int dc_averror_muxer_not_found(void) { return AVERROR_MUXER_NOT_FOUND; }
 static inline int64_t dc_av_time_base(void) { return AV_TIME_BASE; }

@@ -17,14 +17,15 @@ struct PreviewSettings: Sendable, Equatable {
 /// the previous picture, is left alone (the newest picture wins, none queue). Only a frame
 /// taken is scaled, on the capture thread, so at most `fps` scales a second happen there.
 final class PreviewTap: @unchecked Sendable {
-    // Invariant: `settings`, `nextDue`, `pending` and `stopped` are touched only while
-    // `condition` is locked; `scaler` only by the thread holding `scaling`.
+    // Invariant: `settings`, `nextDue` and `pending` are touched only while `condition`
+    // is locked; `scaler` and `jpegDecoder` only by the thread holding `scaling`.
     private let condition = NSCondition()
     private var settings: PreviewSettings?
     private var nextDue: Int64 = .min
     private var pending: (image: YUV420Image, localCapture: Int64)?
     private let scaling = NSLock()
     private let scaler = SwsScaler()
+    private var jpegDecoder: VideoDecoder?
 
     /// The agent's one tap: a camera is a process-wide resource, and so is its picture.
     static let shared = PreviewTap()
@@ -47,7 +48,9 @@ final class PreviewTap: @unchecked Sendable {
 
     /// Called by a capture thread for every frame it captured.
     func offer(_ frame: CapturedFrame) {
-        guard case .picture(let picture) = frame.payload else { return }  // compressed input: see PROTOCOL.md §16
+        // A camera passing H.264 through has no picture to show without a decoder per
+        // frame; it has no preview (PROTOCOL.md §16).
+        if case .h264 = frame.payload { return }
         condition.lock()
         guard let settings, pending == nil, frame.localCaptureNanoseconds >= nextDue else {
             condition.unlock()
@@ -61,7 +64,10 @@ final class PreviewTap: @unchecked Sendable {
         // Two capture threads may overlap for a moment (an idle source closing while a
         // take's opens); the second simply skips a frame.
         guard scaling.try() else { return }
-        let source = picture.image
+        guard let source = picture(of: frame) else {
+            scaling.unlock()
+            return
+        }
         let crop = LayoutGeometry.coverCrop(sourceWidth: source.width, sourceHeight: source.height,
                                             slotWidth: settings.width, slotHeight: settings.height)
         let scaled = scaler.scale(source, crop: crop, toWidth: settings.width, height: settings.height)
@@ -70,6 +76,31 @@ final class PreviewTap: @unchecked Sendable {
         if self.settings == settings { pending = (scaled, frame.localCaptureNanoseconds) }
         condition.signal()
         condition.unlock()
+    }
+
+    /// The frame's picture; an MJPEG frame (most USB cameras at 720p and up) is decoded
+    /// here, only when the preview takes it.
+    private func picture(of frame: CapturedFrame) -> YUV420Image? {
+        switch frame.payload {
+        case .picture(let picture):
+            return picture.image
+        case .mjpeg(let bytes):
+            do {
+                if jpegDecoder == nil {
+                    jpegDecoder = try VideoDecoder(parameters: CodecParameters(codecName: "mjpeg", width: 0, height: 0,
+                                                                               pixelFormat: nil))
+                }
+                let packet = EncodedPacket(data: bytes, ptsNanoseconds: frame.localCaptureNanoseconds,
+                                           dtsNanoseconds: frame.localCaptureNanoseconds, durationNanoseconds: 0,
+                                           isKeyframe: true)
+                return try jpegDecoder!.decode(packet).last?.image
+            } catch {
+                jpegDecoder = nil  // a corrupt picture: the next one starts afresh
+                return nil
+            }
+        case .h264:
+            return nil
+        }
     }
 
     /// Blocks until a picture is there (with the settings it was made for), or returns nil

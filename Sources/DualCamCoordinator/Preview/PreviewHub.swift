@@ -26,15 +26,24 @@ public final class PreviewHub: Sendable {
         }
     }
 
-    /// One picture of one camera, as its agent encoded it.
+    /// How a viewer wants its pictures.
+    public enum Format: Sendable {
+        /// As the agents encoded them: H.264 access units, Annex B.
+        case h264
+        /// Each a whole JPEG picture, made here for viewers without an H.264 decoder.
+        case jpeg
+    }
+
+    /// One picture of one camera.
     public struct Picture: Sendable {
         public var camera: Int
         public var captureSharedNanoseconds: Int64
+        /// Always true for JPEG; for H.264 an IDR with SPS and PPS in front.
         public var keyframe: Bool
         public var width: Int
         public var height: Int
-        /// One H.264 access unit, Annex B; a key frame has SPS and PPS in front.
-        public var h264: Data
+        public var format: Format
+        public var data: Data
     }
 
     public let settings: Settings
@@ -45,7 +54,13 @@ public final class PreviewHub: Sendable {
     /// Told when the demand changes or a key frame is wanted, so the rig acts at once.
     private let poke = NIOLockedValueBox<(@Sendable () -> Void)?>(nil)
 
+    private let transcoders = NIOLockedValueBox<[Int: PreviewTranscoder]>([:])
+    /// JPEG pictures are made at most this often per camera: a tablet's fallback, not
+    /// the main screen, and each costs a decode-to-JPEG here.
+    public static let jpegRate = 15
+
     private struct Viewer {
+        var format: Format
         var continuation: AsyncStream<Picture>.Continuation
         /// Cameras whose next picture must be a key frame for this viewer.
         var waitingForKey: Set<Int>
@@ -61,14 +76,17 @@ public final class PreviewHub: Sendable {
 
     /// Pictures of every camera until the stream is dropped (or its task cancelled).
     /// Each camera starts at a key frame.
-    public func watch() -> AsyncStream<Picture> {
+    public func watch(_ format: Format = .h264) -> AsyncStream<Picture> {
         let id = nextViewer.withLockedValue { $0 += 1; return $0 }
         let (stream, continuation) = AsyncStream.makeStream(of: Picture.self, bufferingPolicy: .bufferingOldest(6))
         continuation.onTermination = { [weak self] _ in
             self?.viewers.withLockedValue { _ = $0.removeValue(forKey: id) }
             self?.changed()
         }
-        viewers.withLockedValue { $0[id] = Viewer(continuation: continuation, waitingForKey: Set(0..<Self.maxCameras)) }
+        viewers.withLockedValue {
+            $0[id] = Viewer(format: format, continuation: continuation,
+                            waitingForKey: format == .h264 ? Set(0..<Self.maxCameras) : [])
+        }
         keyframesWanted.withLockedValue { $0.formUnion(0..<Self.maxCameras) }
         changed()
         return stream
@@ -90,13 +108,18 @@ public final class PreviewHub: Sendable {
     /// A PreviewFrame from camera `camera`'s link (checked by the protocol machine).
     func receive(camera: Int, _ frame: Dualcam_V1_PreviewFrame) {
         let picture = Picture(camera: camera, captureSharedNanoseconds: frame.captureSharedNs, keyframe: frame.keyframe,
-                              width: Int(frame.width), height: Int(frame.height), h264: frame.h264)
+                              width: Int(frame.width), height: Int(frame.height), format: .h264, data: frame.h264)
         if frame.keyframe, let codec = H264CodecString.from(annexB: frame.h264) {
             codecs.withLockedValue { $0[camera] = codec }
         }
         var wantKey = false
+        var wantJPEG = false
         viewers.withLockedValue { viewers in
             for (id, viewer) in viewers {
+                guard viewer.format == .h264 else {
+                    wantJPEG = true
+                    continue
+                }
                 if viewer.waitingForKey.contains(camera) {
                     guard frame.keyframe else { continue }
                     viewers[id]!.waitingForKey.remove(camera)
@@ -110,6 +133,33 @@ public final class PreviewHub: Sendable {
         if wantKey {
             keyframesWanted.withLockedValue { _ = $0.insert(camera) }
             changed()
+        }
+        transcoder(camera, wanted: wantJPEG)?.push(picture)
+    }
+
+    /// The camera's JPEG maker while a JPEG viewer watches; let go when none does.
+    private func transcoder(_ camera: Int, wanted: Bool) -> PreviewTranscoder? {
+        transcoders.withLockedValue { all in
+            guard wanted else {
+                all[camera] = nil
+                return nil
+            }
+            if let existing = all[camera] { return existing }
+            let made = PreviewTranscoder(camera: camera, fps: Self.jpegRate) { [weak self] picture in
+                self?.deliverJPEG(picture)
+            }
+            all[camera] = made
+            // It starts at a key frame: ask for one rather than wait up to a second.
+            keyframesWanted.withLockedValue { _ = $0.insert(camera) }
+            return made
+        }
+    }
+
+    private func deliverJPEG(_ picture: Picture) {
+        viewers.withLockedValue { viewers in
+            for viewer in viewers.values where viewer.format == .jpeg {
+                _ = viewer.continuation.yield(picture)  // a full queue drops it: the next one is whole
+            }
         }
     }
 

@@ -40,12 +40,10 @@ struct QRPenalty: Equatable {
 
     init(modules: [Bool], size: Int) {
         for i in 0..<size {
-            let row = Array(modules[i * size..<(i + 1) * size])
-            let column = (0..<size).map { modules[$0 * size + i] }
-            for line in [row, column] {
-                runs += Self.runPenalty(line)
-                finderLike += Self.finderLikePenalty(line)
-            }
+            let row = Self.scoreLine(modules, start: i * size, step: 1, count: size)
+            let column = Self.scoreLine(modules, start: i, step: size, count: size)
+            runs += row.runs + column.runs
+            finderLike += row.finderLike + column.finderLike
         }
         for y in 0..<size - 1 {
             for x in 0..<size - 1 {
@@ -63,39 +61,48 @@ struct QRPenalty: Equatable {
         balance = 10 * (abs(20 * dark - 10 * total) / total)
     }
 
-    /// 3 points for a run of 5, one more for each module beyond.
     static func runPenalty(_ line: [Bool]) -> Int {
-        guard !line.isEmpty else { return 0 }
-        var penalty = 0
-        var start = 0
-        for i in 1...line.count where i == line.count || line[i] != line[start] {
-            let length = i - start
-            if length >= 5 { penalty += length - 2 }
-            start = i
-        }
-        return penalty
+        scoreLine(line, start: 0, step: 1, count: line.count).runs
     }
 
-    /// 40 points for each 11-module window that reads four light modules and then
-    /// dark-light-dark-dark-dark-light-dark (a finder's 1:1:3:1:1), or that pattern and
-    /// then four light. The spec leaves open whether the margin beyond the edge counts
-    /// and whether light on both sides counts twice; this is the common reading (windows
-    /// wholly inside the symbol, each window counted), which keeps the chosen mask the
-    /// same as other widely used encoders'.
     static func finderLikePenalty(_ line: [Bool]) -> Int {
-        let core = [true, false, true, true, true, false, true]
-        let margin = [Bool](repeating: false, count: 4)
-        let windows = [margin + core, core + margin]
-        let width = core.count + margin.count
-        guard line.count >= width else { return 0 }
-        var penalty = 0
-        for start in 0...(line.count - width) {
-            let window = line[start..<start + width]
-            for candidate in windows where window.elementsEqual(candidate) {
-                penalty += 40
+        scoreLine(line, start: 0, step: 1, count: line.count).finderLike
+    }
+
+    /// One pass over a row or column (`count` modules from `start`, `step` apart), so the
+    /// eight candidate masks of a large symbol are scored without copying lines.
+    ///
+    /// Runs: 3 points for a run of 5 same-coloured modules, one more for each beyond.
+    ///
+    /// Finder-like: 40 points for each 11-module window reading four light modules and
+    /// then dark-light-dark-dark-dark-light-dark (a finder's 1:1:3:1:1), or that pattern
+    /// and then four light. The spec leaves open whether the margin beyond the edge
+    /// counts and whether light on both sides counts twice; this is the common reading
+    /// (windows wholly inside the symbol, each window counted), which keeps the chosen
+    /// mask the same as other widely used encoders'.
+    private static func scoreLine(_ modules: [Bool], start: Int, step: Int, count: Int) -> (runs: Int, finderLike: Int) {
+        let lightThenPattern = 0b0000_1011101, patternThenLight = 0b1011101_0000
+        let windowMask = (1 << 11) - 1
+        var runs = 0, finderLike = 0
+        var runLength = 0
+        var previous = false
+        var window = 0  // the last 11 modules, newest in the lowest bit
+        for k in 0..<count {
+            let dark = modules[start + k * step]
+            if k > 0, dark == previous {
+                runLength += 1
+            } else {
+                if runLength >= 5 { runs += runLength - 2 }
+                runLength = 1
+                previous = dark
+            }
+            window = (window << 1 | (dark ? 1 : 0)) & windowMask
+            if k >= 10, window == lightThenPattern || window == patternThenLight {
+                finderLike += 40
             }
         }
-        return penalty
+        if runLength >= 5 { runs += runLength - 2 }
+        return (runs, finderLike)
     }
 }
 
@@ -108,10 +115,10 @@ extension QRMatrix {
         }
     }
 
-    /// Scored with format and version information still unwritten (light), as in the
-    /// spec's encoding procedure, where they are added after the mask is chosen. Some
-    /// encoders score the finished symbol instead and may pick another mask; any mask
-    /// reads back the same. Ties go to the lower mask number.
+    /// Scored with format and version information and the dark module still unwritten
+    /// (light), as in the spec's encoding procedure, where they are added after the mask
+    /// is chosen. Some encoders score the finished symbol instead and may pick another
+    /// mask; any mask reads back the same. Ties go to the lower mask number.
     func lowestPenaltyMask() -> Int {
         var best = (mask: 0, penalty: Int.max)
         for mask in QRMask.all {

@@ -35,9 +35,9 @@ struct ViewerConnection {
                 previews = nil
                 switch request.format {
                 case "h264":
-                    previews = Task { try await sendPreviews() }
+                    previews = Task { try await sendPreviews(.h264) }
                 case "jpeg":
-                    try await send(["type": "notice", "text": "JPEG previews are not available yet; open the studio on localhost or over HTTPS"])
+                    previews = Task { try await sendPreviews(.jpeg) }
                 default:
                     break
                 }
@@ -73,9 +73,9 @@ struct ViewerConnection {
         let state: StudioState
     }
 
-    private func sendPreviews() async throws {
+    private func sendPreviews(_ format: PreviewHub.Format) async throws {
         let allocator = ByteBufferAllocator()
-        for await picture in studio.rig.previews.watch() {
+        for await picture in studio.rig.previews.watch(format) {
             try await outbound.write(.binary(PreviewMessage.encode(picture, allocator: allocator)))
         }
     }

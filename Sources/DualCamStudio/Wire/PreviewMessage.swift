@@ -13,14 +13,14 @@ enum PreviewMessage {
     static let headerBytes = 16
 
     static func encode(_ picture: PreviewHub.Picture, allocator: ByteBufferAllocator) -> ByteBuffer {
-        var buffer = allocator.buffer(capacity: headerBytes + picture.h264.count)
-        buffer.writeInteger(Kind.h264.rawValue)
+        var buffer = allocator.buffer(capacity: headerBytes + picture.data.count)
+        buffer.writeInteger(picture.format == .h264 ? Kind.h264.rawValue : Kind.jpeg.rawValue)
         buffer.writeInteger(UInt8(picture.keyframe ? 1 : 0))
         buffer.writeInteger(UInt16(clamping: picture.camera))
         buffer.writeInteger(picture.captureSharedNanoseconds)
         buffer.writeInteger(UInt16(clamping: picture.width))
         buffer.writeInteger(UInt16(clamping: picture.height))
-        buffer.writeBytes(picture.h264)
+        buffer.writeBytes(picture.data)
         return buffer
     }
 }

@@ -12,15 +12,16 @@ export class ApiError extends Error {
 }
 
 async function errorFrom(response) {
-  let message = `${response.status} ${response.statusText}`.trim();
   try {
     const body = await response.json();
-    if (body && typeof body.error === 'string') message = body.error;
+    // The server's words say what went wrong and what to do: shown as they are.
+    if (body && typeof body.error === 'string') return new ApiError(body.error, response.status);
   } catch {
     // Not JSON (a proxy's page, say): the status line is all there is.
   }
+  let message = `${response.status} ${response.statusText}`.trim();
   if (response.status === 401) {
-    message = `${message} — this browser has no session: open the studio link the terminal printed (with its ?token=) again.`;
+    message += ': this browser has no session. Open the studio link the terminal printed (with its ?token=) again.';
   }
   return new ApiError(message, response.status);
 }

@@ -75,6 +75,7 @@ async function main() {
     format: () => format,
     onFrame: (buffer) => previews.handle(buffer),
     onLink: showLink,
+    onPreviewRequest: () => previews.resync(),
   });
   format = await chooseFormat();
   document.body.dataset.previewFormat = format;

@@ -142,7 +142,7 @@ class CameraTile {
     }
 
     let cover = '';
-    if (state === 'lost') cover = 'Connection lost: showing the last picture';
+    if (state === 'lost') cover = this.hasPicture ? 'Connection lost: showing the last picture' : 'Connection lost';
     else if (!this.hasPicture) cover = agent.preview ? 'Waiting for the picture…' : 'No preview from this camera';
     else if (pictureAge > STALE_MS && agent.preview) cover = `No picture for ${format.span(pictureAge / 1000)}`;
     this.cover.hidden = cover === '';

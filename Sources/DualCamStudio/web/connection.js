@@ -15,11 +15,13 @@ export class Connection {
    * @param {() => string} options.format what to ask for: "h264", "jpeg" or "none"
    * @param {(buffer: ArrayBuffer) => void} options.onFrame one binary preview message
    * @param {(link: {state: string, retryInSeconds?: number}) => void} options.onLink
+   * @param {(format: string) => void} options.onPreviewRequest frames start afresh after it
    */
-  constructor({ format, onFrame, onLink }) {
+  constructor({ format, onFrame, onLink, onPreviewRequest }) {
     this.format = format;
     this.onFrame = onFrame;
     this.onLink = onLink;
+    this.onPreviewRequest = onPreviewRequest;
     this.socket = null;
     this.delay = FIRST_DELAY_MS;
     this.retryTimer = 0;
@@ -38,6 +40,7 @@ export class Connection {
     if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return;
     const format = document.visibilityState === 'hidden' ? 'none' : this.format();
     this.socket.send(JSON.stringify({ type: 'preview', format }));
+    this.onPreviewRequest(format);
   }
 
   async loadState() {

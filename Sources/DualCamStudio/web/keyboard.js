@@ -1,6 +1,7 @@
 // The terminal's keys: Enter starts and stops (twice, see TakeControls.pressPrimary),
 // q stops, l next layout, s swap, p next picture-in-picture position, Escape dismisses
-// the message and disarms.
+// the message and disarms. Space is left to scroll the page: it is too easily pressed
+// for a key that starts a recording (on a focused Record button it arms, as Enter).
 
 import { dismissError } from './banner.js';
 
@@ -17,8 +18,7 @@ export function installShortcuts({ take, layout }) {
     const onButton = event.target instanceof Element && event.target.closest('button, a, summary');
     switch (event.key) {
       case 'Enter':
-      case ' ':
-        // Enter or Space on a focused button activates that button, as it should.
+        // Enter on a focused button or link activates it, as it should.
         if (onButton) return;
         event.preventDefault();
         // Held keys repeat: a held Enter must not arm and confirm in one go.

@@ -2,7 +2,8 @@
 // the start command's fields. A field the operator touched keeps the operator's value;
 // the others follow the server's plan (which another viewer or a take may change).
 
-const FALLBACK_SIZES = ['640x360', '1280x720', '1920x1080', '3840x2160'];
+/** For a server that does not list options.sizesWxH. */
+const FALLBACK_SIZES = ['640x360', '1280x720', '1920x1080'];
 
 const form = document.getElementById('plan');
 const panel = document.getElementById('plan-panel');
@@ -20,12 +21,8 @@ function fill(select, values, label = (v) => String(v)) {
   if (values.map(String).includes(current)) select.value = current;
 }
 
-/** "1280x720" with a readable name: the same choices as the terminal's --size. */
 function sizeLabel(size) {
-  const [w, h] = String(size).split('x').map(Number);
-  const names = { 360: '360p', 540: '540p', 720: '720p', 1080: '1080p', 1440: '1440p', 2160: '4K' };
-  const name = w > h ? names[h] : null;
-  return name ? `${w} × ${h} (${name})` : `${w} × ${h}`;
+  return String(size).replace('x', ' × ');
 }
 
 export class PlanForm {
@@ -35,7 +32,7 @@ export class PlanForm {
     this.planKey = '';
     form.addEventListener('submit', (event) => event.preventDefault());
     form.addEventListener('input', (event) => {
-      if (event.target.name) this.dirty.add(event.target.name === 'intensityValue' ? 'intensity' : event.target.name);
+      if (event.target.name) this.dirty.add(event.target.name);
       this.syncDependents();
     });
   }
@@ -70,7 +67,7 @@ export class PlanForm {
     panel.hidden = Boolean(state.busy);
 
     const planSize = plan.width && plan.height ? `${plan.width}x${plan.height}` : null;
-    const sizes = Array.isArray(options.resolutions) && options.resolutions.length ? [...options.resolutions] : [...FALLBACK_SIZES];
+    const sizes = Array.isArray(options.sizesWxH) && options.sizesWxH.length ? [...options.sizesWxH] : [...FALLBACK_SIZES];
     if (planSize && !sizes.includes(planSize)) sizes.push(planSize);
     sizes.sort((a, b) => Number(a.split('x')[0]) - Number(b.split('x')[0]));
     const rates = [...(options.rates ?? [])];

@@ -114,7 +114,7 @@ class H264Stream {
   }
 
   makeDecoder() {
-    return new VideoDecoder({
+    const decoder = new VideoDecoder({
       output: (frame) => {
         try {
           const captureNs = this.captures.get(frame.timestamp) ?? frame.timestamp * 1000;
@@ -128,12 +128,15 @@ class H264Stream {
       error: (error) => {
         console.warn(`studio: camera ${this.index} H.264 decoder failed; waiting for the next key frame`, error);
         stats.decoderErrors[this.index] = (stats.decoderErrors[this.index] || 0) + 1;
+        // The error closed this decoder; the next key frame makes a new one.
+        if (this.decoder !== decoder) return;
         this.decoder = null;
         this.configured = null;
         this.waitingForKey = true;
         this.captures.clear();
       },
     });
+    return decoder;
   }
 
   push(frame) {
@@ -187,6 +190,11 @@ class H264Stream {
       this.waitingForKey = true;
       countDrop(this.index);
     }
+  }
+
+  /** The stream starts again (a new socket, frames resumed): wait for a key frame. */
+  resync() {
+    this.waitingForKey = true;
   }
 
   close() {
@@ -274,6 +282,15 @@ export class Previews {
   pictureAge(index) {
     const camera = this.cameras.get(index);
     return camera && camera.sink.drawnAt > 0 ? performance.now() - camera.sink.drawnAt : Infinity;
+  }
+
+  /**
+   * Frames are about to start afresh (a new WebSocket, a tab shown again): the first
+   * H.264 frames may be deltas whose references this decoder never saw, and decoding
+   * them would smear the picture, so every camera waits for its next key frame.
+   */
+  resync() {
+    for (const camera of this.cameras.values()) camera.h264?.resync();
   }
 
   /** Lets go of cameras that left the state, decoders included. */

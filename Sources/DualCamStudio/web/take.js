@@ -26,6 +26,18 @@ function setText(element, text) {
   if (element.textContent !== text) element.textContent = text;
 }
 
+/**
+ * Fills an element with text that may break after "_" and "/": session file names
+ * (DualCam_Combined_20261125_155040.mp4) and folders are long words, and breaking them
+ * anywhere looks broken. The text content stays exactly the name.
+ */
+function setBreakableText(element, text) {
+  // No look-behind in the pattern: Safari before 16.4 (older tablets) rejects the module.
+  const parts = text.replace(/[_/]/g, '$&\n').split('\n');
+  element.replaceChildren(...parts.flatMap((part, i) =>
+    i < parts.length - 1 ? [part, document.createElement('wbr')] : [part]));
+}
+
 export class TakeControls {
   /** @param {{planFields: () => object}} plan the form that supplies the start's fields */
   constructor(plan) {
@@ -206,7 +218,7 @@ export class TakeControls {
       this.fileList.replaceChildren();
       return;
     }
-    setText(this.folder, files.folder ? `Saved in ${files.folder}` : '');
+    setBreakableText(this.folder, files.folder ? `Saved in ${files.folder}` : '');
     const items = [];
     const link = (file, kind, className, caption) => {
       if (!file || !file.url) return;
@@ -217,7 +229,7 @@ export class TakeControls {
       a.href = file.url;
       a.target = '_blank';
       a.rel = 'noopener';
-      a.textContent = file.name || file.url;
+      setBreakableText(a, file.name || file.url);
       const note = document.createElement('span');
       note.className = 'file-kind';
       note.textContent = caption;
