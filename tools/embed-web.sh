@@ -79,7 +79,8 @@ EOF
     # A multi-line literal whose lines end in a backslash is one string with no line
     # breaks: short lines for editors and diffs, no `+` chains for the type checker.
     printf '        "%s": WebFile(contentType: "%s", base64: """\n' "$rel" "$type"
-    base64 -w 100 "$web/$rel" | sed -e 's/^/            /' -e '$!s/$/\\/'
+    # tr + fold rather than GNU base64's -w, so macOS's base64 gives the same lines.
+    { base64 < "$web/$rel" | tr -d '\n' | fold -w 100; echo; } | sed -e 's/^/            /' -e '$!s/$/\\/'
     printf '            """),\n'
     count=$((count + 1))
   done < <(cd "$web" && find . -type f ! -path '*/.*' | sed 's|^\./||' | sort)

@@ -25,12 +25,16 @@ struct StudioOptions: ParsableArguments {
     /// Serves the studio for `rig` until the task is cancelled, printing where to open it.
     func serve(rig: Rig, plan: SessionPlan, logger: Logger) async throws {
         let (host, port) = try address()
-        let studio = Studio(rig: rig, plan: plan, host: host, port: port, logger: logger)
-        try await studio.run(onListening: { bound in
-            CommandSupport.say("studio: open \(studio.url(port: bound))")
-            if studio.access.requiresToken {
-                CommandSupport.say("studio: listening beyond loopback; the link above works once (each use prints the next)")
+        let needsToken = !Studio.isLoopback(host)
+        let studio = Studio(rig: rig, plan: plan, host: host, port: port, logger: logger, announce: { url in
+            CommandSupport.say("studio: open \(url)")
+            guard needsToken else { return }
+            // A tablet scans it instead of typing a 32-digit token.
+            if isatty(STDERR_FILENO) == 1, let code = try? QRCode(url) {
+                FileHandle.standardError.write(Data(QRTerminal.render(code).utf8))
             }
+            CommandSupport.say("studio: listening beyond loopback; this link works once (each use prints the next)")
         })
+        try await studio.run(onListening: { _ in })
     }
 }

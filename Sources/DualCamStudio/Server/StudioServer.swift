@@ -17,6 +17,8 @@ public final class Studio: Sendable {
     let logger: Logger
     let plan: NIOLockedValueBox<StudioPlan>
     private let boundPort = NIOLockedValueBox<Int?>(nil)
+    /// Told the link a new browser needs: once listening, and after each token is spent.
+    private let announce: @Sendable (_ url: String) -> Void
     private let planWatchers = NIOLockedValueBox<[UInt64: AsyncStream<Void>.Continuation]>([:])
     private let nextWatcher = NIOLockedValueBox<UInt64>(0)
 
@@ -33,8 +35,10 @@ public final class Studio: Sendable {
         for watcher in planWatchers.withLockedValue({ Array($0.values) }) { watcher.yield() }
     }
 
-    public init(rig: Rig, plan: SessionPlan, host: String = "127.0.0.1", port: Int = 8080, logger: Logger) {
+    public init(rig: Rig, plan: SessionPlan, host: String = "127.0.0.1", port: Int = 8080, logger: Logger,
+                announce: @escaping @Sendable (_ url: String) -> Void = { _ in }) {
         self.rig = rig
+        self.announce = announce
         self.host = host
         self.port = port
         self.logger = logger
@@ -42,7 +46,7 @@ public final class Studio: Sendable {
         access = StudioAccess(requiresToken: !Self.isLoopback(host))
     }
 
-    static func isLoopback(_ host: String) -> Bool {
+    public static func isLoopback(_ host: String) -> Bool {
         host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 
@@ -62,10 +66,11 @@ public final class Studio: Sendable {
             router: router,
             server: .http1WebSocketUpgrade(webSocketRouter: router, configuration: .init(ws: .init(maxFrameSize: 1 << 16))),
             configuration: .init(address: .hostname(host, port: port), serverName: "DualCam studio"),
-            onServerRunning: { [boundPort] channel in
+            onServerRunning: { [self] channel in
                 let port = channel.localAddress?.port ?? 0
                 boundPort.withLockedValue { $0 = port }
                 onListening(port)
+                announce(url(port: port))
             },
             logger: logger)
         try await app.runService(gracefulShutdownSignals: [])
@@ -107,7 +112,8 @@ public final class Studio: Sendable {
             var response = Response(status: .seeOther, headers: [.location: "/"])
             response.setCookie(try Cookie.validated(name: StudioAccess.cookieName, value: session, path: "/",
                                                     httpOnly: true, sameSite: .strict))
-            logger.notice("studio: a browser joined; the next one needs \(url(port: boundPort.withLockedValue { $0 } ?? port))")
+            logger.notice("studio: a browser joined with the one-time link")
+            announce(url(port: boundPort.withLockedValue { $0 } ?? port))
             return response
         }
         return try WebFileResponse.file("index.html")
