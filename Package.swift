@@ -91,8 +91,10 @@ let package = Package(
         .target(
             name: "DualCamStudio",
             dependencies: [
-                "DualCamCoordinator", "DualCamCore",
+                "DualCamCoordinator", "DualCamCore", "DualCamNet",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),

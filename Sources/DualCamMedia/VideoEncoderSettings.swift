@@ -40,6 +40,15 @@ public struct VideoEncoderSettings: Sendable, Equatable {
         return nil
     }
 
+    /// A live preview (PROTOCOL.md §16): x264's fastest preset, constrained baseline for
+    /// browsers' WebCodecs decoders, one frame in and one out (zerolatency), a key frame
+    /// every second, one thread so it never competes with the recording's encoder threads.
+    public static func preview(width: Int, height: Int, fps: Int, bitrate: Int) -> VideoEncoderSettings {
+        VideoEncoderSettings(encoder: "libx264", width: width, height: height, rate: FrameRate(Int64(fps), 1),
+                             preset: "ultrafast", tune: "zerolatency", crf: nil, bitrate: bitrate, gopFrames: fps,
+                             threads: 1, profile: "baseline")
+    }
+
     /// A hardware encoder, which may be missing on this board: its failure to open falls
     /// back to software rather than failing the recording.
     public var isHardware: Bool { encoder.hasSuffix("_v4l2m2m") }

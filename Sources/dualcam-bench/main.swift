@@ -6,6 +6,8 @@
 //   dualcam-bench recompose [--session DIR] [--rounds N] [--duration S] [--preset P] [--crf Q] [--tune T]
 //                                    dualcam-coordinator recompose against the ffmpeg CLI (scale + overlay),
 //                                    same inputs and libx264 settings: wall and CPU time, ratio
+//   dualcam-bench preview [frames]   the live preview's CPU (scale + encode to 640x360) against the
+//                                    recording's 1080p30 encode on the same frames
 //   dualcam-bench avsync FILE... [--layout SPEC --streams N]
 //                                    A/V offset of synthetic-source files: tone-burst onsets against
 //                                    DCTC second crossings (a composite read in stream 0's slot)
@@ -19,8 +21,10 @@ case "capture":
     try runCaptureBenchmarks(rounds: max(CommandLine.arguments.dropFirst(2).first.flatMap { Int($0) } ?? 3, 1))
 case "recompose":
     try runRecomposeBenchmarks(arguments: Array(CommandLine.arguments.dropFirst(2)))
+case "preview":
+    try runPreviewBenchmarks(arguments: Array(CommandLine.arguments.dropFirst(2)))
 case "avsync":
     try runAVSyncMeasurement(arguments: Array(CommandLine.arguments.dropFirst(2)))
 default:
-    print("usage: dualcam-bench [core|net|capture [rounds]|avsync FILE... [--layout SPEC --streams N]|recompose [--session DIR] [--rounds N] [--duration S] [--preset P] [--crf Q] [--tune T]]")
+    print("usage: dualcam-bench [core|net|capture [rounds]|preview [frames]|avsync FILE... [--layout SPEC --streams N]|recompose [--session DIR] [--rounds N] [--duration S] [--preset P] [--crf Q] [--tune T]]")
 }

@@ -102,11 +102,7 @@ final class PreviewStreamer: Sendable {
         running.withLockedValue { $0 = false }
     }
 
-    /// Fastest x264 settings, constrained baseline (browsers' WebCodecs decoders), one
-    /// frame in, one frame out (zerolatency), a key frame every second.
     static func encoderSettings(_ s: PreviewSettings) -> VideoEncoderSettings {
-        VideoEncoderSettings(encoder: "libx264", width: s.width, height: s.height, rate: FrameRate(Int64(s.fps), 1),
-                             preset: "ultrafast", tune: "zerolatency", crf: nil, bitrate: s.bitrate, gopFrames: s.fps,
-                             threads: 1, profile: "baseline")
+        .preview(width: s.width, height: s.height, fps: s.fps, bitrate: s.bitrate)
     }
 }

@@ -30,7 +30,8 @@ public actor Rig {
         var previewAsked = false
     }
 
-    let identity: DeviceIdentity
+    /// The coordinator's own identity (the studio's HTTPS certificate is this one).
+    public nonisolated let identity: DeviceIdentity
     let logger: Logger
     /// Every camera's live picture, for screens that show it.
     public nonisolated let previews: PreviewHub

@@ -1,7 +1,10 @@
 import DualCamCoordinator
 import DualCamCore
 import Foundation
+import DualCamNet
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 import HummingbirdWebSocket
 import Logging
 import NIOConcurrencyHelpers
@@ -13,6 +16,9 @@ public final class Studio: Sendable {
     public let host: String
     public let port: Int
     public let access: StudioAccess
+    /// Served over HTTPS with the coordinator's own certificate: a secure context, so a
+    /// tablet's browser gets WebCodecs (H.264) instead of the JPEG fallback.
+    public let https: Bool
     let rig: Rig
     let logger: Logger
     let plan: NIOLockedValueBox<StudioPlan>
@@ -35,9 +41,10 @@ public final class Studio: Sendable {
         for watcher in planWatchers.withLockedValue({ Array($0.values) }) { watcher.yield() }
     }
 
-    public init(rig: Rig, plan: SessionPlan, host: String = "127.0.0.1", port: Int = 8080, logger: Logger,
-                announce: @escaping @Sendable (_ url: String) -> Void = { _ in }) {
+    public init(rig: Rig, plan: SessionPlan, host: String = "127.0.0.1", port: Int = 8080, https: Bool = false,
+                logger: Logger, announce: @escaping @Sendable (_ url: String) -> Void = { _ in }) {
         self.rig = rig
+        self.https = https
         self.announce = announce
         self.host = host
         self.port = port
@@ -54,7 +61,7 @@ public final class Studio: Sendable {
     public func url(port: Int) -> String {
         let shown = host == "0.0.0.0" || host == "::" ? (Self.someAddress() ?? "localhost") : host
         let hostPart = shown.contains(":") ? "[\(shown)]" : shown
-        return "http://\(hostPart):\(port)/" + (access.token.map { "?token=\($0)" } ?? "")
+        return "\(https ? "https" : "http")://\(hostPart):\(port)/" + (access.token.map { "?token=\($0)" } ?? "")
     }
 
     /// Runs until cancelled. `onListening` gets the port bound (useful with port 0).
@@ -62,9 +69,11 @@ public final class Studio: Sendable {
         let router = Router(context: BasicWebSocketRequestContext.self)
         router.middlewares.add(AccessMiddleware(access: access))
         routes(router)
+        let plain = HTTPServerBuilder.http1WebSocketUpgrade(webSocketRouter: router,
+                                                            configuration: .init(ws: .init(maxFrameSize: 1 << 16)))
         let app = Application(
             router: router,
-            server: .http1WebSocketUpgrade(webSocketRouter: router, configuration: .init(ws: .init(maxFrameSize: 1 << 16))),
+            server: https ? try .tls(plain, tlsConfiguration: rig.identity.browserTLSConfiguration()) : plain,
             configuration: .init(address: .hostname(host, port: port), serverName: "DualCam studio"),
             onServerRunning: { [self] channel in
                 let port = channel.localAddress?.port ?? 0
@@ -111,7 +120,7 @@ public final class Studio: Sendable {
             }
             var response = Response(status: .seeOther, headers: [.location: "/"])
             response.setCookie(try Cookie.validated(name: StudioAccess.cookieName, value: session, path: "/",
-                                                    httpOnly: true, sameSite: .strict))
+                                                    secure: https, httpOnly: true, sameSite: .strict))
             logger.notice("studio: a browser joined with the one-time link")
             announce(url(port: boundPort.withLockedValue { $0 } ?? port))
             return response
@@ -209,7 +218,24 @@ public final class Studio: Sendable {
         return Response(status: .ok, headers: [.contentType: type], body: body)
     }
 
+    /// An address a tablet on the same network can reach: the first IPv4 address of an
+    /// interface that is up and not loopback (mDNS names do not resolve on every tablet).
     private static func someAddress() -> String? {
-        ProcessInfo.processInfo.hostName.isEmpty ? nil : ProcessInfo.processInfo.hostName
+        var list: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&list) == 0, let first = list else { return nil }
+        defer { freeifaddrs(list) }
+        var entry: UnsafeMutablePointer<ifaddrs>? = first
+        while let current = entry {
+            defer { entry = current.pointee.ifa_next }
+            let flags = Int32(current.pointee.ifa_flags)
+            guard let address = current.pointee.ifa_addr, address.pointee.sa_family == UInt16(AF_INET),
+                  flags & Int32(IFF_UP) != 0, flags & Int32(IFF_LOOPBACK) == 0 else { continue }
+            var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+            if getnameinfo(address, socklen_t(MemoryLayout<sockaddr_in>.size), &host, socklen_t(host.count), nil, 0,
+                           NI_NUMERICHOST) == 0 {
+                return String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            }
+        }
+        return nil
     }
 }
