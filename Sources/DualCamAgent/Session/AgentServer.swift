@@ -120,7 +120,13 @@ public struct AgentServer: Sendable {
                                 // holds the agent, instead of waiting silently behind it.
                                 let holder = describe(other)
                                 logger.notice("coordinator \(coordinator) turned away: \(options.name) is serving \(holder)")
-                                try? await connection.channel.executeThenClose { _, outbound in
+                                try? await connection.channel.executeThenClose { inbound, outbound in
+                                    // The refusal answers the newcomer's Hello: closing before it
+                                    // has written would fail its Hello, and the refusal could be
+                                    // lost with it. A newcomer that says nothing is dropped by the
+                                    // idle guard (PROTOCOL.md §9).
+                                    var hello = inbound.makeAsyncIterator()
+                                    _ = try await hello.next()
                                     try await EnvelopeWriter(outbound).sendError(
                                         .errorBusy, "\(options.name) is serving \(holder); stop that coordinator (or close its "
                                             + "rig) and try again", fatal: true)
