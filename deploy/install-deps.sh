@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs every Debian package DualCam needs to build, test and run.
+# Installs every Debian package DualCam needs to build, test and run (and, for the browser
+# test, Playwright for Python from PyPI).
 # Idempotent: packages already present are skipped, so a second run costs a few dpkg queries.
 # Works as root or through sudo on Debian 12 and Raspberry Pi OS bookworm.
 # Waits for the dpkg lock instead of failing when another install is running.
@@ -18,6 +19,17 @@ PACKAGES=(
   ffmpeg
   iproute2 procps
 )
+# With --test (deploy/test.sh), what only the tests need: the browser test
+# (Tests/Browser/studio_test.py) drives the studio page in headless Chromium through
+# Playwright (installed from PyPI below): the system's chromium, so that Playwright never
+# downloads a browser of its own; a font, or the page's text has no size; numpy (also for
+# tools/dctc_read.py) reads the DCTC cells and PIL decodes the screenshots they are read
+# from. The demo needs none of it.
+FOR_TESTS=0
+[ "${1:-}" = "--test" ] && FOR_TESTS=1
+if [ $FOR_TESTS -eq 1 ]; then
+  PACKAGES+=(chromium fonts-dejavu-core python3-numpy python3-pil python3-pip)
+fi
 # The V4L2 tests run the capture code in a QEMU guest with the vivid driver
 # (tools/vivid-vm/run.sh). xz-utils unpacks the kernel once so the guest boots ~5 s faster.
 # That guest is x86-64 only: the programs it runs are the host's own binaries.
@@ -36,12 +48,6 @@ for p in "${PACKAGES[@]}"; do
     missing+=("$p")
   fi
 done
-if [ ${#missing[@]} -eq 0 ]; then
-  echo "install-deps: all ${#PACKAGES[@]} packages present"
-  exit 0
-fi
-echo "install-deps: installing ${missing[*]}"
-
 # apt-get's own lock wait (DPkg::Lock::Timeout) covers dpkg's frontend lock; the loop
 # below also covers the lists lock that 'apt-get update' takes.
 wait_for_lock() {
@@ -53,9 +59,22 @@ wait_for_lock() {
     if [ $waited -ge 1200 ]; then echo "install-deps: dpkg is still locked after 20 min; giving up" >&2; exit 1; fi
   done
 }
-export DEBIAN_FRONTEND=noninteractive
-wait_for_lock
-"${SUDO[@]}" apt-get -o DPkg::Lock::Timeout=1200 update -qq
-wait_for_lock
-"${SUDO[@]}" apt-get -o DPkg::Lock::Timeout=1200 install -y -qq --no-install-recommends "${missing[@]}"
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#PACKAGES[@]} packages present"
+else
+  echo "install-deps: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  wait_for_lock
+  "${SUDO[@]}" apt-get -o DPkg::Lock::Timeout=1200 update -qq
+  wait_for_lock
+  "${SUDO[@]}" apt-get -o DPkg::Lock::Timeout=1200 install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# Playwright for Python is not packaged in Debian 12: pip installs it once, pinned, into the
+# system's Python (--break-system-packages: Debian's pip refuses that otherwise, PEP 668).
+# Only the Python package: it drives /usr/bin/chromium; 'playwright install' is never run.
+if [ $FOR_TESTS -eq 1 ] && ! python3 -c 'import playwright' 2>/dev/null; then
+  echo "install-deps: installing Playwright for Python (PyPI)"
+  "${SUDO[@]}" python3 -m pip install -q --root-user-action=ignore --break-system-packages playwright==1.65.2
+fi
 echo "install-deps: done"

@@ -2,8 +2,11 @@
 # Installs what is missing, builds DualCam with its tests, and runs every test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash deploy/install-deps.sh
+bash deploy/install-deps.sh --test
 . deploy/swift-env.sh
+# The studio page is embedded in the binary; a page edited without regenerating it would
+# test one page and ship another.
+bash tools/embed-web.sh --check
 echo "== building (debug, with tests)"
 swift build --build-tests
 echo "== dbus and avahi-daemon (the discovery tests publish and browse through them)"
@@ -20,3 +23,7 @@ swift test --skip-build --skip 'DualCamCoreTests|DualCamProtocolTests|EndToEndTe
 # frame drops they see come from the product, not from unit tests sharing the CPU.
 echo "== end-to-end tests"
 swift test --skip-build --filter EndToEndTests
+# The studio page in headless Chromium against a demo rig of its own (real-time agents
+# too, so it also runs alone, after the end-to-end tests).
+echo "== browser test (studio, headless Chromium)"
+python3 Tests/Browser/studio_test.py

@@ -86,11 +86,17 @@ final class ChildAgent: @unchecked Sendable {
 
 /// Kills tracked children when the coordinator is interrupted.
 final class ChildReaper: @unchecked Sendable {
-    // Invariant: `pids` and `sources` are touched only under `lock`.
+    // Invariant: `pids`, `scratch` and `sources` are touched only under `lock`.
     static let shared = ChildReaper()
     private let lock = NSLock()
     private var pids = Set<Int32>()
+    private var scratch = Set<String>()
     private var sources: [DispatchSourceSignal] = []
+
+    /// A folder of the children's (their identities and spools) removed on interruption:
+    /// a demo ended with Ctrl-C must not leave megabytes in /tmp each time.
+    func trackScratch(_ path: String) { lock.withLock { _ = scratch.insert(path) } }
+    func untrackScratch(_ path: String) { lock.withLock { _ = scratch.remove(path) } }
 
     func track(_ pid: Int32) { lock.withLock { _ = pids.insert(pid) } }
     func untrack(_ pid: Int32) { lock.withLock { _ = pids.remove(pid) } }
@@ -109,6 +115,7 @@ final class ChildReaper: @unchecked Sendable {
                 source.setEventHandler { [self] in
                     FileHandle.standardError.write(Data("\ndualcam-coordinator: interrupted; stopping the agents\n".utf8))
                     killAll()
+                    for path in lock.withLock({ scratch }) { try? FileManager.default.removeItem(atPath: path) }
                     exit(130)
                 }
                 source.resume()

@@ -89,6 +89,7 @@ public struct DemoRunner {
         func stop() {
             for child in children { child.stop() }
             try? FileManager.default.removeItem(atPath: scratch)
+            ChildReaper.shared.untrackScratch(scratch)
         }
 
         func showLogs(_ progress: @Sendable (String) -> Void) {
@@ -110,12 +111,14 @@ public struct DemoRunner {
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
 
         ChildReaper.shared.installSignalHandlers()
+        ChildReaper.shared.trackScratch(scratch)
         var children: [ChildAgent] = []
         var launched = false
         defer {
             if !launched {
                 for child in children { child.stop() }
                 try? FileManager.default.removeItem(atPath: scratch)
+                ChildReaper.shared.untrackScratch(scratch)
             }
         }
         let roles = (0..<options.cameras).map { $0 == 0 ? "host" : $0 == 1 ? "guest" : "camera" }

@@ -100,6 +100,14 @@ public final class PreviewHub: Sendable {
     /// The WebCodecs codec string of a camera's stream (from its last SPS), once seen.
     public func codec(camera: Int) -> String? { codecs.withLockedValue { $0[camera] } }
 
+    /// A viewer's decoder fell behind and skips to the next key frame: ask for one now.
+    /// The agent gets at most one request per rig tick for it, however many viewers ask.
+    public func requestKeyframe(camera: Int) {
+        guard (0..<Self.maxCameras).contains(camera) else { return }
+        let first = keyframesWanted.withLockedValue { $0.insert(camera).inserted }
+        if first { changed() }
+    }
+
     /// Cameras whose viewers wait for a key frame; cleared by the call.
     func takeKeyframeRequests() -> Set<Int> {
         keyframesWanted.withLockedValue { wanted in defer { wanted = [] }; return wanted }

@@ -15,6 +15,7 @@ struct ViewerConnection {
     struct Request: Decodable {
         var type: String
         var format: String?
+        var camera: Int?
     }
 
     func run(_ inbound: WebSocketInboundStream) async throws {
@@ -27,10 +28,19 @@ struct ViewerConnection {
             }
             var previews: Task<Void, Error>?
             defer { previews?.cancel() }
+            // Each asks the agent for an IDR: a viewer may not turn a preview into key frames only.
+            var lastKeyframeRequest = ContinuousClock.now - .seconds(1)
             for try await message in inbound.messages(maxSize: 4096) {
                 guard case .text(let text) = message,
-                      let request = try? JSONDecoder().decode(Request.self, from: Data(text.utf8)),
-                      request.type == "preview" else { continue }
+                      let request = try? JSONDecoder().decode(Request.self, from: Data(text.utf8)) else { continue }
+                if request.type == "keyframe", let camera = request.camera {
+                    if ContinuousClock.now - lastKeyframeRequest >= .milliseconds(250) {
+                        lastKeyframeRequest = ContinuousClock.now
+                        studio.rig.previews.requestKeyframe(camera: camera)
+                    }
+                    continue
+                }
+                guard request.type == "preview" else { continue }
                 previews?.cancel()
                 previews = nil
                 switch request.format {

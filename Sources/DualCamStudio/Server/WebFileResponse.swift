@@ -52,6 +52,11 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
         guard access.admits(session: request.cookies[StudioAccess.cookieName]?.value) else {
             throw StudioHTTPError(401, "this studio needs the link with its token, printed on the coordinator's terminal")
         }
-        return try await next(request, context)
+        do {
+            return try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound || error.status == .methodNotAllowed {
+            // The router's own refusals carry no body; the page and scripts read JSON.
+            throw StudioHTTPError(Int(error.status.code), "no \(request.method) \(request.uri.path) here; see docs/STUDIO.md")
+        }
     }
 }

@@ -41,6 +41,9 @@ async function main() {
   const previews = new Previews({
     canvasFor: (index) => cameras.canvasFor(index),
     codecFor: (index) => store.state?.agents?.find((a) => a.index === index)?.preview?.codec ?? null,
+    // A decoder that fell behind asks the camera for a key frame instead of waiting up to
+    // a second for the next regular one.
+    requestKeyframe: (index) => connection.requestKeyframe(index),
     onDrawn: (index) => {
       cameras.pictureArrived(index);
       composite.requestDraw();

@@ -43,6 +43,12 @@ export class Connection {
     this.onPreviewRequest(format);
   }
 
+  /** Asks the server for a key frame of this camera now (its decoder skipped frames). */
+  requestKeyframe(camera) {
+    if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return;
+    this.socket.send(JSON.stringify({ type: 'keyframe', camera }));
+  }
+
   async loadState() {
     const asked = store.version;
     try {

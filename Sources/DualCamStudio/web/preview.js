@@ -102,10 +102,12 @@ function countDrop(index) {
 
 /** One camera's H.264: a WebCodecs decoder fed Annex B access units (no description). */
 class H264Stream {
-  constructor(index, sink, codecFor) {
+  constructor(index, sink, codecFor, requestKeyframe) {
     this.index = index;
     this.sink = sink;
     this.codecFor = codecFor;
+    this.requestKeyframe = requestKeyframe;
+    this.keyAskedAt = -Infinity;
     this.decoder = null;
     this.configured = null; // {codec, width, height} the decoder was configured for
     this.waitingForKey = true;
@@ -146,7 +148,12 @@ class H264Stream {
       this.waitingForKey = true;
     }
     if (this.decoder && this.decoder.decodeQueueSize > MAX_DECODE_QUEUE) {
-      // Behind: every frame still queued would be shown late. Start over at a key frame.
+      // Behind: every frame still queued would be shown late. Start over at a key frame,
+      // asked for now (at most four times a second) rather than up to a second away.
+      if (!this.waitingForKey && performance.now() - this.keyAskedAt > 250) {
+        this.keyAskedAt = performance.now();
+        this.requestKeyframe(this.index);
+      }
       this.waitingForKey = true;
       if (frame.key) {
         this.decoder.reset();
@@ -242,9 +249,10 @@ export class Previews {
    * @param {(index: number) => string | null} options.codecFor the state's preview codec
    * @param {(index: number) => void} options.onDrawn a camera has a new picture
    */
-  constructor({ canvasFor, codecFor, onDrawn }) {
+  constructor({ canvasFor, codecFor, onDrawn, requestKeyframe = () => {} }) {
     this.canvasFor = canvasFor;
     this.codecFor = codecFor;
+    this.requestKeyframe = requestKeyframe;
     this.onDrawn = onDrawn;
     this.cameras = new Map(); // index -> {sink, h264, jpeg}
   }
@@ -264,7 +272,7 @@ export class Previews {
     const camera = this.camera(frame.camera);
     if (frame.kind === KIND_H264) {
       if (!('VideoDecoder' in window)) return;
-      camera.h264 ??= new H264Stream(frame.camera, camera.sink, this.codecFor);
+      camera.h264 ??= new H264Stream(frame.camera, camera.sink, this.codecFor, this.requestKeyframe);
       camera.h264.push(frame);
     } else if (frame.kind === KIND_JPEG) {
       camera.jpeg ??= new JpegStream(frame.camera, camera.sink);
