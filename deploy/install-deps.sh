@@ -24,11 +24,11 @@ PACKAGES=(
 # Playwright (installed from PyPI below): the system's chromium, so that Playwright never
 # downloads a browser of its own; a font, or the page's text has no size; numpy (also for
 # tools/dctc_read.py) reads the DCTC cells and PIL decodes the screenshots they are read
-# from. The demo needs none of it.
+# from; websockets is the viewers of tools/bench/studio-viewers.py. The demo needs none of it.
 FOR_TESTS=0
 [ "${1:-}" = "--test" ] && FOR_TESTS=1
 if [ $FOR_TESTS -eq 1 ]; then
-  PACKAGES+=(chromium fonts-dejavu-core python3-numpy python3-pil python3-pip)
+  PACKAGES+=(chromium fonts-dejavu-core python3-numpy python3-pil python3-pip python3-websockets)
 fi
 # The V4L2 tests run the capture code in a QEMU guest with the vivid driver
 # (tools/vivid-vm/run.sh). xz-utils unpacks the kernel once so the guest boots ~5 s faster.
@@ -70,11 +70,20 @@ else
   "${SUDO[@]}" apt-get -o DPkg::Lock::Timeout=1200 install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-# Playwright for Python is not packaged in Debian 12: pip installs it once, pinned, into the
-# system's Python (--break-system-packages: Debian's pip refuses that otherwise, PEP 668).
-# Only the Python package: it drives /usr/bin/chromium; 'playwright install' is never run.
-if [ $FOR_TESTS -eq 1 ] && ! python3 -c 'import playwright' 2>/dev/null; then
-  echo "install-deps: installing Playwright for Python (PyPI)"
-  "${SUDO[@]}" python3 -m pip install -q --root-user-action=ignore --break-system-packages playwright==1.65.2
+# Playwright for Python is not packaged in Debian 12: pip installs it once, pinned (only the
+# Python package: it drives /usr/bin/chromium; 'playwright install' is never run). The
+# `python3` the tests run may not be Debian's (a pyenv one, say), which does not see the
+# python3-* packages above: whatever it cannot import comes from PyPI the same way.
+# --break-system-packages: Debian's pip refuses to install into its Python otherwise (PEP 668).
+if [ $FOR_TESTS -eq 1 ]; then
+  wanted=()
+  python3 -c 'import numpy' 2>/dev/null || wanted+=(numpy)
+  python3 -c 'import PIL' 2>/dev/null || wanted+=(pillow)
+  python3 -c 'import websockets' 2>/dev/null || wanted+=(websockets)
+  python3 -c 'import playwright' 2>/dev/null || wanted+=(playwright==1.65.2)
+  if [ ${#wanted[@]} -gt 0 ]; then
+    echo "install-deps: installing ${wanted[*]} for $(command -v python3) (PyPI)"
+    "${SUDO[@]}" python3 -m pip install -q --root-user-action=ignore --break-system-packages "${wanted[@]}"
+  fi
 fi
 echo "install-deps: done"
