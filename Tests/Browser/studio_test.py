@@ -246,6 +246,11 @@ def take_check(page, viewer_b, demo):
     clicked_at = time.monotonic() - recording_at
     page.wait_for_selector(f'button[data-layout="{TAKE_LAYOUT}"][aria-pressed="true"]', timeout=5000)
     check(True, f"layout {TAKE_LAYOUT} clicked {clicked_at:.1f} s into the take; the page lit its button")
+    # The combined file's filter, chosen while recording.
+    check(page.is_visible("#look-filter"), "while recording: the filter control shows")
+    page.select_option("#look-filter", "bw")
+    page.wait_for_function("JSON.stringify(window.__lastState?.look ?? null).includes('bw') || "
+                           "document.getElementById('look-filter').value === 'bw'", timeout=5000)
     time.sleep(max(0.0, recording_at + TAKE_SECONDS - time.monotonic()))
     timer = page.inner_text("#timer")
     page.click("#stop")
@@ -302,6 +307,9 @@ def take_check(page, viewer_b, demo):
                       f"(d) the layout timeline has {TAKE_LAYOUT} after t=0: {timeline}")
     check(hits[0]["presentationNanoseconds"] / 1e9 < (duration or 1e9),
           "(d) ... and it falls inside the take")
+    filters = composite.get("filterTimeline") or []
+    check(any(str(e.get("filter", "")).startswith("bw") and e.get("presentationNanoseconds", 0) > 0 for e in filters),
+          f"(d) the filter chosen while recording is in the manifest's filter timeline: {filters}")
     viewer_b.wait_for_selector("#record[data-state='done']", timeout=10_000)
     check(True, "viewer B (no previews) shows the take done too")
     return {"phases": phases, "finalising": finalising["seen"], "stop_to_done": ended}

@@ -71,3 +71,63 @@ extension EndToEnd {
         }
     }
 }
+
+extension EndToEnd.ServeRigTests {
+    /// A filter chosen while recording (the studio's control, `filter NAME` on a pipe)
+    /// applies to the combined file from the next frame and is kept in the manifest's
+    /// filter timeline: frames before it are in colour, every frame from it is grey.
+    @Test func aFilterChangedWhileRecordingTakesEffectFromTheNextFrame() throws {
+        let rig = try RecoveryRig()
+        let out = rig.root + "/out"
+        let targets = zip(rig.ports, rig.ids).flatMap { ["--agent", "127.0.0.1:\($0),\($1)"] }
+        let serve = try Child("dualcam-coordinator", ["serve", "--duration", "3", "--countdown", "0", "--size", "320x240",
+                                                      "--no-studio", "--state", rig.root + "/coordinator", "--out", out]
+                              + DemoRun.debugBuildClockGate + targets)
+        defer { serve.stop() }
+        try #require(serve.waitForErr(containing: "rig up", seconds: 60) != nil, "\(serve.errTail())")
+        serve.type("start")
+        try #require(serve.waitForErr(containing: "recording ", seconds: 60) != nil, "\(serve.errTail())")
+        Thread.sleep(forTimeInterval: 1.2)
+        serve.type("filter bw")
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline && !serve.out.text.contains("coordinator: ") { usleep(100_000) }
+        serve.type("quit")
+        #expect(serve.finish(seconds: 20) == 0, "\(serve.errTail())")
+
+        let session = RecordedSession(out: out)
+        let composite = try #require(try session.manifest()["composite"] as? [String: Any])
+        #expect(composite["filter"] as? String == "none 100%")
+        let changes = try #require(composite["filterTimeline"] as? [[String: Any]], "\(composite)")
+        #expect(changes.count == 1)
+        #expect(changes.first?["filter"] as? String == "bw 100%")
+        let at = try #require(changes.first?["presentationNanoseconds"] as? Int64)
+        #expect(at > 500_000_000 && at < 3_000_000_000, "changed at \(at) ns")
+        #expect(FrameRate.fps30.instant(ofFrame: FrameRate.fps30.firstFrame(atOrAfter: at)) == at, "on a frame: \(at)")
+
+        let combined = try session.file("DualCam_Combined_")
+        try Self.expectGrey(combined, from: at)
+        // recompose replays the filter timeline as it replays the layout's.
+        let replay = try EndToEnd.SessionLibraryTests.coordinator(["recompose", try #require(session.directory)])
+        try #require(replay.exitCode == 0, "\(replay.stderr)")
+        try Self.expectGrey(combined, from: at)
+        let replayed = try #require(try session.manifest()["composite"] as? [String: Any])
+        #expect((replayed["filterTimeline"] as? [[String: Any]])?.first?["filter"] as? String == "bw 100%", "\(replayed)")
+    }
+
+    /// Frames before `at` in colour, every frame from it grey (Cb at 128).
+    static func expectGrey(_ path: String, from at: Int64) throws {
+        var before: [Double] = [], after: [Double] = []
+        try MediaProbe.forEachFrame(path: path) { frame in
+            let image = frame.image
+            var deviation = 0
+            for row in 0..<image.chromaHeight {
+                for x in 0..<image.chromaWidth { deviation += abs(Int(image.cb[row * image.chromaStride + x]) - 128) }
+            }
+            let mean = Double(deviation) / Double(image.chromaWidth * image.chromaHeight)
+            if frame.ptsNanoseconds >= at { after.append(mean) } else { before.append(mean) }
+        }
+        #expect(before.count > 10 && after.count > 10, "\(before.count) frames before, \(after.count) after")
+        #expect(before.allSatisfy { $0 > 8 }, "colour before the change: \(before.prefix(5))…")
+        #expect(after.allSatisfy { $0 < 2 }, "grey from the change on: \(after.prefix(5))…")
+    }
+}

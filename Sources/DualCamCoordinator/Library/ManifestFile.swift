@@ -79,18 +79,27 @@ extension SessionManifest {
         }
     }
 
-    /// The composite's filter, from the text the recorder writes ("vivid 80%").
-    func compositeFilter() throws -> Filter {
-        let parts = composite.filter.split(separator: " ")
+    /// The composite's filter over the session, as recorded: the first and every change
+    /// made while recording.
+    func compositeFilters() throws -> ChangeTimeline<FilterSetting> {
+        var filters = ChangeTimeline(initial: try Self.filterSetting(composite.filter))
+        for change in composite.filterTimeline ?? [] {
+            filters.change(at: change.presentationNanoseconds, to: try Self.filterSetting(change.filter))
+        }
+        return filters
+    }
+
+    /// A filter from the text the recorder writes ("vivid 80%").
+    private static func filterSetting(_ text: String) throws -> FilterSetting {
+        let parts = text.split(separator: " ")
         do {
             let kind = try FilterKind.parse(String(parts.first ?? "none"))
             let intensity = parts.count > 1 ? Int(parts[1].dropLast(parts[1].hasSuffix("%") ? 1 : 0)) : 100
             guard let intensity, (0...100).contains(intensity) else { throw FilterError("bad intensity") }
-            return Filter(kind: kind, intensity: intensity)
+            return FilterSetting(kind: kind, intensity: intensity)
         } catch {
-            throw CoordinatorError("the manifest's filter '\(composite.filter)' cannot be replayed; give one with --filter")
+            throw CoordinatorError("the manifest's filter '\(text)' cannot be replayed; give one with --filter")
         }
     }
 
-    static func filterText(_ filter: Filter) -> String { "\(filter.kind.rawValue) \(filter.intensity)%" }
 }

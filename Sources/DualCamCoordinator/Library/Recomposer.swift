@@ -30,7 +30,7 @@ public enum Recomposer {
             throw CoordinatorError("the manifest's frame rate '\(manifest.settings.fps)' is not one DualCam reads")
         }
         let timeline = try request.layout.map { LayoutTimeline(initial: $0) } ?? manifest.compositeTimeline()
-        let filter = try request.filter ?? manifest.compositeFilter()
+        let filters = try request.filter.map { ChangeTimeline(initial: FilterSetting($0)) } ?? manifest.compositeFilters()
         let mix = try request.mix ?? manifest.composite.mix.map { try AudioMixSpec(parsing: $0) } ?? .all
         let encoding = Self.encoding(manifest, request: request, rate: rate)
         let width = manifest.settings.width, height = manifest.settings.height
@@ -49,7 +49,7 @@ public enum Recomposer {
             // Frames come in presentation order, so a tick is only released early across a
             // camera's gap; two periods is past any frame of that tick's cell.
             latencyWindowNanoseconds: 2 * rate.periodNanoseconds,
-            timeline: timeline, filter: filter,
+            timeline: timeline, filters: filters,
             encoder: VideoEncoderSettings(encoder: encoding.encoder, width: width, height: height, rate: rate,
                                           preset: encoding.preset, tune: encoding.tune, crf: encoding.crf,
                                           bitrate: encoding.bitrate, gopFrames: encoding.gopFrames, threads: 0),
@@ -103,8 +103,11 @@ public enum Recomposer {
         }
         let layoutText = timeline.initial.description
         manifest.composite = SessionManifest.Composite(
-            file: manifest.composite.file, layout: layoutText, filter: SessionManifest.filterText(filter),
+            file: manifest.composite.file, layout: layoutText, filter: filters.initial.description,
             timeline: timeline.entries.map { .init(presentationNanoseconds: $0.presentationNanoseconds, layout: $0.spec.description) },
+            filterTimeline: filters.changes.isEmpty ? nil : filters.changes.map {
+                .init(presentationNanoseconds: $0.presentationNanoseconds, filter: $0.value.description)
+            },
             ticks: statistics.ticks, pairs: statistics.pairs, repeats: statistics.repeats, noSignal: statistics.noSignal,
             droppedFrames: statistics.droppedFrames, frameError: .init(statistics.frameError),
             pairSpread: .init(statistics.pairSpread), mix: mix.description, encoding: encoding,
@@ -113,7 +116,7 @@ public enum Recomposer {
         let wall = ContinuousClock.now - started
         return RecomposeResult(combinedFile: combined, frames: renderer.framesComposed,
                                wallSeconds: Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18,
-                               layout: layoutText, filter: SessionManifest.filterText(filter),
+                               layout: layoutText, filter: filters.initial.description,
                                pairs: statistics.pairs, repeats: statistics.repeats, noSignal: statistics.noSignal)
     }
 

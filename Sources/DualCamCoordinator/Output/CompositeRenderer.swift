@@ -10,7 +10,10 @@ final class CompositeRenderer {
     private let rate: FrameRate
     private var pairer: FramePairer<YUV420Image>
     private let compositor: Compositor
-    private let filter: Filter
+    /// The filter over the session (changed while recording, like the layout).
+    var filters: ChangeTimeline<FilterSetting>
+    /// Each setting's lookup tables, built once (a change back and forth costs nothing).
+    private var built: [FilterSetting: Filter] = [:]
     private let encoder: VideoEncoderSettings
     private let creationTime: Int64
     /// Opened at the first tick, when the cameras' sound (if any) is known.
@@ -28,7 +31,7 @@ final class CompositeRenderer {
     static let mixLagNanoseconds: Int64 = 500_000_000
 
     init(outputPath: String, streamCount: Int, width: Int, height: Int, rate: FrameRate,
-         latencyWindowNanoseconds: Int64, timeline: LayoutTimeline, filter: Filter,
+         latencyWindowNanoseconds: Int64, timeline: LayoutTimeline, filters: ChangeTimeline<FilterSetting>,
          encoder: VideoEncoderSettings, creationTime: Int64, gains: [Float]? = nil) throws {
         self.outputPath = outputPath
         self.rate = rate
@@ -38,7 +41,7 @@ final class CompositeRenderer {
         compositor = Compositor(outputWidth: width, outputHeight: height, scaler: SwsScaler())
         compositor.spec = timeline.initial
         self.timeline = timeline
-        self.filter = filter
+        self.filters = filters
         self.encoder = encoder
         self.creationTime = creationTime
         self.gains = gains ?? Array(repeating: 1, count: streamCount)
@@ -93,12 +96,20 @@ final class CompositeRenderer {
             let instant = rate.instant(ofFrame: tick.index)
             compositor.spec = timeline.spec(at: instant)
             var picture = compositor.compose(tick.frames.map(\.payload))
+            let filter = filter(for: filters.value(at: instant))
             if !filter.isIdentity { filter.apply(to: &picture) }
             try openedWriter().write(picture, ptsNanoseconds: instant)
             framesComposed += 1
             composedUntil = rate.instant(ofFrame: tick.index + 1)
         }
         if framesComposed > 0 { try writeMix(upToNanoseconds: composedUntil - Self.mixLagNanoseconds) }
+    }
+
+    private func filter(for setting: FilterSetting) -> Filter {
+        if let filter = built[setting] { return filter }
+        let filter = Filter(kind: setting.kind, intensity: setting.intensity)
+        built[setting] = filter
+        return filter
     }
 
     /// Composes the rest up to `endPresentationNanoseconds` (nil: the last frame) and

@@ -31,7 +31,7 @@ final class LiveComposer: @unchecked Sendable {
         renderer = try CompositeRenderer(
             outputPath: outputPath, streamCount: streamCount, width: plan.width, height: plan.height, rate: plan.rate,
             latencyWindowNanoseconds: Int64(plan.segmentMilliseconds) * 2_000_000 + 2_000_000_000,
-            timeline: LayoutTimeline(initial: plan.layout), filter: plan.filter,
+            timeline: LayoutTimeline(initial: plan.layout), filters: ChangeTimeline(initial: FilterSetting(plan.filter)),
             encoder: VideoEncoderSettings(encoder: plan.encoder, width: plan.width, height: plan.height, rate: plan.rate,
                                           preset: plan.compositePreset, tune: "zerolatency", crf: plan.bitrate == nil ? plan.crf : nil, bitrate: plan.bitrate,
                                           gopFrames: max(framesPerSegment, 1), threads: 0),
@@ -100,14 +100,24 @@ final class LiveComposer: @unchecked Sendable {
 
     var timeline: LayoutTimeline { queue.sync { renderer.timeline } }
 
+    /// Applies from the output frame at or after `presentationNanoseconds`.
+    func changeFilter(at presentationNanoseconds: Int64, to setting: FilterSetting) {
+        queue.async { [self] in renderer.filters.change(at: presentationNanoseconds, to: setting) }
+    }
+
+    var filters: ChangeTimeline<FilterSetting> { queue.sync { renderer.filters } }
+
     struct Outcome {
         var statistics: PairingStatistics
         var warnings: [String]
 
-        func manifestEntry(file: String, layout: String, filter: String, mix: AudioMixSpec,
-                           timeline: LayoutTimeline) -> SessionManifest.Composite {
-            .init(file: file, layout: layout, filter: filter,
+        func manifestEntry(file: String, layout: String, mix: AudioMixSpec, timeline: LayoutTimeline,
+                           filters: ChangeTimeline<FilterSetting>) -> SessionManifest.Composite {
+            .init(file: file, layout: layout, filter: filters.initial.description,
                   timeline: timeline.entries.map { .init(presentationNanoseconds: $0.presentationNanoseconds, layout: $0.spec.description) },
+                  filterTimeline: filters.changes.isEmpty ? nil : filters.changes.map {
+                      .init(presentationNanoseconds: $0.presentationNanoseconds, filter: $0.value.description)
+                  },
                   ticks: statistics.ticks, pairs: statistics.pairs, repeats: statistics.repeats,
                   noSignal: statistics.noSignal, droppedFrames: statistics.droppedFrames,
                   frameError: .init(statistics.frameError), pairSpread: .init(statistics.pairSpread), mix: mix.description)

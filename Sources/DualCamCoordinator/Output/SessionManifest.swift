@@ -48,6 +48,9 @@ struct SessionManifest: Codable {
         var filter: String
         /// Layout changes made while recording, in order; `layout` holds before the first.
         var timeline: [LayoutChange] = []
+        /// Filter changes made while recording, in order; `filter` holds before the first.
+        /// Absent when the filter never changed.
+        var filterTimeline: [FilterChange]? = nil
         var ticks: Int
         var pairs: Int
         var repeats: Int
@@ -75,6 +78,12 @@ struct SessionManifest: Codable {
         /// Bits per second, or nil in constant-quality mode.
         var bitrate: Int?
         var gopFrames: Int
+    }
+    struct FilterChange: Codable {
+        /// Presentation time from T0 at which `filter` takes over.
+        var presentationNanoseconds: Int64
+        /// As `filter` is written: "vivid 80%".
+        var filter: String
     }
     struct LayoutChange: Codable {
         /// Presentation time from T0 at which `layout` takes over.

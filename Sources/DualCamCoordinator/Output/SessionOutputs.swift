@@ -68,6 +68,10 @@ final class SessionOutputs: @unchecked Sendable {
         composer.changeLayout(at: presentationNanoseconds, to: spec)
     }
 
+    func changeFilter(at presentationNanoseconds: Int64, to setting: FilterSetting) {
+        composer.changeFilter(at: presentationNanoseconds, to: setting)
+    }
+
     /// Composite segments done and taken, for the finishing progress bar.
     func progress() -> (done: Int, total: Int) {
         let p = composer.progress()
@@ -104,10 +108,8 @@ final class SessionOutputs: @unchecked Sendable {
                       soundFile: soundFiles[i].map { ($0 as NSString).lastPathComponent })
             },
             composite: composite.manifestEntry(file: (composer.outputPath as NSString).lastPathComponent,
-                                               layout: plan.layout.description,
-                                               filter: "\(plan.filter.kind.rawValue) \(plan.filter.intensity)%",
-                                               mix: plan.mix,
-                                               timeline: composer.timeline),
+                                               layout: plan.layout.description, mix: plan.mix,
+                                               timeline: composer.timeline, filters: composer.filters),
             warnings: sessionWarnings + remuxWarnings + composite.warnings)
         let manifestPath = sessionDirectory + "/manifest.json"
         try manifest.write(sessionDirectory: sessionDirectory)

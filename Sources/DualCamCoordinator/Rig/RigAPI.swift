@@ -81,6 +81,8 @@ public struct TakeStatus: Sendable, Equatable {
     /// The composite's size.
     public var outputWidth = 0
     public var outputHeight = 0
+    /// The combined file's filter now ("vivid 80%").
+    public var filter = "none 100%"
 
     public struct Progress: Sendable, Equatable {
         public var done: Int
@@ -99,7 +101,10 @@ public enum RigCommand: Sendable {
     case nextLayout
     case swap
     case nextPiPPosition
+    /// The combined file's filter from the next frame (kept in the manifest's filter
+    /// timeline), while recording.
     case filter(Filter)
+    /// Refused while recording: the mix is chosen before a take.
     case mix(AudioMixSpec)
 }
 

@@ -110,6 +110,10 @@ extension Take {
     /// Changes the composite from the next output frame on; the change goes into the
     /// layout timeline (and the manifest).
     func apply(_ command: RigCommand, now: Int64) throws {
+        if case .filter(let filter) = command {
+            try changeFilter(FilterSetting(filter), now: now)
+            return
+        }
         var spec = layout
         switch command {
         case .nextLayout:
@@ -122,18 +126,18 @@ extension Take {
             spec.pip.position = positions[((positions.firstIndex(of: spec.pip.position) ?? 0) + 1) % positions.count]
         case .layout(let given):
             spec = given
-        case .filter, .mix:
-            throw RigError("the filter and the sound mix are chosen before a take; `recompose` changes them after")
+        case .mix:
+            throw RigError("the sound mix is chosen before a take; `recompose` changes it after")
+        case .filter:
+            return  // above
         case .start, .stop:
             return
         }
-        guard let t0, let outputs else {
+        guard let (outputs, at) = nextOutputFrame(now: now) else {
             layout = spec
             plan.layout = spec
             return
         }
-        let since = min(now, stopShared ?? .max) - t0
-        let at = plan.rate.instant(ofFrame: plan.rate.firstFrame(atOrAfter: max(0, since)))
         outputs.changeLayout(at: at, to: spec)
         layout = spec
         notice(String(format: "layout from %.2f s: %@", Double(at) / 1e9, spec.description))
@@ -143,6 +147,27 @@ extension Take {
         } catch {
             notice("cannot keep the layout for next time: \(error)")
         }
+    }
+
+    /// The combined file's filter from the next output frame, kept in the manifest's
+    /// filter timeline as layout changes are in its layout timeline.
+    private func changeFilter(_ setting: FilterSetting, now: Int64) throws {
+        guard let (outputs, at) = nextOutputFrame(now: now) else {
+            plan.filter = Filter(kind: setting.kind, intensity: setting.intensity)
+            filter = setting
+            return
+        }
+        outputs.changeFilter(at: at, to: setting)
+        filter = setting
+        notice(String(format: "filter from %.2f s: %@", Double(at) / 1e9, setting.description))
+    }
+
+    /// Where a change made now lands: the first output frame at or after now (or the
+    /// stop), once the take has outputs; nil before T0.
+    private func nextOutputFrame(now: Int64) -> (SessionOutputs, Int64)? {
+        guard let t0, let outputs else { return nil }
+        let since = min(now, stopShared ?? .max) - t0
+        return (outputs, plan.rate.instant(ofFrame: plan.rate.firstFrame(atOrAfter: max(0, since))))
     }
 
     // MARK: The output disk
@@ -229,7 +254,8 @@ extension Take {
         var status = TakeStatus(sessionID: record == nil && machine.t0 == nil ? nil : sessionID, phase: machine.phase.name,
                                 isOver: machine.phase.isOver, countdownSeconds: nil, elapsedSeconds: 0, finalising: nil,
                                 layout: layout.description, warnings: warnings, reason: nil, files: result,
-                                cameras: rigIndices, outputWidth: plan.width, outputHeight: plan.height)
+                                cameras: rigIndices, outputWidth: plan.width, outputHeight: plan.height,
+                                filter: filter.description)
         switch machine.phase {
         case .countingDown(let t0, _) where plan.countdownSeconds > 0:
             // A lead without a countdown is the start's own margin, not one to show.

@@ -23,6 +23,8 @@ final class Take {
     /// Take agent → camera index in the outputs (agents left out have none).
     var cameraOf: [Int: Int] = [:]
     var layout: LayoutSpec
+    /// The combined file's filter now (changed while recording, like the layout).
+    var filter: FilterSetting
     var warnings: [String] = []
     var raised = Set<String>()
     var result: SessionResult?
@@ -37,6 +39,7 @@ final class Take {
         self.logger = logger
         self.notice = notice
         layout = plan.layout
+        filter = FilterSetting(plan.filter)
         wallStart = Date()
         sessionID = SessionNaming.sessionID(for: wallStart)
         sessionDirectory = plan.outputDirectory + "/" + sessionID
@@ -54,6 +57,7 @@ final class Take {
         self.lock = lock
         self.record = record
         layout = plan.layout
+        filter = FilterSetting(plan.filter)
         wallStart = Date(timeIntervalSince1970: record.wallStartUnixSeconds)
         sessionID = record.sessionID
         self.sessionDirectory = sessionDirectory

@@ -179,3 +179,22 @@ enum FilterKernels {
         }
     }
 }
+
+/// A filter as chosen (kind and intensity), without its tables: what a timeline of
+/// filter changes holds, and what the manifest writes ("vivid 80%").
+public struct FilterSetting: Sendable, Hashable, CustomStringConvertible {
+    public let kind: FilterKind
+    public let intensity: Int
+
+    /// `intensity` is a percentage, clamped to 0...100 as `Filter` does.
+    public init(kind: FilterKind, intensity: Int = 100) {
+        self.kind = kind
+        self.intensity = min(max(intensity, 0), 100)
+    }
+
+    public init(_ filter: Filter) {
+        self.init(kind: filter.kind, intensity: filter.intensity)
+    }
+
+    public var description: String { "\(kind.rawValue) \(intensity)%" }
+}

@@ -1,9 +1,5 @@
-/// The layout over a session: an initial spec and changes at presentation instants.
-///
-/// A change at instant t applies to every output frame whose presentation time is at or
-/// after t, so it takes effect from the next frame at or after t, never from a frame
-/// already under way. Changes are kept sorted; a second change at the same instant
-/// replaces the first.
+/// The layout over a session: an initial spec and changes at presentation instants, with
+/// the rules of `ChangeTimeline` (a change applies from the next frame at or after it).
 public struct LayoutTimeline: Sendable, Hashable {
     public struct Entry: Sendable, Hashable {
         /// Presentation time (nanoseconds from the session start T0) from which `spec` applies.
@@ -16,39 +12,26 @@ public struct LayoutTimeline: Sendable, Hashable {
         }
     }
 
-    /// The spec before the first change.
-    public let initial: LayoutSpec
-    /// The changes, in ascending time order (the initial spec is not among them).
-    public private(set) var entries: [Entry] = []
+    private var timeline: ChangeTimeline<LayoutSpec>
 
     public init(initial: LayoutSpec) {
-        self.initial = initial
+        timeline = ChangeTimeline(initial: initial)
+    }
+
+    /// The spec before the first change.
+    public var initial: LayoutSpec { timeline.initial }
+
+    /// The changes, in ascending time order (the initial spec is not among them).
+    public var entries: [Entry] {
+        timeline.changes.map { Entry(presentationNanoseconds: $0.presentationNanoseconds, spec: $0.value) }
     }
 
     public mutating func change(at presentationNanoseconds: Int64, to spec: LayoutSpec) {
-        let i = count { $0 < presentationNanoseconds }
-        let entry = Entry(presentationNanoseconds: presentationNanoseconds, spec: spec)
-        if i < entries.count && entries[i].presentationNanoseconds == presentationNanoseconds {
-            entries[i] = entry
-        } else {
-            entries.insert(entry, at: i)
-        }
+        timeline.change(at: presentationNanoseconds, to: spec)
     }
 
     /// The spec for an output frame presented at `presentationNanoseconds`.
     public func spec(at presentationNanoseconds: Int64) -> LayoutSpec {
-        let i = count { $0 <= presentationNanoseconds }
-        return i == 0 ? initial : entries[i - 1].spec
-    }
-
-    /// How many leading changes have an instant satisfying `isBefore` (binary search;
-    /// `isBefore` must hold for a prefix of the sorted entries).
-    private func count(_ isBefore: (Int64) -> Bool) -> Int {
-        var lo = 0, hi = entries.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if isBefore(entries[mid].presentationNanoseconds) { lo = mid + 1 } else { hi = mid }
-        }
-        return lo
+        timeline.value(at: presentationNanoseconds)
     }
 }

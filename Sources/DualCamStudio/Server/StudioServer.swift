@@ -169,6 +169,23 @@ public final class Studio: Sendable {
         case "stop":
             guard busy else { throw StudioError.conflict("nothing is recording") }
             try await rig.perform(.stop(reason: "stopped from the studio"))
+        case "filter":
+            guard c.filter != nil || c.intensity != nil else {
+                throw StudioError.bad("filter needs \"filter\" (a name such as vivid) or \"intensity\" (0…100)")
+            }
+            if busy {
+                let state = await self.state()
+                let name = c.filter ?? state.look.filter, amount = c.intensity ?? state.look.intensity
+                guard let kind = try? FilterKind.parse(name) else {
+                    throw StudioError.bad("unknown filter '\(name)'; expected one of \(FilterKind.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                guard (0...100).contains(amount) else { throw StudioError.bad("intensity \(amount) is outside 0…100") }
+                try await rig.perform(.filter(Filter(kind: kind, intensity: amount)))
+            } else {
+                let next = try plan.withLockedValue { $0 }.applying(c)
+                plan.withLockedValue { $0 = next }
+                planChanged()
+            }
         case "layout", "swap", "pip":
             var spec = busy ? try await currentLayout() : plan.withLockedValue { $0.layout }
             switch c.command {
@@ -192,7 +209,7 @@ public final class Studio: Sendable {
                 planChanged()
             }
         default:
-            throw StudioError.bad("unknown command '\(c.command)'; expected start, stop, layout, swap or pip")
+            throw StudioError.bad("unknown command '\(c.command)'; expected start, stop, layout, swap, pip or filter")
         }
     }
 

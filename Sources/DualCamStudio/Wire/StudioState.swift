@@ -11,6 +11,8 @@ struct StudioState: Encodable {
     var agents: [Agent]
     var take: Take?
     var layout: Layout
+    /// The combined file's filter now: the take's while it records, else the plan's.
+    var look: Look
     var options: Options
     var plan: Plan
 
@@ -100,6 +102,11 @@ struct StudioState: Encodable {
         var borderColor: String
     }
 
+    struct Look: Encodable {
+        var filter: String
+        var intensity: Int
+    }
+
     struct Slot: Encodable {
         var camera: Int
         var x: Int
@@ -156,6 +163,10 @@ extension StudioState {
         let width = live.map(\.outputWidth) ?? plan.width
         let height = live.map(\.outputHeight) ?? plan.height
         layout = Self.layout(spec, cameras: cameras, width: max(width, 2), height: max(height, 2))
+        // The take's filter is written "vivid 80%".
+        let words = live?.filter.split(separator: " ") ?? []
+        look = words.count == 2 ? Look(filter: String(words[0]), intensity: Int(words[1].dropLast()) ?? plan.intensity)
+            : Look(filter: plan.filter, intensity: plan.intensity)
     }
 
     private static func agent(_ index: Int, _ a: AgentStatus, preview: Preview?, bitrate: Double) -> Agent {

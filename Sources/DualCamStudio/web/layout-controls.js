@@ -72,6 +72,18 @@ export class LayoutControls {
       if (b) sendCommand({ command: 'pip', size: Number(b.dataset.size) });
     });
     this.swap.addEventListener('click', () => this.sendSwap());
+
+    // The combined file's look while recording (before a take it is in the plan form).
+    this.look = $('look');
+    this.lookFilter = $('look-filter');
+    this.lookIntensity = $('look-intensity');
+    this.lookIntensityValue = $('look-intensity-value');
+    this.filtersKey = '';
+    this.lookFilter.addEventListener('change', () => sendCommand({ command: 'filter', filter: this.lookFilter.value }));
+    this.lookIntensity.addEventListener('input', () => { this.lookIntensityValue.value = this.lookIntensity.value; });
+    // Sent when the slider is let go: each change is a step in the manifest's filter timeline.
+    this.lookIntensity.addEventListener('change', () =>
+      sendCommand({ command: 'filter', intensity: Number(this.lookIntensity.value) }));
   }
 
   setLayout(kind) {
@@ -127,6 +139,18 @@ export class LayoutControls {
     }
     this.swap.setAttribute('aria-pressed', String(Boolean(layout?.swapped)));
     this.swap.disabled = !open;
+
+    const filters = options.filters ?? [];
+    if (JSON.stringify(filters) !== this.filtersKey) {
+      this.filtersKey = JSON.stringify(filters);
+      this.lookFilter.replaceChildren(...filters.map((name) => new Option(name, name)));
+    }
+    this.look.hidden = phase !== 'recording';
+    if (state.look && document.activeElement !== this.lookFilter) this.lookFilter.value = state.look.filter;
+    if (state.look && document.activeElement !== this.lookIntensity) {
+      this.lookIntensity.value = String(state.look.intensity);
+      this.lookIntensityValue.value = String(state.look.intensity);
+    }
 
     let summary = '';
     if (layout) {

@@ -6,6 +6,8 @@ enum KeyReader {
     enum Command: Sendable, Equatable {
         case enter, start, stop, nextLayout, swap, nextPiPPosition, quit
         case layout(String)
+        /// `filter NAME [INTENSITY]`
+        case filter(String)
     }
 
     // Invariant: written once, on the reader thread before any other use, and read by
@@ -66,6 +68,7 @@ enum KeyReader {
                 case "p": handle(.nextPiPPosition)
                 default:
                     if command.hasPrefix("layout ") { handle(.layout(String(command.dropFirst(7)))) }
+                    if command.hasPrefix("filter ") { handle(.filter(String(command.dropFirst(7)))) }
                 }
             }
         }

@@ -87,6 +87,15 @@ final class TerminalClient: Sendable {
                 status.note("not a layout: \(error)")
                 return
             }
+        case .filter(let text):
+            let words = text.split(separator: " ")
+            guard let name = words.first, let kind = try? FilterKind.parse(String(name)),
+                  let intensity = words.count > 1 ? Int(words[1]) : 100, (0...100).contains(intensity) else {
+                status.note("not a filter: '\(text)'; expected NAME [0-100], NAME one of "
+                    + FilterKind.allCases.map(\.rawValue).joined(separator: ", "))
+                return
+            }
+            command = .filter(Filter(kind: kind, intensity: intensity))
         case .quit:
             if busy {
                 status.note("a take is under way: stop it first (Enter), then quit")
