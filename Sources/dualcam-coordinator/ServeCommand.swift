@@ -11,7 +11,7 @@ struct Serve: AsyncParsableCommand {
         abstract: "Keep the rig up and record a take each time it is told to (Enter starts and stops).",
         discussion: """
             On a terminal: Enter starts a take, Enter (or q) stops it; l, s and p change the layout while \\
-            recording. From a pipe, one command a line: start, stop, l, s, p, layout SPEC, filter NAME [0-100], quit; the end \\
+            recording. From a pipe, one command a line: start, stop, l, s, p, layout SPEC, filter NAME [0-100], mix SPEC, quit; the end \\
             of input quits once no take is under way. After each take the files are printed, with the \\
             coordinator's open files and memory.
             """,

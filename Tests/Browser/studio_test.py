@@ -249,6 +249,8 @@ def take_check(page, viewer_b, demo):
     # The combined file's filter, chosen while recording.
     check(page.is_visible("#look-filter"), "while recording: the filter control shows")
     page.select_option("#look-filter", "bw")
+    page.fill("#look-mix", "guest")
+    page.press("#look-mix", "Enter")
     page.wait_for_function("JSON.stringify(window.__lastState?.look ?? null).includes('bw') || "
                            "document.getElementById('look-filter').value === 'bw'", timeout=5000)
     time.sleep(max(0.0, recording_at + TAKE_SECONDS - time.monotonic()))
@@ -310,6 +312,9 @@ def take_check(page, viewer_b, demo):
     filters = composite.get("filterTimeline") or []
     check(any(str(e.get("filter", "")).startswith("bw") and e.get("presentationNanoseconds", 0) > 0 for e in filters),
           f"(d) the filter chosen while recording is in the manifest's filter timeline: {filters}")
+    mixes = composite.get("mixTimeline") or []
+    check(any(e.get("mix") == "guest" and e.get("presentationNanoseconds", 0) > 0 for e in mixes),
+          f"(d) the sound mix chosen while recording is in the manifest's mix timeline: {mixes}")
     viewer_b.wait_for_selector("#record[data-state='done']", timeout=10_000)
     check(True, "viewer B (no previews) shows the take done too")
     return {"phases": phases, "finalising": finalising["seen"], "stop_to_done": ended}

@@ -73,14 +73,16 @@ extension EndToEnd {
 }
 
 extension EndToEnd.ServeRigTests {
-    /// A filter chosen while recording (the studio's control, `filter NAME` on a pipe)
-    /// applies to the combined file from the next frame and is kept in the manifest's
-    /// filter timeline: frames before it are in colour, every frame from it is grey.
-    @Test func aFilterChangedWhileRecordingTakesEffectFromTheNextFrame() throws {
+    /// A filter and a sound mix chosen while recording (the studio's controls, `filter
+    /// NAME` and `mix SPEC` on a pipe) apply to the combined file from the next frame and
+    /// are kept in the manifest's timelines: frames before the filter are in colour, every
+    /// frame from it grey; the two agents' tone bursts (in phase, −12 dBFS each) sum to
+    /// −6 dBFS before the mix leaves only the guest, and peak at −12 dBFS after.
+    @Test func aFilterAndAMixChangedWhileRecordingTakeEffectFromTheNextFrame() throws {
         let rig = try RecoveryRig()
         let out = rig.root + "/out"
         let targets = zip(rig.ports, rig.ids).flatMap { ["--agent", "127.0.0.1:\($0),\($1)"] }
-        let serve = try Child("dualcam-coordinator", ["serve", "--duration", "3", "--countdown", "0", "--size", "320x240",
+        let serve = try Child("dualcam-coordinator", ["serve", "--duration", "5", "--countdown", "0", "--size", "320x240",
                                                       "--no-studio", "--state", rig.root + "/coordinator", "--out", out]
                               + DemoRun.debugBuildClockGate + targets)
         defer { serve.stop() }
@@ -89,6 +91,8 @@ extension EndToEnd.ServeRigTests {
         try #require(serve.waitForErr(containing: "recording ", seconds: 60) != nil, "\(serve.errTail())")
         Thread.sleep(forTimeInterval: 1.2)
         serve.type("filter bw")
+        Thread.sleep(forTimeInterval: 1)
+        serve.type("mix guest")
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline && !serve.out.text.contains("coordinator: ") { usleep(100_000) }
         serve.type("quit")
@@ -101,17 +105,38 @@ extension EndToEnd.ServeRigTests {
         #expect(changes.count == 1)
         #expect(changes.first?["filter"] as? String == "bw 100%")
         let at = try #require(changes.first?["presentationNanoseconds"] as? Int64)
-        #expect(at > 500_000_000 && at < 3_000_000_000, "changed at \(at) ns")
+        #expect(at > 500_000_000 && at < 5_000_000_000, "changed at \(at) ns")
         #expect(FrameRate.fps30.instant(ofFrame: FrameRate.fps30.firstFrame(atOrAfter: at)) == at, "on a frame: \(at)")
 
         let combined = try session.file("DualCam_Combined_")
         try Self.expectGrey(combined, from: at)
+        #expect(composite["mix"] as? String == "all")
+        let mixChanges = try #require(composite["mixTimeline"] as? [[String: Any]], "\(composite)")
+        #expect(mixChanges.count == 1 && mixChanges.first?["mix"] as? String == "guest", "\(mixChanges)")
+        let mixAt = try #require(mixChanges.first?["presentationNanoseconds"] as? Int64)
+        #expect(mixAt > at, "the mix changed after the filter: \(mixAt) ns")
+        try Self.expectOneVoice(combined, from: mixAt)
         // recompose replays the filter timeline as it replays the layout's.
         let replay = try EndToEnd.SessionLibraryTests.coordinator(["recompose", try #require(session.directory)])
         try #require(replay.exitCode == 0, "\(replay.stderr)")
         try Self.expectGrey(combined, from: at)
         let replayed = try #require(try session.manifest()["composite"] as? [String: Any])
         #expect((replayed["filterTimeline"] as? [[String: Any]])?.first?["filter"] as? String == "bw 100%", "\(replayed)")
+        #expect((replayed["mixTimeline"] as? [[String: Any]])?.first?["mix"] as? String == "guest", "\(replayed)")
+        try Self.expectOneVoice(combined, from: mixAt)
+    }
+
+    /// Both voices' bursts summed before `at` (peak near 0.5), the guest's alone after
+    /// (near 0.25).
+    static func expectOneVoice(_ path: String, from at: Int64) throws {
+        let end = Int64(try MediaProbe.probe(path: path).durationSeconds * 1e9)
+        func peak(_ from: Int64, _ to: Int64) throws -> Float {
+            let track = try #require(try AudioTrackReader.read(path: path, fromNanoseconds: from, toNanoseconds: to))
+            return track.samples.map(abs).max() ?? 0
+        }
+        let before = try peak(0, at), after = try peak(at + 50_000_000, end)
+        #expect(before > 0.4 && before < 0.6, "two voices before the mix changed: peak \(before)")
+        #expect(after > 0.17 && after < 0.33, "the guest alone after: peak \(after)")
     }
 
     /// Frames before `at` in colour, every frame from it grey (Cb at 128).

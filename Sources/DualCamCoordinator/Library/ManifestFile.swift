@@ -89,6 +89,15 @@ extension SessionManifest {
         return filters
     }
 
+    /// The combined file's sound mix over the session, as recorded.
+    func compositeMixes() throws -> ChangeTimeline<AudioMixSpec> {
+        var mixes = ChangeTimeline(initial: try composite.mix.map { try AudioMixSpec(parsing: $0) } ?? .all)
+        for change in composite.mixTimeline ?? [] {
+            mixes.change(at: change.presentationNanoseconds, to: try AudioMixSpec(parsing: change.mix))
+        }
+        return mixes
+    }
+
     /// A filter from the text the recorder writes ("vivid 80%").
     private static func filterSetting(_ text: String) throws -> FilterSetting {
         let parts = text.split(separator: " ")

@@ -31,7 +31,7 @@ public enum Recomposer {
         }
         let timeline = try request.layout.map { LayoutTimeline(initial: $0) } ?? manifest.compositeTimeline()
         let filters = try request.filter.map { ChangeTimeline(initial: FilterSetting($0)) } ?? manifest.compositeFilters()
-        let mix = try request.mix ?? manifest.composite.mix.map { try AudioMixSpec(parsing: $0) } ?? .all
+        let mixes = try request.mix.map { ChangeTimeline(initial: $0) } ?? manifest.compositeMixes()
         let encoding = Self.encoding(manifest, request: request, rate: rate)
         let width = manifest.settings.width, height = manifest.settings.height
         let durationNanoseconds = Int64((manifest.durationSeconds * 1e9).rounded())
@@ -53,7 +53,8 @@ public enum Recomposer {
             encoder: VideoEncoderSettings(encoder: encoding.encoder, width: width, height: height, rate: rate,
                                           preset: encoding.preset, tune: encoding.tune, crf: encoding.crf,
                                           bitrate: encoding.bitrate, gopFrames: encoding.gopFrames, threads: 0),
-            creationTime: creation, gains: mix.gains(for: manifest.cameras.map { SessionNaming.cameraName(ofFile: $0.file) }))
+            creationTime: creation, mixes: mixes,
+            cameraNames: manifest.cameras.map { SessionNaming.cameraName(ofFile: $0.file) })
         let feeds = manifest.cameras.map { CameraFrameFeed(path: session.path + "/" + $0.file) }
         let sound = try manifest.cameras.map { try CameraAudioFeed(path: session.path + "/" + $0.file) }
         for parameters in sound.compactMap(\.parameters) {
@@ -110,7 +111,11 @@ public enum Recomposer {
             },
             ticks: statistics.ticks, pairs: statistics.pairs, repeats: statistics.repeats, noSignal: statistics.noSignal,
             droppedFrames: statistics.droppedFrames, frameError: .init(statistics.frameError),
-            pairSpread: .init(statistics.pairSpread), mix: mix.description, encoding: encoding,
+            pairSpread: .init(statistics.pairSpread), mix: mixes.initial.description,
+            mixTimeline: mixes.changes.isEmpty ? nil : mixes.changes.map {
+                .init(presentationNanoseconds: $0.presentationNanoseconds, mix: $0.value.description)
+            },
+            encoding: encoding,
             recomposedAt: ISO8601DateFormatter().string(from: Date()))
         try manifest.write(sessionDirectory: session.path)
         let wall = ContinuousClock.now - started

@@ -4,7 +4,7 @@ import Foundation
 /// Which voices the combined file's sound carries and how loud: `all` (every camera at
 /// 0 dB, the default; `both` says the same for two), one role's name (`host`), or levels
 /// per role in dB (`host=0,guest=-3`; a role left out is not in the mix).
-public struct AudioMixSpec: Sendable, Equatable, CustomStringConvertible, Codable {
+public struct AudioMixSpec: Sendable, Hashable, CustomStringConvertible, Codable {
     /// Role name (lowercased) → gain in dB; nil means every camera at 0 dB.
     public var levels: [String: Double]?
 

@@ -25,14 +25,18 @@ final class CompositeRenderer {
     /// The sound mix, once a camera's sound format is known (`openAudio`).
     private var mixer: AudioMixer?
     private var mixRate = 0
-    private let gains: [Float]
+    /// The sound mix over the session (changed while recording, like the layout), and
+    /// the camera names its levels are given for.
+    var mixes: ChangeTimeline<AudioMixSpec>
+    private let cameraNames: [String]
     /// Sound is mixed this far behind the pictures: a segment's last audio packets may
     /// ride in the camera's next segment.
     static let mixLagNanoseconds: Int64 = 500_000_000
 
     init(outputPath: String, streamCount: Int, width: Int, height: Int, rate: FrameRate,
          latencyWindowNanoseconds: Int64, timeline: LayoutTimeline, filters: ChangeTimeline<FilterSetting>,
-         encoder: VideoEncoderSettings, creationTime: Int64, gains: [Float]? = nil) throws {
+         encoder: VideoEncoderSettings, creationTime: Int64, mixes: ChangeTimeline<AudioMixSpec> = ChangeTimeline(initial: .all),
+         cameraNames: [String]) throws {
         self.outputPath = outputPath
         self.rate = rate
         // A camera silent for longer than a second is shown repeating, then as "no signal".
@@ -44,7 +48,8 @@ final class CompositeRenderer {
         self.filters = filters
         self.encoder = encoder
         self.creationTime = creationTime
-        self.gains = gains ?? Array(repeating: 1, count: streamCount)
+        self.mixes = mixes
+        self.cameraNames = cameraNames
         self.streamCount = streamCount
     }
 
@@ -57,7 +62,7 @@ final class CompositeRenderer {
         guard writer == nil else { return }
         if let mixer, mixer.channels >= channels { return }
         mixRate = mixRate == 0 ? sampleRate : mixRate
-        mixer = AudioMixer(streamCount: streamCount, channels: channels, gains: gains)
+        mixer = AudioMixer(streamCount: streamCount, channels: channels, gains: mixes.initial.gains(for: cameraNames))
     }
 
     /// The sample rate of the mix, 0 while it has no sound.
@@ -82,8 +87,23 @@ final class CompositeRenderer {
     private func writeMix(upToNanoseconds end: Int64) throws {
         guard var m = mixer, let writer else { return }
         let target = max(0, end) * Int64(mixRate) / 1_000_000_000
-        if target > m.position { try writer.writeAudio(m.mix(upTo: target)) }
+        // A change of mix lands on the sample of its instant: the span is mixed in pieces,
+        // each with the gains in force over it.
+        while target > m.position {
+            var spec = mixes.initial
+            var pieceEnd = target
+            for change in mixes.changes {
+                let at = sample(change.presentationNanoseconds)
+                if at <= m.position { spec = change.value } else { pieceEnd = min(pieceEnd, at); break }
+            }
+            m.gains = spec.gains(for: cameraNames)
+            try writer.writeAudio(m.mix(upTo: pieceEnd))
+        }
         mixer = m
+    }
+
+    private func sample(_ nanoseconds: Int64) -> Int64 {
+        max(0, nanoseconds) * Int64(mixRate) / 1_000_000_000
     }
 
     func push(stream: Int, frame: DecodedFrame) {

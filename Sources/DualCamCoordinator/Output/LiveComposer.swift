@@ -21,7 +21,7 @@ final class LiveComposer: @unchecked Sendable {
     private let countsLock = NSLock()
     private var counts = (composed: 0, taken: 0)
 
-    init(outputPath: String, streamCount: Int, plan: SessionPlan, creationTime: Int64, mixGains: [Float]) throws {
+    init(outputPath: String, streamCount: Int, plan: SessionPlan, creationTime: Int64, cameraNames: [String]) throws {
         self.outputPath = outputPath
         decoders = Array(repeating: nil, count: streamCount)
         audioDecoders = Array(repeating: nil, count: streamCount)
@@ -35,7 +35,7 @@ final class LiveComposer: @unchecked Sendable {
             encoder: VideoEncoderSettings(encoder: plan.encoder, width: plan.width, height: plan.height, rate: plan.rate,
                                           preset: plan.compositePreset, tune: "zerolatency", crf: plan.bitrate == nil ? plan.crf : nil, bitrate: plan.bitrate,
                                           gopFrames: max(framesPerSegment, 1), threads: 0),
-            creationTime: creationTime, gains: mixGains)
+            creationTime: creationTime, mixes: ChangeTimeline(initial: plan.mix), cameraNames: cameraNames)
     }
 
     /// Takes a durable segment; it is composed once every camera still awaited has
@@ -107,12 +107,19 @@ final class LiveComposer: @unchecked Sendable {
 
     var filters: ChangeTimeline<FilterSetting> { queue.sync { renderer.filters } }
 
+    /// The sound mix from `presentationNanoseconds` (the sample at that instant).
+    func changeMix(at presentationNanoseconds: Int64, to mix: AudioMixSpec) {
+        queue.async { [self] in renderer.mixes.change(at: presentationNanoseconds, to: mix) }
+    }
+
+    var mixes: ChangeTimeline<AudioMixSpec> { queue.sync { renderer.mixes } }
+
     struct Outcome {
         var statistics: PairingStatistics
         var warnings: [String]
 
-        func manifestEntry(file: String, layout: String, mix: AudioMixSpec, timeline: LayoutTimeline,
-                           filters: ChangeTimeline<FilterSetting>) -> SessionManifest.Composite {
+        func manifestEntry(file: String, layout: String, timeline: LayoutTimeline, filters: ChangeTimeline<FilterSetting>,
+                           mixes: ChangeTimeline<AudioMixSpec>) -> SessionManifest.Composite {
             .init(file: file, layout: layout, filter: filters.initial.description,
                   timeline: timeline.entries.map { .init(presentationNanoseconds: $0.presentationNanoseconds, layout: $0.spec.description) },
                   filterTimeline: filters.changes.isEmpty ? nil : filters.changes.map {
@@ -120,7 +127,11 @@ final class LiveComposer: @unchecked Sendable {
                   },
                   ticks: statistics.ticks, pairs: statistics.pairs, repeats: statistics.repeats,
                   noSignal: statistics.noSignal, droppedFrames: statistics.droppedFrames,
-                  frameError: .init(statistics.frameError), pairSpread: .init(statistics.pairSpread), mix: mix.description)
+                  frameError: .init(statistics.frameError), pairSpread: .init(statistics.pairSpread),
+                  mix: mixes.initial.description,
+                  mixTimeline: mixes.changes.isEmpty ? nil : mixes.changes.map {
+                      .init(presentationNanoseconds: $0.presentationNanoseconds, mix: $0.value.description)
+                  })
         }
     }
 

@@ -63,6 +63,9 @@ struct SessionManifest: Codable {
         var pairSpread: Distribution
         /// The sound mix (`AudioMixSpec`); absent in manifests from before sound.
         var mix: String? = nil
+        /// Mix changes made while recording, in order; `mix` holds before the first.
+        /// Absent when the mix never changed.
+        var mixTimeline: [MixChange]? = nil
         /// How the file was encoded. Absent in a live composite (the session's settings
         /// with tune zerolatency); `recompose` writes what it used.
         var encoding: Encoding?
@@ -78,6 +81,12 @@ struct SessionManifest: Codable {
         /// Bits per second, or nil in constant-quality mode.
         var bitrate: Int?
         var gopFrames: Int
+    }
+    struct MixChange: Codable {
+        /// Presentation time from T0 at which `mix` takes over (at that instant's sample).
+        var presentationNanoseconds: Int64
+        /// As `--mix` takes it: "all", "host", "host=0,guest=-6".
+        var mix: String
     }
     struct FilterChange: Codable {
         /// Presentation time from T0 at which `filter` takes over.

@@ -43,7 +43,7 @@ final class SessionOutputs: @unchecked Sendable {
         composer = try LiveComposer(
             outputPath: sessionDirectory + "/" + SessionNaming.file("Combined", stamp: stamp),
             streamCount: cameraNames.count, plan: plan, creationTime: creation,
-            mixGains: plan.mix.gains(for: cameraNames))
+            cameraNames: cameraNames)
     }
 
     private func record(_ error: Error, _ context: String) {
@@ -70,6 +70,10 @@ final class SessionOutputs: @unchecked Sendable {
 
     func changeFilter(at presentationNanoseconds: Int64, to setting: FilterSetting) {
         composer.changeFilter(at: presentationNanoseconds, to: setting)
+    }
+
+    func changeMix(at presentationNanoseconds: Int64, to mix: AudioMixSpec) {
+        composer.changeMix(at: presentationNanoseconds, to: mix)
     }
 
     /// Composite segments done and taken, for the finishing progress bar.
@@ -108,8 +112,8 @@ final class SessionOutputs: @unchecked Sendable {
                       soundFile: soundFiles[i].map { ($0 as NSString).lastPathComponent })
             },
             composite: composite.manifestEntry(file: (composer.outputPath as NSString).lastPathComponent,
-                                               layout: plan.layout.description, mix: plan.mix,
-                                               timeline: composer.timeline, filters: composer.filters),
+                                               layout: plan.layout.description, timeline: composer.timeline,
+                                               filters: composer.filters, mixes: composer.mixes),
             warnings: sessionWarnings + remuxWarnings + composite.warnings)
         let manifestPath = sessionDirectory + "/manifest.json"
         try manifest.write(sessionDirectory: sessionDirectory)

@@ -83,6 +83,8 @@ public struct TakeStatus: Sendable, Equatable {
     public var outputHeight = 0
     /// The combined file's filter now ("vivid 80%").
     public var filter = "none 100%"
+    /// The combined file's sound mix now ("all", "host=0,guest=-6").
+    public var mix = "all"
 
     public struct Progress: Sendable, Equatable {
         public var done: Int
@@ -104,7 +106,8 @@ public enum RigCommand: Sendable {
     /// The combined file's filter from the next frame (kept in the manifest's filter
     /// timeline), while recording.
     case filter(Filter)
-    /// Refused while recording: the mix is chosen before a take.
+    /// The combined file's sound mix from the next frame's sample (kept in the manifest's
+    /// mix timeline), while recording.
     case mix(AudioMixSpec)
 }
 

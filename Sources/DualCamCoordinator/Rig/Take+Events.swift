@@ -114,6 +114,10 @@ extension Take {
             try changeFilter(FilterSetting(filter), now: now)
             return
         }
+        if case .mix(let spec) = command {
+            changeMix(spec, now: now)
+            return
+        }
         var spec = layout
         switch command {
         case .nextLayout:
@@ -126,9 +130,7 @@ extension Take {
             spec.pip.position = positions[((positions.firstIndex(of: spec.pip.position) ?? 0) + 1) % positions.count]
         case .layout(let given):
             spec = given
-        case .mix:
-            throw RigError("the sound mix is chosen before a take; `recompose` changes it after")
-        case .filter:
+        case .filter, .mix:
             return  // above
         case .start, .stop:
             return
@@ -160,6 +162,19 @@ extension Take {
         outputs.changeFilter(at: at, to: setting)
         filter = setting
         notice(String(format: "filter from %.2f s: %@", Double(at) / 1e9, setting.description))
+    }
+
+    /// The combined file's sound mix from the sample of the next output frame, kept in the
+    /// manifest's mix timeline.
+    private func changeMix(_ spec: AudioMixSpec, now: Int64) {
+        guard let (outputs, at) = nextOutputFrame(now: now) else {
+            plan.mix = spec
+            mix = spec
+            return
+        }
+        outputs.changeMix(at: at, to: spec)
+        mix = spec
+        notice(String(format: "sound mix from %.2f s: %@", Double(at) / 1e9, spec.description))
     }
 
     /// Where a change made now lands: the first output frame at or after now (or the
@@ -255,7 +270,7 @@ extension Take {
                                 isOver: machine.phase.isOver, countdownSeconds: nil, elapsedSeconds: 0, finalising: nil,
                                 layout: layout.description, warnings: warnings, reason: nil, files: result,
                                 cameras: rigIndices, outputWidth: plan.width, outputHeight: plan.height,
-                                filter: filter.description)
+                                filter: filter.description, mix: mix.description)
         switch machine.phase {
         case .countingDown(let t0, _) where plan.countdownSeconds > 0:
             // A lead without a countdown is the start's own margin, not one to show.

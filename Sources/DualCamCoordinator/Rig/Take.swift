@@ -25,6 +25,8 @@ final class Take {
     var layout: LayoutSpec
     /// The combined file's filter now (changed while recording, like the layout).
     var filter: FilterSetting
+    /// The combined file's sound mix now.
+    var mix: AudioMixSpec
     var warnings: [String] = []
     var raised = Set<String>()
     var result: SessionResult?
@@ -40,6 +42,7 @@ final class Take {
         self.notice = notice
         layout = plan.layout
         filter = FilterSetting(plan.filter)
+        mix = plan.mix
         wallStart = Date()
         sessionID = SessionNaming.sessionID(for: wallStart)
         sessionDirectory = plan.outputDirectory + "/" + sessionID
@@ -58,6 +61,7 @@ final class Take {
         self.record = record
         layout = plan.layout
         filter = FilterSetting(plan.filter)
+        mix = plan.mix
         wallStart = Date(timeIntervalSince1970: record.wallStartUnixSeconds)
         sessionID = record.sessionID
         self.sessionDirectory = sessionDirectory

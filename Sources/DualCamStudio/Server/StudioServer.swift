@@ -186,6 +186,17 @@ public final class Studio: Sendable {
                 plan.withLockedValue { $0 = next }
                 planChanged()
             }
+        case "mix":
+            guard let text = c.mix else { throw StudioError.bad("mix needs \"mix\": all, a role (host) or levels like host=0,guest=-6") }
+            if busy {
+                let spec: AudioMixSpec
+                do { spec = try AudioMixSpec(parsing: text) } catch { throw StudioError.bad("\(error)".replacingOccurrences(of: "--mix", with: "mix")) }
+                try await rig.perform(.mix(spec))
+            } else {
+                let next = try plan.withLockedValue { $0 }.applying(c)
+                plan.withLockedValue { $0 = next }
+                planChanged()
+            }
         case "layout", "swap", "pip":
             var spec = busy ? try await currentLayout() : plan.withLockedValue { $0.layout }
             switch c.command {
@@ -209,7 +220,7 @@ public final class Studio: Sendable {
                 planChanged()
             }
         default:
-            throw StudioError.bad("unknown command '\(c.command)'; expected start, stop, layout, swap, pip or filter")
+            throw StudioError.bad("unknown command '\(c.command)'; expected start, stop, layout, swap, pip, filter or mix")
         }
     }
 

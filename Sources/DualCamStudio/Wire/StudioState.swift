@@ -105,6 +105,7 @@ struct StudioState: Encodable {
     struct Look: Encodable {
         var filter: String
         var intensity: Int
+        var mix: String
     }
 
     struct Slot: Encodable {
@@ -165,8 +166,9 @@ extension StudioState {
         layout = Self.layout(spec, cameras: cameras, width: max(width, 2), height: max(height, 2))
         // The take's filter is written "vivid 80%".
         let words = live?.filter.split(separator: " ") ?? []
-        look = words.count == 2 ? Look(filter: String(words[0]), intensity: Int(words[1].dropLast()) ?? plan.intensity)
-            : Look(filter: plan.filter, intensity: plan.intensity)
+        look = words.count == 2
+            ? Look(filter: String(words[0]), intensity: Int(words[1].dropLast()) ?? plan.intensity, mix: live?.mix ?? plan.mix)
+            : Look(filter: plan.filter, intensity: plan.intensity, mix: plan.mix)
     }
 
     private static func agent(_ index: Int, _ a: AgentStatus, preview: Preview?, bitrate: Double) -> Agent {

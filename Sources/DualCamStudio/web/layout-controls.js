@@ -81,6 +81,8 @@ export class LayoutControls {
     this.filtersKey = '';
     this.lookFilter.addEventListener('change', () => sendCommand({ command: 'filter', filter: this.lookFilter.value }));
     this.lookIntensity.addEventListener('input', () => { this.lookIntensityValue.value = this.lookIntensity.value; });
+    this.lookMix = $('look-mix');
+    this.lookMix.addEventListener('change', () => sendCommand({ command: 'mix', mix: this.lookMix.value || 'all' }));
     // Sent when the slider is let go: each change is a step in the manifest's filter timeline.
     this.lookIntensity.addEventListener('change', () =>
       sendCommand({ command: 'filter', intensity: Number(this.lookIntensity.value) }));
@@ -147,6 +149,7 @@ export class LayoutControls {
     }
     this.look.hidden = phase !== 'recording';
     if (state.look && document.activeElement !== this.lookFilter) this.lookFilter.value = state.look.filter;
+    if (state.look && document.activeElement !== this.lookMix) this.lookMix.value = state.look.mix;
     if (state.look && document.activeElement !== this.lookIntensity) {
       this.lookIntensity.value = String(state.look.intensity);
       this.lookIntensityValue.value = String(state.look.intensity);

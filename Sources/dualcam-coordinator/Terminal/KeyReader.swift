@@ -8,6 +8,8 @@ enum KeyReader {
         case layout(String)
         /// `filter NAME [INTENSITY]`
         case filter(String)
+        /// `mix SPEC`
+        case mix(String)
     }
 
     // Invariant: written once, on the reader thread before any other use, and read by
@@ -69,6 +71,7 @@ enum KeyReader {
                 default:
                     if command.hasPrefix("layout ") { handle(.layout(String(command.dropFirst(7)))) }
                     if command.hasPrefix("filter ") { handle(.filter(String(command.dropFirst(7)))) }
+                    if command.hasPrefix("mix ") { handle(.mix(String(command.dropFirst(4)))) }
                 }
             }
         }

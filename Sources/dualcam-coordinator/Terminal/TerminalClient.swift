@@ -96,6 +96,13 @@ final class TerminalClient: Sendable {
                 return
             }
             command = .filter(Filter(kind: kind, intensity: intensity))
+        case .mix(let text):
+            do {
+                command = .mix(try AudioMixSpec(parsing: text))
+            } catch {
+                status.note("not a mix: \(error)")
+                return
+            }
         case .quit:
             if busy {
                 status.note("a take is under way: stop it first (Enter), then quit")
