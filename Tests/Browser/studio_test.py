@@ -165,6 +165,13 @@ def code_check(page, source):
         advance = dctc_image.signed_diff(c2, c1) / 10
         wall = (t2 - t1) / 1e6
         check(advance > 0, f"camera {camera}: the code advanced by {advance:.1f} ms over {wall:.0f} ms between shots")
+    # Before any take the cameras' health shows too (the agents report while watched).
+    agents = page.evaluate("fetch('/api/state').then(r => r.json()).then(s => s.agents)")
+    for agent in agents:
+        t = agent.get("telemetry") or {}
+        check(t.get("captureFPS", 0) > 20 and t.get("freeDiskBytes", 0) > 0,
+              f"camera {agent['index']} before any take: {t.get('captureFPS', 0):.1f} fps captured, "
+              f"{t.get('freeDiskBytes', 0) / 1e9:.1f} GB free")
 
 
 def viewer_check(page_a, page_b):

@@ -15,6 +15,8 @@ final class IdleCamera: Sendable {
     }
 
     private let state = NIOLockedValueBox(State())
+    /// What the idle camera captured and lost, for the telemetry sent between takes.
+    let stats = PipelineStats()
     /// Opening and closing happen here, one at a time, off the callers' threads.
     private let queue = DispatchQueue(label: "dualcam-idle-camera")
     private let settings: RecordingSettings
@@ -58,7 +60,7 @@ final class IdleCamera: Sendable {
             if case .stdin = settings.source { return }
             do {
                 let source = try SourceFactory.make(settings: settings, clock: clock, gridFromShared: nil)
-                let run = IdleRun(SourceHandoff(source), tap: tap)
+                let run = IdleRun(SourceHandoff(source), tap: tap, stats: stats)
                 state.withLockedValue { $0.run = run }
                 logger.info("preview: \(source.description) open between takes")
             } catch {
@@ -75,13 +77,17 @@ private final class IdleRun: Sendable {
     private let stopped = NIOLockedValueBox(false)
     private let done = DispatchSemaphore(value: 0)
 
-    init(_ handoff: SourceHandoff, tap: PreviewTap) {
+    init(_ handoff: SourceHandoff, tap: PreviewTap, stats: PipelineStats) {
         let thread = Thread { [stopped, done] in
             var source = handoff.source
             defer { done.signal() }
             // Far past, but far from Int64.min so a source's arithmetic cannot overflow.
             let stop: () -> Int64? = { stopped.withLockedValue { $0 } ? Int64.min / 4 : nil }
             while let frame = try? source.next(stopLocalNanoseconds: stop) {
+                stats.update {
+                    $0.captured += 1
+                    $0.sourceDrops += frame.droppedBefore
+                }
                 tap.offer(frame)
             }
         }

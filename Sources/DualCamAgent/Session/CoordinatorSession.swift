@@ -25,6 +25,8 @@ final class CoordinatorSession: Sendable {
     private let shutdownRequested = NIOLockedValueBox(false)
     private let tasks = TaskBag()
     private let startLeads = NIOLockedValueBox<[String: Int64?]>([:])
+    /// Telemetry between takes, while the preview is watched.
+    private let idleTelemetry = NIOLockedValueBox<Task<Void, Never>?>(nil)
 
     init(options: AgentOptions, clock: AgentClock, registry: RecordingRegistry, prepared: PreparedSessions, logger: Logger) {
         self.options = options
@@ -43,6 +45,7 @@ final class CoordinatorSession: Sendable {
         let preview = previewStreamer(connection)
         let context = Context(connection: connection, credit: credit, turn: UploadTurn(), preview: preview)
         defer {
+            reportBetweenTakes(false, connection)
             preview.end()
             prepared.camera?.want(false)
             // An uploader waiting for window room must wake before its task is cancelled.
@@ -127,6 +130,7 @@ final class CoordinatorSession: Sendable {
                                   bitrate: Int(request.bitrate))
             c.preview.request(settings)
             prepared.camera?.want(settings != nil)
+            reportBetweenTakes(settings != nil, c.connection)
         }
     }
 
@@ -304,6 +308,33 @@ final class CoordinatorSession: Sendable {
             let fromStart = lead.map { String(format: ", %.1f ms after StartAt arrived (T0 was %.1f ms ahead)", Double($0 + late) / 1e6, Double($0) / 1e6) } ?? ""
             logger.notice(.init(stringLiteral: String(format: "%@: first frame stored %.1f ms after T0", sessionID, Double(late) / 1e6) + fromStart))
         }
+    }
+
+    /// Between takes, while someone watches the preview, the camera's rate and drops and
+    /// the node's temperature, disk and clock once a second, as during a take: the
+    /// operator checks the rig before recording. A take's own telemetry takes over while
+    /// it records.
+    private func reportBetweenTakes(_ on: Bool, _ connection: AgentConnection) {
+        let running = idleTelemetry.withLockedValue { task -> Task<Void, Never>? in
+            defer { if !on { task = nil } }
+            return task
+        }
+        if !on {
+            running?.cancel()
+            return
+        }
+        guard running == nil, let camera = prepared.camera else { return }
+        let reporter = TelemetryReporter(stats: camera.stats, clock: clock, spoolPath: options.spoolDirectory,
+                                         countsAcknowledgements: false)
+        let task = Task { [registry] in
+            while !Task.isCancelled {
+                try? await Task.sleep(nanoseconds: 1_000_000_000)
+                let sample = reporter.sample()
+                guard registry.recording.isEmpty, !Task.isCancelled else { continue }
+                try? connection.send(.telemetry(sample.message))
+            }
+        }
+        idleTelemetry.withLockedValue { $0 = task }
     }
 
     /// Telemetry every second while the session records, and a line in the log now and then.

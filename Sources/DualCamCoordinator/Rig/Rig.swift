@@ -23,6 +23,9 @@ public actor Rig {
         var everConnected = false
         var clock: Dualcam_V1_ClockStatus?
         var telemetry: Dualcam_V1_Telemetry?
+        /// When the last Telemetry came: between takes an agent reports only while its
+        /// preview is watched, and an old report must not pass for a live one.
+        var telemetryAt: Int64 = 0
         var freeDiskBytes: UInt64 = 0
         var lastReason: String?
         var reconnecting: Task<Void, Never>?
@@ -343,6 +346,7 @@ public actor Rig {
             logger.debug("clock \(i): state \(status.state) offset \(Int(status.offsetNs)) ns rate \(status.ratePpm) ppm bound \(status.errorBoundNs) ns rtt \(status.roundTripNs) ns")
         case .telemetry(let telemetry):
             members[i].telemetry = telemetry
+            members[i].telemetryAt = now
             if telemetry.freeDiskBytes > 0 { members[i].freeDiskBytes = telemetry.freeDiskBytes }
         case .peerError(let error) where take == nil:
             notify("\(members[i].name): \(error.message)")
@@ -451,6 +455,10 @@ public actor Rig {
                 clock: m.clock.map(Self.clock), telemetry: nil, uploadLagSeconds: nil,
                 complete: tracker?.complete ?? false, givenUp: tracker?.phase == .gone)
             if let tel = m.telemetry, let tracker, tracker.finished == nil {
+                status.telemetry = Self.telemetry(tel)
+            } else if let tel = m.telemetry, tracker == nil || tracker?.finished != nil, m.connected,
+                      now - m.telemetryAt < 3_000_000_000 {
+                // Between takes: the camera as the preview sees it (no sound: no microphone is open).
                 status.telemetry = Self.telemetry(tel)
             }
             if let tracker, let t0 = take?.t0, tracker.finished == nil || !tracker.complete {
