@@ -38,3 +38,14 @@ import Testing
         #expect(AudioSettings(source: .none).summary == "no audio")
     }
 }
+
+/// A mix may only name the session's cameras: `--mix lots` gave a silent combined file.
+@Test func aMixNamingNoCameraOfTheSessionIsRefused() throws {
+    let names = ["Host", "Guest"]
+    #expect(throws: Never.self) { try AudioMixSpec.all.check(cameraNames: names) }
+    #expect(throws: Never.self) { try AudioMixSpec(parsing: "guest").check(cameraNames: names) }
+    #expect(throws: Never.self) { try AudioMixSpec(parsing: "host=0,guest=-6").check(cameraNames: names) }
+    let error = #expect(throws: CoordinatorError.self) { try AudioMixSpec(parsing: "lots").check(cameraNames: names) }
+    #expect("\(error!)".contains("lots") && "\(error!)".contains("host, guest"))
+    #expect(throws: CoordinatorError.self) { try AudioMixSpec(parsing: "host,camera3").check(cameraNames: names) }
+}

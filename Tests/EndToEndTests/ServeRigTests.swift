@@ -92,6 +92,7 @@ extension EndToEnd.ServeRigTests {
         Thread.sleep(forTimeInterval: 1.2)
         serve.type("filter bw")
         Thread.sleep(forTimeInterval: 1)
+        serve.type("mix lots")  // no such camera: refused, nothing changes
         serve.type("mix guest")
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline && !serve.out.text.contains("coordinator: ") { usleep(100_000) }
@@ -113,6 +114,7 @@ extension EndToEnd.ServeRigTests {
         #expect(composite["mix"] as? String == "all")
         let mixChanges = try #require(composite["mixTimeline"] as? [[String: Any]], "\(composite)")
         #expect(mixChanges.count == 1 && mixChanges.first?["mix"] as? String == "guest", "\(mixChanges)")
+        #expect(serve.err.all().contains("lots, which is not a camera of this session"), "\(serve.errTail())")
         let mixAt = try #require(mixChanges.first?["presentationNanoseconds"] as? Int64)
         #expect(mixAt > at, "the mix changed after the filter: \(mixAt) ns")
         try Self.expectOneVoice(combined, from: mixAt)

@@ -31,6 +31,8 @@ public enum Recomposer {
         }
         let timeline = try request.layout.map { LayoutTimeline(initial: $0) } ?? manifest.compositeTimeline()
         let filters = try request.filter.map { ChangeTimeline(initial: FilterSetting($0)) } ?? manifest.compositeFilters()
+        let cameraNames = manifest.cameras.map { SessionNaming.cameraName(ofFile: $0.file) }
+        try request.mix?.check(cameraNames: cameraNames)
         let mixes = try request.mix.map { ChangeTimeline(initial: $0) } ?? manifest.compositeMixes()
         let encoding = Self.encoding(manifest, request: request, rate: rate)
         let width = manifest.settings.width, height = manifest.settings.height
@@ -53,8 +55,7 @@ public enum Recomposer {
             encoder: VideoEncoderSettings(encoder: encoding.encoder, width: width, height: height, rate: rate,
                                           preset: encoding.preset, tune: encoding.tune, crf: encoding.crf,
                                           bitrate: encoding.bitrate, gopFrames: encoding.gopFrames, threads: 0),
-            creationTime: creation, mixes: mixes,
-            cameraNames: manifest.cameras.map { SessionNaming.cameraName(ofFile: $0.file) })
+            creationTime: creation, mixes: mixes, cameraNames: cameraNames)
         let feeds = manifest.cameras.map { CameraFrameFeed(path: session.path + "/" + $0.file) }
         let sound = try manifest.cameras.map { try CameraAudioFeed(path: session.path + "/" + $0.file) }
         for parameters in sound.compactMap(\.parameters) {

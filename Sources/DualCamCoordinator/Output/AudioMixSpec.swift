@@ -34,6 +34,18 @@ public struct AudioMixSpec: Sendable, Hashable, CustomStringConvertible, Codable
         levels = parsed
     }
 
+    /// Refuses a mix naming a camera the session does not have: `--mix lots` would
+    /// otherwise give a silent combined file.
+    public func check(cameraNames: [String]) throws {
+        guard let levels else { return }
+        let known = Set(cameraNames.map { $0.lowercased() })
+        let unknown = levels.keys.filter { !known.contains($0) }.sorted()
+        guard unknown.isEmpty else {
+            throw CoordinatorError("mix names \(unknown.joined(separator: ", ")), which is not a camera of this session; "
+                + "the cameras are \(cameraNames.map { $0.lowercased() }.joined(separator: ", ")) (or say all)")
+        }
+    }
+
     /// One linear gain per camera, in the session's camera order.
     public func gains(for cameraNames: [String]) -> [Float] {
         guard let levels else { return cameraNames.map { _ in 1 } }

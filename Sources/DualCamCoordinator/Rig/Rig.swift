@@ -286,6 +286,13 @@ public actor Rig {
             guard take == nil else { throw RigError("a take is under way (\(take!.machine.phase.name)); stop it first") }
             let chosen = members.indices.filter { members[$0].connected }
             guard !chosen.isEmpty else { throw RigError("no agent is connected; start the agents, or check the network") }
+            var roles = chosen.map { members[$0].role }
+            for (i, role) in (plan.roles ?? []).enumerated() where i < roles.count { roles[i] = role }
+            do {
+                try plan.mix.check(cameraNames: SessionNaming.cameraNames(roles: roles))
+            } catch {
+                throw RigError("\(error)")
+            }
             var trackers: [AgentTracker] = []
             for i in chosen {
                 var t = AgentTracker(endpoint: members[i].endpoint)

@@ -115,6 +115,10 @@ extension Take {
             return
         }
         if case .mix(let spec) = command {
+            let names = agents.map(\.cameraName).filter { !$0.isEmpty }
+            if !names.isEmpty {
+                do { try spec.check(cameraNames: names) } catch { throw RigError("\(error)") }
+            }
             changeMix(spec, now: now)
             return
         }
