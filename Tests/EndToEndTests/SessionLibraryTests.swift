@@ -29,7 +29,9 @@ extension EndToEnd {
             let show = try Self.coordinator(["show", id, "--out", out])
             #expect(show.exitCode == 0)
             for expected in ["Cameras", "demo-host [host]", "demo-guest [guest]", "captured", "Layout timeline",
-                             (combined as NSString).lastPathComponent, "split-horizontal", "Warnings"] {
+                             (combined as NSString).lastPathComponent, "split-horizontal", "Warnings",
+                             // As it was encoded: the live composite's own fast preset, not the cameras'.
+                             "encoded live: libx264 ultrafast crf"] {
                 #expect(show.stdout.contains(expected), "show lacks \(expected): \(show.stdout)")
             }
             let unknown = try Self.coordinator(["show", "19990101_000000", "--out", out])

@@ -132,7 +132,10 @@ public enum Recomposer {
         let s = manifest.settings
         // Live composites cut a keyframe per segment; keep that cadence.
         let segmentFrames = Int(Int64(s.segmentMilliseconds) * rate.numerator / (1000 * rate.denominator))
-        var e = manifest.composite.encoding
+        // The live composite is encoded fast to keep up with real time; a re-render defaults
+        // to the session's own preset, or to what the last recompose used.
+        let previous = manifest.composite.recomposedAt == nil ? nil : manifest.composite.encoding
+        var e = previous
             ?? .init(encoder: s.encoder, preset: s.preset, tune: nil, crf: s.crf, bitrate: nil, gopFrames: max(segmentFrames, 1))
         if let encoder = request.encoder { e.encoder = encoder }
         if let preset = request.preset { e.preset = preset }

@@ -79,9 +79,11 @@ public enum SessionReport {
     }
 
     private static func encoding(_ c: SessionManifest.Composite, settings s: SessionManifest.Settings) -> String {
-        guard let e = c.encoding else { return "encoded live: \(s.encoder) \(s.preset) crf \(s.crf), tune zerolatency" }
+        // Manifests from before the live composite wrote its own encoding: it was the
+        // session's encoder at the composite's preset, which was not written either.
+        guard let e = c.encoding else { return "encoded live: \(s.encoder) crf \(s.crf), tune zerolatency (preset not recorded)" }
         let quality = e.bitrate.map { String(format: "%.2f Mbit/s", Double($0) / 1e6) } ?? "crf \(e.crf ?? 23)"
-        return "encoded \(c.recomposedAt.map { "by recompose at \($0)" } ?? ""): \(e.encoder) \(e.preset) \(quality)"
+        return "encoded \(c.recomposedAt.map { "by recompose at \($0)" } ?? "live"): \(e.encoder) \(e.preset) \(quality)"
             + (e.tune.map { ", tune \($0)" } ?? "") + ", keyframe every \(e.gopFrames) frames"
     }
 

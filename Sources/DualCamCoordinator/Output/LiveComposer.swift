@@ -20,6 +20,8 @@ final class LiveComposer: @unchecked Sendable {
     /// Read by the progress bar under `countsLock`, without waiting for the queue.
     private let countsLock = NSLock()
     private var counts = (composed: 0, taken: 0)
+    /// How the combined file is encoded live, for the manifest (`show` tells it).
+    let encoding: SessionManifest.Encoding
 
     init(outputPath: String, streamCount: Int, plan: SessionPlan, creationTime: Int64, cameraNames: [String]) throws {
         self.outputPath = outputPath
@@ -27,6 +29,8 @@ final class LiveComposer: @unchecked Sendable {
         audioDecoders = Array(repeating: nil, count: streamCount)
         scheduler = SegmentScheduler(streamCount: streamCount)
         let framesPerSegment = Int(Int64(plan.segmentMilliseconds) * plan.rate.numerator / (1000 * plan.rate.denominator))
+        encoding = .init(encoder: plan.encoder, preset: plan.compositePreset, tune: "zerolatency",
+                         crf: plan.bitrate == nil ? plan.crf : nil, bitrate: plan.bitrate, gopFrames: max(framesPerSegment, 1))
         // A tick waits for every camera up to two segments plus upload slack.
         renderer = try CompositeRenderer(
             outputPath: outputPath, streamCount: streamCount, width: plan.width, height: plan.height, rate: plan.rate,
@@ -119,7 +123,7 @@ final class LiveComposer: @unchecked Sendable {
         var warnings: [String]
 
         func manifestEntry(file: String, layout: String, timeline: LayoutTimeline, filters: ChangeTimeline<FilterSetting>,
-                           mixes: ChangeTimeline<AudioMixSpec>) -> SessionManifest.Composite {
+                           mixes: ChangeTimeline<AudioMixSpec>, encoding: SessionManifest.Encoding) -> SessionManifest.Composite {
             .init(file: file, layout: layout, filter: filters.initial.description,
                   timeline: timeline.entries.map { .init(presentationNanoseconds: $0.presentationNanoseconds, layout: $0.spec.description) },
                   filterTimeline: filters.changes.isEmpty ? nil : filters.changes.map {
@@ -131,7 +135,8 @@ final class LiveComposer: @unchecked Sendable {
                   mix: mixes.initial.description,
                   mixTimeline: mixes.changes.isEmpty ? nil : mixes.changes.map {
                       .init(presentationNanoseconds: $0.presentationNanoseconds, mix: $0.value.description)
-                  })
+                  },
+                  encoding: encoding)
         }
     }
 

@@ -66,8 +66,8 @@ struct SessionManifest: Codable {
         /// Mix changes made while recording, in order; `mix` holds before the first.
         /// Absent when the mix never changed.
         var mixTimeline: [MixChange]? = nil
-        /// How the file was encoded. Absent in a live composite (the session's settings
-        /// with tune zerolatency); `recompose` writes what it used.
+        /// How the file was encoded: live (the composite's fast preset, tune zerolatency),
+        /// or what `recompose` used. Absent in manifests written before it was recorded.
         var encoding: Encoding?
         /// When `recompose` last re-rendered the file (ISO 8601); absent for the live one.
         var recomposedAt: String?

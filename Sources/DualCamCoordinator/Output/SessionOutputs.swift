@@ -113,7 +113,8 @@ final class SessionOutputs: @unchecked Sendable {
             },
             composite: composite.manifestEntry(file: (composer.outputPath as NSString).lastPathComponent,
                                                layout: plan.layout.description, timeline: composer.timeline,
-                                               filters: composer.filters, mixes: composer.mixes),
+                                               filters: composer.filters, mixes: composer.mixes,
+                                               encoding: composer.encoding),
             warnings: sessionWarnings + remuxWarnings + composite.warnings)
         let manifestPath = sessionDirectory + "/manifest.json"
         try manifest.write(sessionDirectory: sessionDirectory)
