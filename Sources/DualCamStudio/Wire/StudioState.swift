@@ -100,6 +100,8 @@ struct StudioState: Encodable {
         var height: Int
         var slots: [Slot]
         var borderColor: String
+        /// Insets cast the compositor's soft shadow.
+        var shadow: Bool
     }
 
     struct Look: Encodable {
@@ -233,6 +235,6 @@ extension StudioState {
                                inset: s.isInset, border: s.isInset ? spec.pip.borderWidth : 0,
                                radius: s.isInset ? spec.pip.cornerRadius : 0)
                       },
-                      borderColor: String(format: "#%02x%02x%02x", rgb[0], rgb[1], rgb[2]))
+                      borderColor: String(format: "#%02x%02x%02x", rgb[0], rgb[1], rgb[2]), shadow: spec.pip.shadow)
     }
 }

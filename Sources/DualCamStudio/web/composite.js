@@ -54,7 +54,7 @@ function layoutKey(layout) {
   if (!layout) return '';
   const slots = (layout.slots || []).map((s) =>
     [s.camera, s.x, s.y, s.width, s.height, s.inset ? 1 : 0, s.border || 0, s.radius || 0].join(','));
-  return [layout.width, layout.height, layout.borderColor, slots.join(';')].join('|');
+  return [layout.width, layout.height, layout.borderColor, layout.shadow ? 1 : 0, slots.join(';')].join('|');
 }
 
 export class Composite {
@@ -152,6 +152,22 @@ export class Composite {
       const radius = inset ? Math.min(slot.radius || 0, Math.min(slot.width, slot.height) / 2) : 0;
       const border = inset ? Math.min(slot.border || 0, Math.min(slot.width, slot.height) / 2) : 0;
 
+      if (inset && layout.shadow) {
+        // As InsetMask.shadowGeometry: offset width/60 down-right, blur width/30 (at least
+        // 2 and 4 output pixels), half opacity; drawn under the window.
+        const offset = Math.max(2, Math.floor(slot.width / 60)) * s;
+        const blur = Math.max(4, Math.floor(slot.width / 30)) * s;
+        context.save();
+        context.shadowColor = 'rgba(0, 0, 0, 0.5)';
+        context.shadowBlur = blur;
+        context.shadowOffsetX = offset;
+        context.shadowOffsetY = offset;
+        context.beginPath();
+        roundedRect(context, x, y, w, h, radius * s);
+        context.fillStyle = '#000';
+        context.fill();
+        context.restore();
+      }
       context.save();
       if (radius > 0) {
         context.beginPath();
