@@ -30,6 +30,19 @@ import Testing
         #expect(!access.checksCSRF(access.csrf + "0"))
     }
 
+    @Test func onLoopbackOnlyLoopbackHostsAreAnswered() {
+        let loopback = StudioAccess(requiresToken: false)
+        for host in ["127.0.0.1:8080", "localhost:8080", "LOCALHOST", "[::1]:8080", "127.1.2.3:80"] {
+            #expect(loopback.admits(host: host), "\(host)")
+        }
+        // A page whose name was re-pointed at 127.0.0.1 (DNS rebinding) names its own host.
+        for host in ["evil.example:8080", "127.0.0.1.evil.example:8080", "localhost.evil:8080", "10.0.0.1:8080", "", "[::2]:8080"] {
+            #expect(!loopback.admits(host: host), "\(host)")
+        }
+        #expect(!loopback.admits(host: nil))
+        #expect(StudioAccess(requiresToken: true).admits(host: "studio.lan:8080"), "beyond loopback the cookie guards")
+    }
+
     @Test func theWebSocketsOriginMustBeTheStudiosOwn() {
         #expect(StudioAccess.originMatches(origin: "http://127.0.0.1:8080", host: "127.0.0.1:8080"))
         #expect(StudioAccess.originMatches(origin: "https://studio.local:8443", host: "studio.local:8443"))

@@ -104,6 +104,9 @@ import FoundationNetworking
         #expect(try await fetch(base + "/api/state").body.contains("\"kind\":\"grid\""))
 
         #expect(try await fetch(base + "/files/x/../../etc/passwd").status == 404)
+        // DNS rebinding: a foreign name pointing at 127.0.0.1 is refused.
+        let rebound = try await fetch(base + "/api/state", headers: ["Host": "evil.example:\(s.port)"])
+        #expect(rebound.status == 403 && rebound.body.contains("localhost"), "\(rebound)")
         #expect(try await fetch(base + "/static/nothing.js").status == 404)
     }
 

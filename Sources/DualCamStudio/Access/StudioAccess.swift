@@ -64,6 +64,26 @@ public final class StudioAccess: Sendable {
         return (bracketed + port).lowercased() == host.lowercased()
     }
 
+    /// On loopback no token is asked for, so the Host the browser names must be a
+    /// loopback one: a web page whose own name was re-pointed at 127.0.0.1 (DNS
+    /// rebinding) would otherwise be the studio's "own origin" and could drive it.
+    public func admits(host: String?) -> Bool {
+        guard !requiresToken else { return true }  // there the session cookie guards
+        guard let host else { return false }
+        var name = host.lowercased()
+        if name.hasPrefix("[") {
+            name = String(name.dropFirst().prefix { $0 != "]" })
+        } else if let colon = name.lastIndex(of: ":") {
+            name = String(name[..<colon])
+        }
+        return name == "localhost" || name == "::1" || Self.isIPv4Loopback(name)
+    }
+
+    private static func isIPv4Loopback(_ name: String) -> Bool {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
+    }
+
     static func randomHex() -> String {
         var generator = SystemRandomNumberGenerator()  // getrandom(2): cryptographically secure
         return (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()

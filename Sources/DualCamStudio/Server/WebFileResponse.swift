@@ -46,6 +46,10 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
     let access: StudioAccess
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard access.admits(host: request.head.authority) else {
+            throw StudioHTTPError(403, "this studio listens on loopback and answers only to localhost addresses; "
+                + "open http://127.0.0.1:PORT/, or serve it with --listen ADDR:PORT for other devices")
+        }
         if request.uri.path == "/" && request.uri.queryParameters.get("token") != nil {
             return try await next(request, context)
         }
