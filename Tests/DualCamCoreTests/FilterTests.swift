@@ -136,3 +136,19 @@ import DualCamCore
         for x in 1..<220 { #expect(cinematic.luma(x, 0) >= cinematic.luma(x - 1, 0), "tone curve is monotonic") }
     }
 }
+
+/// A filter as people and files name it: "vivid 80%" (the manifest), "bw 60" (a pipe).
+@Suite struct FilterSettingTests {
+    @Test func theWrittenFormReadsBack() throws {
+        for setting in [FilterSetting(kind: .vivid, intensity: 80), FilterSetting(kind: .none), FilterSetting(kind: .blackAndWhite, intensity: 0)] {
+            #expect(try FilterSetting(parsing: setting.description) == setting)
+        }
+        #expect(try FilterSetting(parsing: "bw 60") == FilterSetting(kind: .blackAndWhite, intensity: 60))
+        #expect(try FilterSetting(parsing: "sepia") == FilterSetting(kind: .sepia, intensity: 100))
+    }
+
+    @Test(arguments: ["", "glow", "vivid 101", "vivid -1", "vivid lots", "vivid 80 extra"])
+    func wrongWordsAreRefusedNotClamped(text: String) {
+        #expect(throws: FilterError.self) { try FilterSetting(parsing: text) }
+    }
+}

@@ -54,7 +54,7 @@ import Testing
         #expect(pictures.count == 40)
         #expect(pictures.first?.keyframe == true)
         #expect(pictures.filter(\.keyframe).count == 2, "one key frame a second at 30 fps")
-        let codec = try #require(H264CodecString.from(annexB: Data(pictures[0].h264)))
+        let codec = try #require(H264Bitstream.codecString(pictures[0].h264))
         #expect(codec.hasPrefix("avc1.42"), "constrained baseline: \(codec)")
         let decoder = try VideoDecoder(parameters: CodecParameters(codecName: "h264", width: 640, height: 360, pixelFormat: nil))
         var checked = 0

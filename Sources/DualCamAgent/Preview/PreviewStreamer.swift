@@ -24,14 +24,6 @@ final class PreviewStreamer: Sendable {
     private let keyNext = NIOLockedValueBox(true)
     private let running = NIOLockedValueBox(false)
     private let ended = NIOLockedValueBox(false)
-    let stats = NIOLockedValueBox(Counts())
-
-    struct Counts: Sendable {
-        var encoded = 0
-        var sent = 0
-        var notSent = 0
-        var encodeNanoseconds: Int64 = 0
-    }
 
     init(tap: PreviewTap = .shared, deliver: @escaping @Sendable (Picture) -> Bool,
          onError: @escaping @Sendable (String) -> Void) {
@@ -69,27 +61,20 @@ final class PreviewStreamer: Sendable {
         while !ended.withLockedValue({ $0 }) {
             guard let (image, localCapture, settings) = tap.next(timeoutSeconds: 0.5) else { continue }
             do {
-                if encoder == nil || encoder!.settings.width != settings.width || encoder!.settings.height != settings.height
-                    || encoder!.settings.bitrate != settings.bitrate || encoder!.settings.gopFrames != settings.fps {
-                    encoder = try VideoEncoder(settings: Self.encoderSettings(settings))
+                let wanted = Self.encoderSettings(settings)
+                if encoder?.settings != wanted {
+                    encoder = try VideoEncoder(settings: wanted)
                     keyNext.withLockedValue { $0 = true }
                 }
                 guard localCapture > lastPts else { continue }
                 lastPts = localCapture
                 let force = keyNext.withLockedValue { key in defer { key = false }; return key }
-                let began = DispatchTime.now().uptimeNanoseconds
                 let packets = try encoder!.encode(image, ptsNanoseconds: localCapture, forceKeyframe: force)
-                let spent = Int64(DispatchTime.now().uptimeNanoseconds - began)
                 for packet in packets {
                     index += 1
                     let sent = deliver(Picture(index: index, h264: packet.data, keyframe: packet.isKeyframe, localCapture: packet.ptsNanoseconds,
                                                width: settings.width, height: settings.height))
                     if !sent { keyNext.withLockedValue { $0 = true } }
-                    stats.withLockedValue {
-                        $0.encoded += 1
-                        $0.encodeNanoseconds += spent
-                        if sent { $0.sent += 1 } else { $0.notSent += 1 }
-                    }
                 }
             } catch {
                 // A preview that cannot encode must not take the recording with it: it

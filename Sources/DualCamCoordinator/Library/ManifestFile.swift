@@ -100,12 +100,8 @@ extension SessionManifest {
 
     /// A filter from the text the recorder writes ("vivid 80%").
     private static func filterSetting(_ text: String) throws -> FilterSetting {
-        let parts = text.split(separator: " ")
         do {
-            let kind = try FilterKind.parse(String(parts.first ?? "none"))
-            let intensity = parts.count > 1 ? Int(parts[1].dropLast(parts[1].hasSuffix("%") ? 1 : 0)) : 100
-            guard let intensity, (0...100).contains(intensity) else { throw FilterError("bad intensity") }
-            return FilterSetting(kind: kind, intensity: intensity)
+            return try FilterSetting(parsing: text)
         } catch {
             throw CoordinatorError("the manifest's filter '\(text)' cannot be replayed; give one with --filter")
         }

@@ -127,7 +127,7 @@ final class CompositeRenderer {
 
     private func filter(for setting: FilterSetting) -> Filter {
         if let filter = built[setting] { return filter }
-        let filter = Filter(kind: setting.kind, intensity: setting.intensity)
+        let filter = setting.filter
         built[setting] = filter
         return filter
     }

@@ -1,3 +1,4 @@
+import DualCamMedia
 import DualCamProtocol
 import Foundation
 import NIOConcurrencyHelpers
@@ -117,7 +118,7 @@ public final class PreviewHub: Sendable {
     func receive(camera: Int, _ frame: Dualcam_V1_PreviewFrame) {
         let picture = Picture(camera: camera, captureSharedNanoseconds: frame.captureSharedNs, keyframe: frame.keyframe,
                               width: Int(frame.width), height: Int(frame.height), format: .h264, data: frame.h264)
-        if frame.keyframe, let codec = H264CodecString.from(annexB: frame.h264) {
+        if frame.keyframe, let codec = H264Bitstream.codecString([UInt8](frame.h264.prefix(256))) {
             codecs.withLockedValue { $0[camera] = codec }
         }
         var wantKey = false
@@ -173,25 +174,5 @@ public final class PreviewHub: Sendable {
 
     private func changed() {
         poke.withLockedValue { $0 }?()
-    }
-}
-
-/// The RFC 6381 codec string ("avc1.PPCCLL") WebCodecs needs, read from an SPS.
-enum H264CodecString {
-    static func from(annexB data: Data) -> String? {
-        let bytes = [UInt8](data.prefix(256))
-        var i = 0
-        while i + 3 < bytes.count {
-            if bytes[i] == 0, bytes[i + 1] == 0, bytes[i + 2] == 1 {
-                let nal = i + 3
-                if bytes[nal] & 0x1F == 7, nal + 3 < bytes.count {
-                    return String(format: "avc1.%02X%02X%02X", bytes[nal + 1], bytes[nal + 2], bytes[nal + 3])
-                }
-                i = nal
-            } else {
-                i += 1
-            }
-        }
-        return nil
     }
 }

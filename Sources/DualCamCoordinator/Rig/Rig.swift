@@ -286,9 +286,8 @@ public actor Rig {
             guard take == nil else { throw RigError("a take is under way (\(take!.machine.phase.name)); stop it first") }
             let chosen = members.indices.filter { members[$0].connected }
             guard !chosen.isEmpty else { throw RigError("no agent is connected; start the agents, or check the network") }
-            var roles = chosen.map { members[$0].role }
-            for (i, role) in (plan.roles ?? []).enumerated() where i < roles.count { roles[i] = role }
             do {
+                let roles = plan.roles(overriding: chosen.map { members[$0].role })
                 try plan.mix.check(cameraNames: SessionNaming.cameraNames(roles: roles))
             } catch {
                 throw RigError("\(error)")
@@ -495,27 +494,4 @@ private struct TakeBox: @unchecked Sendable {
     // Invariant: while the take is finalising the rig's loop no longer changes it (events
     // and commands stop at `isFinalising`); `finish` reads it and writes only its files.
     let take: Take
-}
-
-/// The streams handed out by `snapshots()` or `notices()`; one whose reader went away (a
-/// closed browser tab) is forgotten, so a rig up for days does not collect them.
-final class Subscribers<Element: Sendable>: Sendable {
-    private let continuations = NIOLockedValueBox<[UInt64: AsyncStream<Element>.Continuation]>([:])
-    private let nextID = NIOLockedValueBox<UInt64>(0)
-
-    func add(bufferingNewest limit: Int) -> AsyncStream<Element> {
-        let id = nextID.withLockedValue { $0 += 1; return $0 }
-        let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: .bufferingNewest(limit))
-        continuation.onTermination = { [continuations] _ in continuations.withLockedValue { _ = $0.removeValue(forKey: id) } }
-        continuations.withLockedValue { $0[id] = continuation }
-        return stream
-    }
-
-    func yield(_ element: Element) {
-        for continuation in continuations.withLockedValue({ Array($0.values) }) { continuation.yield(element) }
-    }
-
-    func finish() {
-        for continuation in continuations.withLockedValue({ Array($0.values) }) { continuation.finish() }
-    }
 }

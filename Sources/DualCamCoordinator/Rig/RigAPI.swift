@@ -81,10 +81,10 @@ public struct TakeStatus: Sendable, Equatable {
     /// The composite's size.
     public var outputWidth = 0
     public var outputHeight = 0
-    /// The combined file's filter now ("vivid 80%").
-    public var filter = "none 100%"
-    /// The combined file's sound mix now ("all", "host=0,guest=-6").
-    public var mix = "all"
+    /// The combined file's filter now.
+    public var filter = FilterSetting(kind: .none)
+    /// The combined file's sound mix now.
+    public var mix = AudioMixSpec.all
 
     public struct Progress: Sendable, Equatable {
         public var done: Int

@@ -108,22 +108,20 @@ extension Take {
     // MARK: The operator's controls
 
     /// Changes the composite from the next output frame on; the change goes into the
-    /// layout timeline (and the manifest).
+    /// layout, filter or mix timeline (and the manifest).
     func apply(_ command: RigCommand, now: Int64) throws {
-        if case .filter(let filter) = command {
-            try changeFilter(FilterSetting(filter), now: now)
-            return
-        }
-        if case .mix(let spec) = command {
-            let names = agents.map(\.cameraName).filter { !$0.isEmpty }
-            if !names.isEmpty {
-                do { try spec.check(cameraNames: names) } catch { throw RigError("\(error)") }
-            }
-            changeMix(spec, now: now)
-            return
-        }
         var spec = layout
         switch command {
+        case .filter(let filter):
+            changeFilter(FilterSetting(filter), now: now)
+            return
+        case .mix(let mix):
+            let names = agents.map(\.cameraName).filter { !$0.isEmpty }
+            if !names.isEmpty {
+                do { try mix.check(cameraNames: names) } catch { throw RigError("\(error)") }
+            }
+            changeMix(mix, now: now)
+            return
         case .nextLayout:
             let kinds = LayoutKind.allCases
             spec.kind = kinds[((kinds.firstIndex(of: spec.kind) ?? 0) + 1) % kinds.count]
@@ -134,8 +132,6 @@ extension Take {
             spec.pip.position = positions[((positions.firstIndex(of: spec.pip.position) ?? 0) + 1) % positions.count]
         case .layout(let given):
             spec = given
-        case .filter, .mix:
-            return  // above
         case .start, .stop:
             return
         }
@@ -157,9 +153,9 @@ extension Take {
 
     /// The combined file's filter from the next output frame, kept in the manifest's
     /// filter timeline as layout changes are in its layout timeline.
-    private func changeFilter(_ setting: FilterSetting, now: Int64) throws {
+    private func changeFilter(_ setting: FilterSetting, now: Int64) {
         guard let (outputs, at) = nextOutputFrame(now: now) else {
-            plan.filter = Filter(kind: setting.kind, intensity: setting.intensity)
+            plan.filter = setting.filter
             filter = setting
             return
         }
@@ -274,7 +270,7 @@ extension Take {
                                 isOver: machine.phase.isOver, countdownSeconds: nil, elapsedSeconds: 0, finalising: nil,
                                 layout: layout.description, warnings: warnings, reason: nil, files: result,
                                 cameras: rigIndices, outputWidth: plan.width, outputHeight: plan.height,
-                                filter: filter.description, mix: mix.description)
+                                filter: filter, mix: mix)
         switch machine.phase {
         case .countingDown(let t0, _) where plan.countdownSeconds > 0:
             // A lead without a countdown is the start's own margin, not one to show.

@@ -168,9 +168,7 @@ final class Take {
 
     private func startAt(_ who: [Int], t0: Int64, stop: Int64?) throws {
         if outputs == nil {
-            if let roles = plan.roles {
-                for i in agents.indices where i < roles.count { agents[i].role = roles[i] }
-            }
+            for (i, role) in plan.roles(overriding: agents.map(\.role)).enumerated() { agents[i].role = role }
             let names = SessionNaming.cameraNames(roles: who.map { agents[$0].role })
             for (camera, i) in who.enumerated() { agents[i].cameraName = names[camera] }
             var record = SessionRecord(

@@ -52,6 +52,14 @@ public struct SessionPlan: Sendable {
         self.durationSeconds = durationSeconds
     }
 
+    /// The agents' roles as the take names its cameras: those given on the command line
+    /// (`--host`, `--guest`) first, the agents' own for the rest.
+    func roles(overriding agents: [Dualcam_V1_Role]) -> [Dualcam_V1_Role] {
+        var roles = agents
+        for (i, role) in (self.roles ?? []).enumerated() where i < roles.count { roles[i] = role }
+        return roles
+    }
+
     func prepare(sessionID: String) -> Dualcam_V1_Prepare {
         var prepare = Dualcam_V1_Prepare()
         prepare.sessionID = sessionID

@@ -196,5 +196,28 @@ public struct FilterSetting: Sendable, Hashable, CustomStringConvertible {
         self.init(kind: filter.kind, intensity: filter.intensity)
     }
 
+    /// A filter named by a person or read from a file: refused, rather than clamped as
+    /// `init(kind:intensity:)` does, unless the name is a filter and the intensity 0...100.
+    public init(name: String, intensity: Int) throws(FilterError) {
+        let kind = try FilterKind.parse(name)
+        guard (0...100).contains(intensity) else { throw FilterError("intensity \(intensity) is outside 0…100") }
+        self.init(kind: kind, intensity: intensity)
+    }
+
+    /// `NAME [INTENSITY[%]]`, as `description` writes it ("vivid 80%") and a pipe command
+    /// gives it ("bw 60"); the intensity is 100 when left out.
+    public init(parsing text: String) throws(FilterError) {
+        let words = text.split(separator: " ")
+        guard (1...2).contains(words.count) else {
+            throw FilterError("'\(text)' is not a filter; expected NAME [0-100], e.g. vivid 80")
+        }
+        let number = words.count == 2 ? String(words[1].hasSuffix("%") ? words[1].dropLast() : words[1]) : "100"
+        guard let intensity = Int(number) else { throw FilterError("filter intensity '\(words[1])' is not a number 0-100") }
+        try self.init(name: String(words[0]), intensity: intensity)
+    }
+
+    /// The filter itself, its tables built.
+    public var filter: Filter { Filter(kind: kind, intensity: intensity) }
+
     public var description: String { "\(kind.rawValue) \(intensity)%" }
 }

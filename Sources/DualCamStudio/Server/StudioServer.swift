@@ -25,20 +25,15 @@ public final class Studio: Sendable {
     private let boundPort = NIOLockedValueBox<Int?>(nil)
     /// Told the link a new browser needs: once listening, and after each token is spent.
     private let announce: @Sendable (_ url: String) -> Void
-    private let planWatchers = NIOLockedValueBox<[UInt64: AsyncStream<Void>.Continuation]>([:])
-    private let nextWatcher = NIOLockedValueBox<UInt64>(0)
-
     /// A signal each time the plan changes (the rig's snapshots do not carry it).
+    private let planWatchers = Subscribers<Void>()
+
     func planChanges() -> AsyncStream<Void> {
-        let id = nextWatcher.withLockedValue { $0 += 1; return $0 }
-        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        continuation.onTermination = { [planWatchers] _ in planWatchers.withLockedValue { _ = $0.removeValue(forKey: id) } }
-        planWatchers.withLockedValue { $0[id] = continuation }
-        return stream
+        planWatchers.add(bufferingNewest: 1)
     }
 
     private func planChanged() {
-        for watcher in planWatchers.withLockedValue({ Array($0.values) }) { watcher.yield() }
+        planWatchers.yield(())
     }
 
     public init(rig: Rig, plan: SessionPlan, host: String = "127.0.0.1", port: Int = 8080, https: Bool = false,
@@ -158,7 +153,8 @@ public final class Studio: Sendable {
     }
 
     private func perform(_ c: StudioCommand) async throws {
-        let busy = await rig.snapshot().busy
+        let take = await rig.snapshot().take
+        let busy = take.map { !$0.isOver } ?? false
         switch c.command {
         case "start":
             guard !busy else { throw StudioError.conflict("a take is under way; stop it first") }
@@ -173,14 +169,9 @@ public final class Studio: Sendable {
             guard c.filter != nil || c.intensity != nil else {
                 throw StudioError.bad("filter needs \"filter\" (a name such as vivid) or \"intensity\" (0…100)")
             }
-            if busy {
-                let state = await self.state()
-                let name = c.filter ?? state.look.filter, amount = c.intensity ?? state.look.intensity
-                guard let kind = try? FilterKind.parse(name) else {
-                    throw StudioError.bad("unknown filter '\(name)'; expected one of \(FilterKind.allCases.map(\.rawValue).joined(separator: ", "))")
-                }
-                guard (0...100).contains(amount) else { throw StudioError.bad("intensity \(amount) is outside 0…100") }
-                try await rig.perform(.filter(Filter(kind: kind, intensity: amount)))
+            if let take, busy {
+                try await rig.perform(.filter(StudioPlan.checkedFilter(named: c.filter ?? take.filter.kind.rawValue,
+                                                                intensity: c.intensity ?? take.filter.intensity)))
             } else {
                 let next = try plan.withLockedValue { $0 }.applying(c)
                 plan.withLockedValue { $0 = next }
@@ -189,9 +180,7 @@ public final class Studio: Sendable {
         case "mix":
             guard let text = c.mix else { throw StudioError.bad("mix needs \"mix\": all, a role (host) or levels like host=0,guest=-6") }
             if busy {
-                let spec: AudioMixSpec
-                do { spec = try AudioMixSpec(parsing: text) } catch { throw StudioError.bad("\(error)".replacingOccurrences(of: "--mix", with: "mix")) }
-                try await rig.perform(.mix(spec))
+                try await rig.perform(.mix(StudioPlan.checkedMix(text)))
             } else {
                 let next = try plan.withLockedValue { $0 }.applying(c)
                 plan.withLockedValue { $0 = next }

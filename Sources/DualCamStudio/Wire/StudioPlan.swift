@@ -7,22 +7,18 @@ import Foundation
 /// choices (a start command's fields, a layout picked before the take).
 struct StudioPlan: Sendable {
     var base: SessionPlan
-    var countdown: Int
-    var filter: String
-    var intensity: Int
-    var mix: String
 
     static let presets = VideoEncoderSettings.presets
     static let encoders = VideoEncoderSettings.encoders
 
     init(base: SessionPlan) {
         self.base = base
-        countdown = base.countdownSeconds
-        filter = base.filter.kind.rawValue
-        intensity = base.filter.intensity
-        mix = base.mix.description
     }
 
+    var countdown: Int { base.countdownSeconds }
+    var filter: String { base.filter.kind.rawValue }
+    var intensity: Int { base.filter.intensity }
+    var mix: String { base.mix.description }
     var width: Int { base.width }
     var height: Int { base.height }
     var fps: Int { Int((Double(base.rate.numerator) / Double(base.rate.denominator)).rounded()) }
@@ -91,31 +87,34 @@ extension StudioPlan {
         }
         if let seconds = c.countdown {
             guard (0...60).contains(seconds) else { throw .bad("countdown \(seconds) s is outside 0…60") }
-            next.countdown = seconds
             next.base.countdownSeconds = seconds
         }
         if c.filter != nil || c.intensity != nil {
-            let name = c.filter ?? filter, amount = c.intensity ?? intensity
-            guard let kind = try? FilterKind.parse(name) else {
-                throw .bad("unknown filter '\(name)'; expected one of \(FilterKind.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            guard (0...100).contains(amount) else { throw .bad("intensity \(amount) is outside 0…100") }
-            next.filter = kind.rawValue
-            next.intensity = amount
-            next.base.filter = Filter(kind: kind, intensity: amount)
+            next.base.filter = try Self.checkedFilter(named: c.filter ?? filter, intensity: c.intensity ?? intensity)
         }
-        if let mix = c.mix {
-            do {
-                next.base.mix = try AudioMixSpec(parsing: mix)
-            } catch {
-                throw .bad("\(error)".replacingOccurrences(of: "--mix", with: "mix"))
-            }
-            next.mix = next.base.mix.description
-        }
+        if let mix = c.mix { next.base.mix = try Self.checkedMix(mix) }
         if let seconds = c.durationSeconds {
             guard seconds > 0, seconds <= 24 * 3600 else { throw .bad("duration \(seconds) s is outside 0…24 h") }
             next.base.durationSeconds = seconds
         }
         return next
+    }
+
+    /// A filter the page named, checked: the plan's before a take, the take's during one.
+    static func checkedFilter(named name: String, intensity: Int) throws(StudioError) -> Filter {
+        do {
+            return try FilterSetting(name: name, intensity: intensity).filter
+        } catch {
+            throw .bad(error.description)
+        }
+    }
+
+    /// A sound mix the page gave, checked the same way before and during a take.
+    static func checkedMix(_ text: String) throws(StudioError) -> AudioMixSpec {
+        do {
+            return try AudioMixSpec(parsing: text)
+        } catch {
+            throw .bad("\(error)".replacingOccurrences(of: "--mix", with: "mix"))
+        }
     }
 }

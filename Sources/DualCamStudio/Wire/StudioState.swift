@@ -166,11 +166,8 @@ extension StudioState {
         let width = live.map(\.outputWidth) ?? plan.width
         let height = live.map(\.outputHeight) ?? plan.height
         layout = Self.layout(spec, cameras: cameras, width: max(width, 2), height: max(height, 2))
-        // The take's filter is written "vivid 80%".
-        let words = live?.filter.split(separator: " ") ?? []
-        look = words.count == 2
-            ? Look(filter: String(words[0]), intensity: Int(words[1].dropLast()) ?? plan.intensity, mix: live?.mix ?? plan.mix)
-            : Look(filter: plan.filter, intensity: plan.intensity, mix: plan.mix)
+        look = live.map { Look(filter: $0.filter.kind.rawValue, intensity: $0.filter.intensity, mix: $0.mix.description) }
+            ?? Look(filter: plan.filter, intensity: plan.intensity, mix: plan.mix)
     }
 
     private static func agent(_ index: Int, _ a: AgentStatus, preview: Preview?, bitrate: Double) -> Agent {

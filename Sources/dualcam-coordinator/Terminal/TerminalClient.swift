@@ -88,14 +88,12 @@ final class TerminalClient: Sendable {
                 return
             }
         case .filter(let text):
-            let words = text.split(separator: " ")
-            guard let name = words.first, let kind = try? FilterKind.parse(String(name)),
-                  let intensity = words.count > 1 ? Int(words[1]) : 100, (0...100).contains(intensity) else {
-                status.note("not a filter: '\(text)'; expected NAME [0-100], NAME one of "
-                    + FilterKind.allCases.map(\.rawValue).joined(separator: ", "))
+            do {
+                command = .filter(try FilterSetting(parsing: text).filter)
+            } catch {
+                status.note("not a filter: \(error)")
                 return
             }
-            command = .filter(Filter(kind: kind, intensity: intensity))
         case .mix(let text):
             do {
                 command = .mix(try AudioMixSpec(parsing: text))
