@@ -146,7 +146,7 @@ enum CommandSupport {
     /// from a pipe, and flushing every stream waits on the stdin lock that the key reader
     /// holds while it waits for a line (seen: a take's report held until the next command).
     static func say(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        Console.out(line)
     }
 }
 
@@ -199,7 +199,7 @@ struct Demo: AsyncParsableCommand {
             let studioOptions = self.studioOptions
             _ = try studioOptions.address()
             try await DemoRunner(options: options, logger: logger).serve(progress: { line in
-                FileHandle.standardError.write(Data((line + "\n").utf8))
+                Console.error(line)
             }, body: { rig, demoPlan in
                 // A take from the studio runs until it is stopped there.
                 var plan = demoPlan
@@ -210,7 +210,7 @@ struct Demo: AsyncParsableCommand {
             return
         }
         let result = try await DemoRunner(options: options, logger: logger).run(progress: { line in
-            FileHandle.standardError.write(Data((line + "\n").utf8))
+            Console.error(line)
         }, attach: { rig in
             TerminalClient(rig: rig).attach(keys: keys, takesInterrupts: false)
         })

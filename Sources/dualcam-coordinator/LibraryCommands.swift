@@ -83,7 +83,7 @@ struct RebuildManifest: AsyncParsableCommand {
         let logger = CommandSupport.logger()
         let found = try LibraryCommandSupport.resolve(session, in: folder)
         let result = try await folder.library.rebuildManifest(found, logger: logger) { line in
-            FileHandle.standardError.write(Data((line + "\n").utf8))
+            Console.error(line)
         }
         CommandSupport.report(result)
     }

@@ -26,8 +26,9 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "No studio (browser screen): the terminal only.") var noStudio = false
 
     func run() async throws {
+        Interrupts.install()
         let logger = CommandSupport.logger()
-        let progress: @Sendable (String) -> Void = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
+        let progress: @Sendable (String) -> Void = { line in Console.error(line) }
         let outputDirectory = URL(fileURLWithPath: out).standardizedFileURL.path
         let identity = try DeviceIdentity.loadOrCreate(in: state.directory, commonName: "dualcam-coordinator")
         let endpoints = try await agents.endpoints(identity: identity, stateDirectory: state.directory, progress: progress)

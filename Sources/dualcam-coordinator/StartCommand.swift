@@ -106,8 +106,9 @@ struct Start: AsyncParsableCommand {
     @OptionGroup var state: StateOption
 
     func run() async throws {
+        Interrupts.install()
         let logger = CommandSupport.logger()
-        let progress: @Sendable (String) -> Void = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
+        let progress: @Sendable (String) -> Void = { line in Console.error(line) }
         let outputDirectory = URL(fileURLWithPath: out).standardizedFileURL.path
         let identity = try DeviceIdentity.loadOrCreate(in: state.directory, commonName: "dualcam-coordinator")
         let terminal: @Sendable (Rig) async -> Void = { rig in
@@ -115,16 +116,23 @@ struct Start: AsyncParsableCommand {
         }
         for unfinished in SessionResumer.unfinished(in: outputDirectory, warn: progress) {
             progress("an unfinished session is in \(unfinished); finishing it first (its agents recorded on)")
-            let result = try await SessionResumer(sessionDirectory: unfinished, identity: identity, logger: logger,
-                                                  reconnectGraceSeconds: take.reconnectGrace, progress: progress).run(attach: terminal)
-            CommandSupport.report(result)
+            try await CommandSupport.finish(SessionResumer(sessionDirectory: unfinished, identity: identity, logger: logger,
+                                                           reconnectGraceSeconds: take.reconnectGrace, progress: progress),
+                                            attach: terminal)
         }
         var plan = try take.plan(agents: try await agents.endpoints(identity: identity, stateDirectory: state.directory, progress: progress),
                                  outputDirectory: outputDirectory, duration: duration)
         if agents.rolesByName { plan.roles = [.host, .guest].prefix(plan.agents.count).map { $0 } }
-        let result = try await SessionRecorder(plan: plan, identity: identity, logger: logger, progress: progress).run(attach: terminal)
-        KeyReader.restoreTerminal()
-        CommandSupport.report(result)
+        progress("connecting to " + plan.agents.map { "\($0.host):\($0.port)" }.joined(separator: ", ") + "…")
+        do {
+            let result = try await SessionRecorder(plan: plan, identity: identity, logger: logger, progress: progress).run(attach: terminal)
+            KeyReader.restoreTerminal()
+            CommandSupport.report(result)
+        } catch let cancelled as TakeCancelled {
+            KeyReader.restoreTerminal()
+            progress("\(cancelled)")
+            throw ExitCode(cancelled.folderKept ? 1 : Interrupts.exitCode(forReason: cancelled.reason))
+        }
     }
 }
 
@@ -138,8 +146,9 @@ struct Resume: AsyncParsableCommand {
     @OptionGroup var state: StateOption
 
     func run() async throws {
+        Interrupts.install()
         let logger = CommandSupport.logger()
-        let progress: @Sendable (String) -> Void = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
+        let progress: @Sendable (String) -> Void = { line in Console.error(line) }
         let outputDirectory = URL(fileURLWithPath: out).standardizedFileURL.path
         let directory: String
         if let session {
@@ -152,11 +161,23 @@ struct Resume: AsyncParsableCommand {
             directory = newest
         }
         let identity = try DeviceIdentity.loadOrCreate(in: state.directory, commonName: "dualcam-coordinator")
-        let result = try await SessionResumer(sessionDirectory: directory, identity: identity, logger: logger,
-                                              reconnectGraceSeconds: reconnectGrace, progress: progress).run(attach: { rig in
+        try await CommandSupport.finish(SessionResumer(sessionDirectory: directory, identity: identity, logger: logger,
+                                                       reconnectGraceSeconds: reconnectGrace, progress: progress), attach: { rig in
             TerminalClient(rig: rig).attach(keys: true, takesInterrupts: true)
         })
         KeyReader.restoreTerminal()
-        CommandSupport.report(result)
+    }
+}
+
+extension CommandSupport {
+    /// Finishes an unfinished session; one cancelled during its countdown is only stopped
+    /// on its agents and removed, which is its end too (a later `start` goes on).
+    static func finish(_ resumer: SessionResumer, attach: @escaping @Sendable (Rig) async -> Void) async throws {
+        do {
+            report(try await resumer.run(attach: attach))
+        } catch let cancelled as TakeCancelled {
+            Console.error("\(cancelled)")
+            if cancelled.folderKept { throw ExitCode(1) }
+        }
     }
 }

@@ -118,8 +118,44 @@ import Testing
         var m = machine(n, countdown: 3)
         let t0 = startRecording(&m, at: 0)
         let actions = m.handle(.stop(now: t0 - 2 * Self.second, reason: "Ctrl-C"))
-        #expect(actions == [.stop(Array(0..<n), at: t0), .discard])
+        #expect(actions == [.stop(Array(0..<n), at: t0)])
+        // Not over until every agent has said it stopped: one that missed the Stop would
+        // record on with nobody to stop it.
+        #expect(m.phase == .stopping(t0: t0, stop: t0))
+        for i in 0..<(n - 1) {
+            #expect(m.handle(.complete(agent: i)).isEmpty)
+        }
+        #expect(m.handle(.complete(agent: n - 1)) == [.discard])
         #expect(m.phase == .cancelled("Ctrl-C"))
+    }
+
+    /// An agent lost while the take is cancelled may be recording: given up on after the
+    /// grace, the take ends cancelled but keeps its folder (with its stop at T0) so that
+    /// `resume` can reach that agent and stop it.
+    @Test func anAgentThatNeverConfirmsTheCancelKeepsTheSessionForResume() {
+        var m = machine(2, countdown: 3)
+        let t0 = startRecording(&m, at: 0)
+        _ = m.handle(.lost(agent: 1, now: t0 - 2 * Self.second - 1))
+        #expect(m.handle(.stop(now: t0 - 2 * Self.second, reason: "Ctrl-C")) == [.stop([0], at: t0)])
+        #expect(m.handle(.complete(agent: 0)).isEmpty)
+        let actions = m.handle(.tick(now: t0 + 10 * Self.second))
+        #expect(actions.first == .giveUp(1, reason: "not back 10 s after the stop"))
+        #expect(!actions.contains(.discard), "\(actions)")
+        #expect(actions.contains { if case .warn(let text) = $0 { text.contains("cam1 did not confirm") } else { false } })
+        #expect(m.phase == .cancelled("Ctrl-C"))
+    }
+
+    /// `resume` of a take cancelled during its countdown (stop at T0) stops its agents
+    /// and removes the folder instead of finishing files of no frames.
+    @Test func resumingATakeStoppedAtT0EndsItCancelled() {
+        var m = TakeMachine(settings: .init(rate: .fps30, durationNanoseconds: nil), agents: ["host", "guest"],
+                            resumingAt: 50 * Self.second, stop: 50 * Self.second, now: 60 * Self.second)
+        #expect(m.handle(.connected(agent: 0, recordingThisTake: true, now: 61 * Self.second))
+                == [.resume(0), .stop([0], at: 50 * Self.second)])
+        _ = m.handle(.connected(agent: 1, recordingThisTake: false, now: 61 * Self.second))
+        _ = m.handle(.complete(agent: 0))
+        #expect(m.handle(.complete(agent: 1)) == [.discard])
+        #expect(m.phase == .cancelled("cancelled during the countdown"))
     }
 
     @Test func aStopWhilePreparingStopsThePreparedAgents() {
@@ -285,7 +321,9 @@ import Testing
         var m = machine(2)
         let t0 = startRecording(&m, at: 100 * Self.second)
         let actions = m.handle(.outputFailed(reason: "disk full", now: t0 - Self.second))
-        #expect(actions == [.stop([0, 1], at: t0), .discard])
+        #expect(actions == [.stop([0, 1], at: t0)])
+        _ = m.handle(.complete(agent: 0))
+        #expect(m.handle(.complete(agent: 1)) == [.discard])
         #expect(m.phase == .cancelled("disk full"))
     }
 

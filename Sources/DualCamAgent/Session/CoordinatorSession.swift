@@ -302,6 +302,10 @@ final class CoordinatorSession: Sendable {
         } catch {
             logger.warning("RecordingFinished for \(sessionID) not sent: \(error)")
         }
+        if summary.segments == 0 && summary.framesCaptured == 0 && SegmentSpool(root: options.spoolDirectory).removeIfEmpty(session: sessionID) {
+            logger.info("recording \(sessionID) ended before its first frame (cancelled); nothing kept")
+            return
+        }
         logger.info("recording \(sessionID) finished: \(summary.segments) segments, \(summary.framesCaptured) frames, \(summary.framesDropped) dropped")
         if let late = summary.firstFrameStoredAfterT0Nanoseconds {
             let lead = startLeads.withLockedValue { $0.removeValue(forKey: sessionID) ?? nil }

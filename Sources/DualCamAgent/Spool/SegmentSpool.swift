@@ -55,6 +55,16 @@ public struct SegmentSpool: Sendable {
         try FileManager.default.createDirectory(atPath: checkedDirectory(session), withIntermediateDirectories: true)
     }
 
+    /// Removes a session's folder that holds no segment (a take cancelled before T0), so
+    /// that cancelled takes leave nothing on the node. Returns whether it went.
+    @discardableResult
+    public func removeIfEmpty(session: String) -> Bool {
+        guard let directory = try? checkedDirectory(session), segments(session: session).isEmpty,
+              let names = try? FileManager.default.contentsOfDirectory(atPath: directory),
+              !names.contains(where: { $0.hasSuffix(".ts") }) else { return false }
+        return (try? FileManager.default.removeItem(atPath: directory)) != nil
+    }
+
     /// Records a finished segment in the session manifest and fsyncs the manifest.
     public func record(_ segment: SpooledSegment) throws {
         let path = try checkedDirectory(segment.sessionID) + "/manifest.jsonl"

@@ -275,6 +275,9 @@ public actor Rig {
         takeWaiter = nil
         if let result = take.result {
             waiter.resume(returning: result)
+        } else if case .cancelled(let reason) = take.machine.phase {
+            waiter.resume(throwing: TakeCancelled(reason: reason, sessionID: take.sessionID,
+                                                  folderKept: FileManager.default.fileExists(atPath: take.sessionDirectory)))
         } else {
             waiter.resume(throwing: CoordinatorError(status.reason.map { "\(status.phase): \($0)" } ?? status.phase))
         }

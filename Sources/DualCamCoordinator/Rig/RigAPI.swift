@@ -116,6 +116,20 @@ public struct RigError: Error, CustomStringConvertible, Sendable {
     public init(_ description: String) { self.description = description }
 }
 
+/// A take stopped before it recorded anything (before T0): every agent that answered has
+/// stopped; `folderKept` when one did not, so that `resume` can still reach it.
+public struct TakeCancelled: Error, CustomStringConvertible, Sendable {
+    public let reason: String
+    public let sessionID: String
+    public let folderKept: Bool
+
+    public var description: String {
+        folderKept
+            ? "take \(sessionID) cancelled (\(reason)) before it recorded; an agent did not confirm it stopped: `dualcam-coordinator resume` stops it"
+            : "take \(sessionID) cancelled (\(reason)) before it recorded: every agent stopped, nothing was kept"
+    }
+}
+
 extension SessionResult: Equatable {
     public static func == (a: SessionResult, b: SessionResult) -> Bool {
         a.sessionDirectory == b.sessionDirectory && a.perCameraFiles == b.perCameraFiles && a.combinedFile == b.combinedFile

@@ -274,7 +274,8 @@ extension Take {
         switch machine.phase {
         case .countingDown(let t0, _) where plan.countdownSeconds > 0:
             // A lead without a countdown is the start's own margin, not one to show.
-            status.countdownSeconds = Int((t0 - now + 999_999_999) / 1_000_000_000)
+            // T0 sits on the frame grid just after the countdown: never show more than asked.
+            status.countdownSeconds = min(plan.countdownSeconds, Int((t0 - now + 999_999_999) / 1_000_000_000))
         case .recording(let t0, _), .stopping(let t0, _), .finalising(let t0, _):
             status.elapsedSeconds = Double(max(0, min(now, stopShared ?? now) - t0)) / 1e9
         case .failed(let reason), .cancelled(let reason):

@@ -161,7 +161,7 @@ final class Take {
 
     /// A take that recorded nothing leaves nothing behind.
     private func discardFolder() {
-        guard lock != nil, record == nil else { return }
+        guard lock != nil, record?.recordedNothing ?? true else { return }
         lock = nil
         try? FileManager.default.removeItem(atPath: sessionDirectory)
     }

@@ -101,6 +101,9 @@ public struct SessionRecord: Codable, Sendable {
         return record
     }
 
+    /// Stopped at T0: cancelled during its countdown, so no frame belongs to it.
+    var recordedNothing: Bool { stopSharedNanoseconds != 0 && stopSharedNanoseconds <= t0SharedNanoseconds }
+
     /// The start every agent of the session gets, first and on rejoining.
     var startAt: Dualcam_V1_StartAt {
         var start = Dualcam_V1_StartAt()
@@ -119,7 +122,7 @@ public struct SessionRecord: Codable, Sendable {
             return AgentEndpoint(hosts: agent.hosts, port: agent.port, deviceID: id)
         }
         var plan = SessionPlan(agents: endpoints, outputDirectory: outputDirectory,
-                               durationSeconds: stopSharedNanoseconds > 0 ? Double(stopSharedNanoseconds - t0SharedNanoseconds) / 1e9 : nil)
+                               durationSeconds: stopSharedNanoseconds > t0SharedNanoseconds ? Double(stopSharedNanoseconds - t0SharedNanoseconds) / 1e9 : nil)
         plan.width = width
         plan.height = height
         plan.rate = FrameRate(parsing: fps) ?? .fps30

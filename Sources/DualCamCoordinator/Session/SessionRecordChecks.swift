@@ -15,7 +15,8 @@ extension SessionRecord {
         if t0SharedNanoseconds < 0 { found.append("t0SharedNanoseconds is negative") }
         if stopSharedNanoseconds != 0 {
             let (span, overflow) = stopSharedNanoseconds.subtractingReportingOverflow(t0SharedNanoseconds)
-            if overflow || span <= 0 || Double(span) / 1e9 > SessionManifest.longestSeconds {
+            // A stop at T0 is a take cancelled during its countdown (nothing recorded).
+            if overflow || span < 0 || Double(span) / 1e9 > SessionManifest.longestSeconds {
                 found.append("the stop is not within \(Int(SessionManifest.longestSeconds)) s after the start")
             }
         }

@@ -140,6 +140,8 @@ public struct TakeMachine: Sendable {
 
     public let settings: Settings
     public private(set) var phase: Phase = .idle
+    /// Why a take was stopped before T0 (it ends cancelled, not finalised).
+    private var cancelReason: String?
     public private(set) var agents: [Agent]
 
     public init(settings: Settings, agents: [String]) {
@@ -157,6 +159,7 @@ public struct TakeMachine: Sendable {
             return a
         }
         phase = stop.map { .stopping(t0: t0, stop: $0) } ?? .recording(t0: t0, stop: nil)
+        if let stop, stop <= t0 { cancelReason = "cancelled during the countdown" }
     }
 
     public var t0: Int64? {
@@ -323,9 +326,12 @@ public struct TakeMachine: Sendable {
             return (prepared.isEmpty ? [] : [.stop(prepared, at: now)]) + [.discard]
         case .countingDown(let t0, _):
             // Nothing is recorded before T0: a Stop at T0 cancels the take on every agent.
+            // The take ends once each agent has said it stopped (or was given up on, and
+            // then `resume` stops it): an agent that never heard the Stop would record on.
+            cancelReason = reason
             let started = agents.indices.filter { agents[$0].started && agents[$0].connected }
-            phase = .cancelled(reason)
-            return [.stop(started, at: t0), .discard]
+            phase = .stopping(t0: t0, stop: t0)
+            return [.stop(started, at: t0)] + finishIfSettled()
         case .recording(let t0, let planned):
             // A moment from now, on a frame boundary: every agent gets the Stop in time.
             var instant = settings.rate.instant(ofFrame: settings.rate.firstFrame(atOrAfter: now + 200_000_000))
@@ -434,7 +440,22 @@ public struct TakeMachine: Sendable {
 
     private mutating func finishIfSettled() -> [Action] {
         guard case .stopping(let t0, let stop) = phase, agents.allSatisfy(\.settled) else { return [] }
+        guard stop > t0 else { return endCancelled() }
         phase = .finalising(t0: t0, stop: stop)
         return [.finalise]
+    }
+
+    /// A take stopped at T0 recorded nothing: its folder goes, unless an agent never
+    /// confirmed the stop; then the folder (with its stop at T0) is what lets `resume`
+    /// reach that agent and stop it.
+    private mutating func endCancelled() -> [Action] {
+        let reason = cancelReason ?? "stopped before T0"
+        let unconfirmed = agents.filter { $0.started && $0.gone && !$0.complete }.map(\.name)
+        guard unconfirmed.isEmpty else {
+            phase = .cancelled(reason)
+            return [.warn("\(unconfirmed.joined(separator: ", ")) did not confirm the cancel and may be recording: `dualcam-coordinator resume` stops it")]
+        }
+        phase = .cancelled(reason)
+        return [.discard]
     }
 }

@@ -15,22 +15,10 @@ enum KeyReader {
     // Invariant: written once, on the reader thread before any other use, and read by
     // the exit handler after; the process has one terminal.
     nonisolated(unsafe) private static var original: termios?
-    // Invariant: set once, when Ctrl-C is first taken over; only kept alive here.
-    nonisolated(unsafe) private static var interruptSource: DispatchSourceSignal?
-
     static func start(_ handle: @escaping @Sendable (Command) -> Void) {
         let thread = Thread { read(handle) }
         thread.name = "dualcam-keys"
         thread.start()
-    }
-
-    /// Ctrl-C as a call instead of the end of the process.
-    static func watchInterrupts(_ handle: @escaping @Sendable () -> Void) {
-        signal(SIGINT, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler(handler: handle)
-        source.resume()
-        interruptSource = source
     }
 
     static func restoreTerminal() {

@@ -60,7 +60,7 @@ final class StatusLine: Sendable {
 
     private static func write(_ text: String) {
         guard !text.isEmpty else { return }
-        FileHandle.standardError.write(Data(text.utf8))
+        Console.put(text, to: STDERR_FILENO)
     }
 
     private static func terminalColumns() -> Int {

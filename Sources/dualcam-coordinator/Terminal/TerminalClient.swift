@@ -22,6 +22,7 @@ final class TerminalClient: Sendable {
 
     private struct State {
         var busy = false
+        var phase: String?
         var lastCountdown: Int?
         var lastBar = -1
         var interrupts = 0
@@ -41,12 +42,12 @@ final class TerminalClient: Sendable {
         let snapshots = rig.snapshots()
         Task { for await line in notices { self.status.note(line) } }
         Task { for await snapshot in snapshots { self.show(snapshot) } }
-        if takesInterrupts { KeyReader.watchInterrupts { self.interrupt() } }
+        if takesInterrupts { Interrupts.route { self.interrupt($0) } }
         if keys { KeyReader.start { self.command($0) } }
     }
 
     private func show(_ snapshot: RigSnapshot) {
-        state.withLock { $0.busy = snapshot.busy }
+        state.withLock { $0.busy = snapshot.busy; $0.phase = snapshot.take?.phase }
         guard let take = snapshot.take else { return }
         if let n = take.countdownSeconds, n > 0 {
             let changed = state.withLock { s -> Bool in
@@ -57,6 +58,8 @@ final class TerminalClient: Sendable {
         }
         switch take.phase {
         case "recording", "stopping":
+            // A take cancelled in its countdown stops at T0: it has no recording to show.
+            guard take.phase == "recording" || take.elapsedSeconds > 0 else { return }
             status.show(StatusText.parts(snapshot))
         case "finalising":
             guard let p = take.finalising else { return }
@@ -114,14 +117,33 @@ final class TerminalClient: Sendable {
         }
     }
 
-    private func interrupt() {
-        let count = state.withLock { s -> Int in s.interrupts += 1; return s.interrupts }
-        if count == 1 && state.withLock({ $0.busy }) {
-            Task { try? await rig.perform(.stop(reason: "Ctrl-C")) }
-            return
+    /// The first signal stops the take under way on every agent (a take still counting
+    /// down is cancelled, and the coordinator waits for each agent to confirm), or ends a
+    /// rig with none; a second one leaves at once.
+    private func interrupt(_ signal: Interrupts.Signal) {
+        let (count, phase) = state.withLock { s -> (Int, String?) in s.interrupts += 1; return (s.interrupts, s.phase) }
+        guard count == 1 else { leave(signal) }
+        Task {
+            do {
+                try await rig.perform(.stop(reason: signal.name))
+                switch phase {
+                case "finalising":
+                    status.note("\(signal.name): the take is recorded; finishing its files (again: leave now, and `dualcam-coordinator resume` finishes them)")
+                case "recording", "stopping":
+                    status.note("\(signal.name): stopping the take on every agent (again: leave now; the agents record on until `dualcam-coordinator resume`)")
+                default:
+                    status.note("\(signal.name): cancelling the take on every agent")
+                }
+            } catch {
+                // No take under way: nothing to stop.
+                if let quit = state.withLock({ $0.quit }) { quit() } else { leave(signal) }
+            }
         }
+    }
+
+    private func leave(_ signal: Interrupts.Signal) -> Never {
         KeyReader.restoreTerminal()
-        FileHandle.standardError.write(Data("\nleaving now; an agent still recording records on: `dualcam-coordinator resume` finishes the session\n".utf8))
-        exit(130)
+        Console.error("\nleaving now; an agent still recording records on: `dualcam-coordinator resume` finishes the session")
+        exit(signal.exitCode)
     }
 }

@@ -1,0 +1,20 @@
+import Foundation
+
+/// Lines to the user that never take the coordinator down: FileHandle's `write` traps on
+/// a write error, and a terminal that went away (SSH dropped, window closed) answers
+/// every write with EIO while the take still has to be stopped and finished.
+enum Console {
+    static func error(_ line: String) { put(line + "\n", to: STDERR_FILENO) }
+    static func out(_ line: String) { put(line + "\n", to: STDOUT_FILENO) }
+
+    /// Written whole, as far as the descriptor takes it; errors are dropped.
+    static func put(_ text: String, to descriptor: Int32) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return }
+            bytes = bytes.dropFirst(written)
+        }
+    }
+}
