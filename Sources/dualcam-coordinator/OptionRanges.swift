@@ -75,5 +75,6 @@ extension Demo {
 extension Resume {
     func validate() throws {
         try CoordinatorRanges.reconnectGrace.validate(reconnectGrace)
+        if abandon && !without.isEmpty { throw ValidationError("--abandon asks no agent at all; --without is for leaving out some") }
     }
 }

@@ -116,9 +116,16 @@ struct Start: AsyncParsableCommand {
         }
         for unfinished in SessionResumer.unfinished(in: outputDirectory, warn: progress) {
             progress("an unfinished session is in \(unfinished); finishing it first (its agents recorded on)")
-            try await CommandSupport.finish(SessionResumer(sessionDirectory: unfinished, identity: identity, logger: logger,
-                                                           reconnectGraceSeconds: take.reconnectGrace, progress: progress),
-                                            attach: terminal)
+            do {
+                try await CommandSupport.finish(SessionResumer(sessionDirectory: unfinished, identity: identity, logger: logger,
+                                                               reconnectGraceSeconds: take.reconnectGrace, progress: progress),
+                                                attach: terminal)
+            } catch {
+                // It stays as it is for `resume`; the new take is not held hostage by it.
+                let id = (unfinished as NSString).lastPathComponent
+                progress("warning: \(id) could not be finished (\(error)); recording the new take. Later: `dualcam-coordinator resume \(id)`, "
+                         + "`resume \(id) --without NAME` for an agent that is gone, or `resume \(id) --abandon` for what is held")
+            }
         }
         var plan = try take.plan(agents: try await agents.endpoints(identity: identity, stateDirectory: state.directory, progress: progress),
                                  outputDirectory: outputDirectory, duration: duration)
@@ -143,6 +150,10 @@ struct Resume: AsyncParsableCommand {
     @Argument(help: "The session's folder or ID (default: the newest unfinished session in --out).") var session: String?
     @Option(help: "Output folder holding the sessions.") var out = "DualCam"
     @Option(parsing: .unconditional, help: "Seconds to wait after the stop for an agent that does not answer.") var reconnectGrace = 30.0
+    @Option(help: "Finish without this agent (by name; repeatable): what is held of it is kept, nothing more is asked of it.")
+    var without: [String] = []
+    @Flag(help: "Finish from what this coordinator holds, asking no agent (an agent still recording it records on).")
+    var abandon = false
     @OptionGroup var state: StateOption
 
     func run() async throws {
@@ -160,9 +171,17 @@ struct Resume: AsyncParsableCommand {
             }
             directory = newest
         }
+        if abandon {
+            let library = SessionLibrary(directories: [(directory as NSString).deletingLastPathComponent])
+            let result = try await library.abandon(try library.resolve((directory as NSString).lastPathComponent), logger: logger,
+                                                   progress: progress)
+            CommandSupport.report(result)
+            return
+        }
         let identity = try DeviceIdentity.loadOrCreate(in: state.directory, commonName: "dualcam-coordinator")
         try await CommandSupport.finish(SessionResumer(sessionDirectory: directory, identity: identity, logger: logger,
-                                                       reconnectGraceSeconds: reconnectGrace, progress: progress), attach: { rig in
+                                                       reconnectGraceSeconds: reconnectGrace, without: without,
+                                                       progress: progress), attach: { rig in
             TerminalClient(rig: rig).attach(keys: true, takesInterrupts: true)
         })
         KeyReader.restoreTerminal()

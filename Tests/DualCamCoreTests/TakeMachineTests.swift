@@ -145,6 +145,17 @@ import Testing
         #expect(m.phase == .cancelled("Ctrl-C"))
     }
 
+    /// `resume --without`: the agent left out is given up on at once (what is held of it
+    /// stays), and the take finishes as soon as the others are complete.
+    @Test func anAgentLeftOutByTheOperatorIsNotWaitedFor() {
+        var m = TakeMachine(settings: .init(rate: .fps30, durationNanoseconds: nil), agents: ["host", "guest"],
+                            resumingAt: 50 * Self.second, stop: 80 * Self.second, now: 90 * Self.second)
+        #expect(m.handle(.leaveOut(agent: 1, reason: "--without")) == [.giveUp(1, reason: "--without")])
+        #expect(m.handle(.leaveOut(agent: 1, reason: "--without")).isEmpty)
+        _ = m.handle(.connected(agent: 0, recordingThisTake: false, now: 91 * Self.second))
+        #expect(m.handle(.complete(agent: 0)) == [.finalise])
+    }
+
     /// `resume` of a take cancelled during its countdown (stop at T0) stops its agents
     /// and removes the folder instead of finishing files of no frames.
     @Test func resumingATakeStoppedAtT0EndsItCancelled() {

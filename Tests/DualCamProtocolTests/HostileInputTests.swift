@@ -102,6 +102,26 @@ import Testing
         }
     }
 
+    /// An agent's sentences for the operator (Ready's warnings, RecordingFinished's notes)
+    /// are a few of a readable length; a sender cuts its own to fit.
+    @Test func anAgentsSentencesAreBounded() throws {
+        var ready = Envelopes.ready("s1")
+        ready.warnings = ["no sound: microphone hw:9,0 failed"]
+        try MessageValidation.checkReady(ready)
+        ready.warnings = Array(repeating: "x", count: WireSentences.maxCount + 1)
+        #expect(throws: ProtocolError.self) { try MessageValidation.checkReady(ready) }
+        ready.warnings = [String(repeating: "é", count: WireSentences.maxBytes)]
+        #expect(throws: ProtocolError.self) { try MessageValidation.checkReady(ready) }
+        ready.warnings = WireSentences.fitted(ready.warnings + Array(repeating: "y", count: 40))
+        try MessageValidation.checkReady(ready)
+        #expect(ready.warnings.count == WireSentences.maxCount && ready.warnings[0].hasPrefix("éé"))
+
+        var finished = Dualcam_V1_RecordingFinished()
+        finished.sessionID = "s1"
+        finished.notes = [String(repeating: "n", count: WireSentences.maxBytes + 1)]
+        #expect(throws: ProtocolError.self) { try MessageValidation.checkRecordingFinished(finished) }
+    }
+
     /// The coordinator's side: an agent's numbers go to the status line and the manifest.
     @Test func anAgentsNonFiniteTelemetryOrClockIsRefused() {
         var telemetry = Dualcam_V1_Telemetry()

@@ -12,8 +12,11 @@ final class RecoveryRig {
     var ports: [Int] = []
     var ids: [String] = []
     let coordinatorID: String
+    /// Further agent options by role (e.g. a microphone that does not exist).
+    let extra: [String: [String]]
 
-    init() throws {
+    init(extra: [String: [String]] = [:]) throws {
+        self.extra = extra
         let id = try Child("dualcam-coordinator", ["id", "--state", root + "/coordinator"])
         #expect(id.finish() == 0)
         coordinatorID = id.out.all().trimmingCharacters(in: .whitespacesAndNewlines)
@@ -32,7 +35,7 @@ final class RecoveryRig {
 
     func agentArguments(role: String, port: Int) -> [String] {
         ["run", "--source", "synthetic", "--role", role, "--name", "rec-\(role)", "--listen", "127.0.0.1",
-         "--port", "\(port)", "--no-mdns", "--state", root + "/" + role, "--trust", coordinatorID]
+         "--port", "\(port)", "--no-mdns", "--state", root + "/" + role, "--trust", coordinatorID] + (extra[role] ?? [])
     }
 
     /// Kills agent `i` outright and starts it again on the same port and state.

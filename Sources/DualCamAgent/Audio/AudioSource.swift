@@ -92,3 +92,18 @@ struct MicrophoneSource: AudioSource {
                              discontinuity: chunk.overrun)
     }
 }
+
+/// Whether a node's sound source opens, asked at Prepare: a take whose microphone is
+/// missing or busy records its pictures without sound and says so before T0, instead of
+/// failing at T0 with nothing recorded.
+enum AudioProbe {
+    static func problem(_ settings: AudioSettings) -> String? {
+        guard case .alsa(let device) = settings.source else { return nil }
+        do {
+            _ = try MicrophoneSource(device: device, settings: settings)
+            return nil
+        } catch {
+            return "no sound: \(error); recording pictures only"
+        }
+    }
+}

@@ -90,13 +90,19 @@ final class RecordingPipeline: Sendable {
             let source = try prepared ?? PreparedSource(settings: settings, clock: clock)
             prepared = source
             if settings.audio.isEnabled {
-                let track = try AudioTrack(settings: settings.audio, clock: clock, t0Shared: t0Shared,
-                                           startShared: sourceStart, stats: stats)
-                segments.audio = track.parameters
-                segments.lossless = track.losslessParameters
-                audio.withLockedValue { $0 = track }
-                if let stop = stopShared.withLockedValue({ $0 }) { track.stop(atShared: stop) }
-                track.start()
+                do {
+                    let track = try AudioTrack(settings: settings.audio, clock: clock, t0Shared: t0Shared,
+                                               startShared: sourceStart, stats: stats)
+                    segments.audio = track.parameters
+                    segments.lossless = track.losslessParameters
+                    audio.withLockedValue { $0 = track }
+                    if let stop = stopShared.withLockedValue({ $0 }) { track.stop(atShared: stop) }
+                    track.start()
+                } catch {
+                    // Opened at Prepare and gone at T0 (unplugged, taken by another
+                    // program): the pictures are recorded all the same.
+                    summary.notes.append("no sound: \(error); the pictures were recorded without it")
+                }
             }
             let queue = source.queue
             let maker = source.encoder.maker

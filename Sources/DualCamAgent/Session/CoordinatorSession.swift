@@ -137,14 +137,22 @@ final class CoordinatorSession: Sendable {
     /// Opens the source and the encoder now, so that StartAt only starts (see
     /// PreparedSessions); Ready once the first frame is captured, or the refusal.
     private func prepare(_ prepare: Dualcam_V1_Prepare, _ c: Context) async {
-        let settings = options.defaults.merged(with: prepare.video)
+        var settings = options.defaults.merged(with: prepare.video)
         let opened = Date()
+        // A microphone that cannot open costs the take its sound, never its pictures.
+        let soundProblem = AudioProbe.problem(settings.audio)
+        if let soundProblem {
+            settings.audio.source = .none
+            logger.warning("\(prepare.sessionID): \(soundProblem)")
+        }
         do {
             let session = try await prepared.open(sessionID: prepare.sessionID, settings: settings, clock: clock)
             var ready = Dualcam_V1_Ready()
             ready.sessionID = prepare.sessionID
             ready.video = settings.wire
-            ready.sourceDescription = session.description
+            ready.sourceDescription = WireSentences.fitted([session.description + "; "
+                + (settings.audio.isEnabled ? "sound: \(settings.audio.summary)" : "no sound")])[0]
+            ready.warnings = WireSentences.fitted(soundProblem.map { [$0] } ?? [])
             try c.connection.send(.ready(ready))
             logger.info(.init(stringLiteral: String(format: "prepared %@ in %.2f s: %@", prepare.sessionID, Date().timeIntervalSince(opened),
                                                      session.description)))
@@ -297,13 +305,14 @@ final class CoordinatorSession: Sendable {
         finished.unavailableSegments = unavailable.filter { $0 < summary.segments }.sorted().map { UInt32($0) }
         finished.framesCaptured = UInt64(clamping: summary.framesCaptured)
         finished.framesDropped = UInt64(clamping: summary.framesDropped)
+        finished.notes = WireSentences.fitted(summary.notes)
         do {
             try c.connection.send(.recordingFinished(finished))
         } catch {
             logger.warning("RecordingFinished for \(sessionID) not sent: \(error)")
         }
         if summary.segments == 0 && summary.framesCaptured == 0 && SegmentSpool(root: options.spoolDirectory).removeIfEmpty(session: sessionID) {
-            logger.info("recording \(sessionID) ended before its first frame (cancelled); nothing kept")
+            logger.info("recording \(sessionID) ended before its first frame\(summary.error == nil ? " (stopped at T0: cancelled)" : ""); nothing kept")
             return
         }
         logger.info("recording \(sessionID) finished: \(summary.segments) segments, \(summary.framesCaptured) frames, \(summary.framesDropped) dropped")

@@ -101,3 +101,17 @@ extension SessionLibrary {
         return try await ManifestRebuilder.run(session, logger: logger, progress: progress)
     }
 }
+
+extension SessionLibrary {
+    /// `resume --abandon`: an unfinished session finished from the segments held here,
+    /// asking no agent; the agents that may hold (or still record) more of it are named.
+    public func abandon(_ session: SessionFolder, logger: Logger,
+                        progress: @escaping @Sendable (String) -> Void) async throws -> SessionResult {
+        let record = try SessionRecord.load(from: session.path)
+        let agents = record.agents.map(\.name).joined(separator: ", ")
+        progress("abandoning \(record.sessionID): finishing it from the segments held here, asking no agent; "
+                 + "what \(agents) recorded after them is not collected"
+                 + (record.stopSharedNanoseconds == 0 ? ", and an agent still recording it records on until it is stopped or restarted" : ""))
+        return try await rebuildManifest(session, logger: logger, progress: progress)
+    }
+}

@@ -65,6 +65,8 @@ final class CameraRemux {
         return (nextIndex..<last).filter { waiting[$0] == nil }
     }
 
+    var hasSegments: Bool { remuxer != nil || !waiting.isEmpty }
+
     func finish() throws {
         for index in waiting.keys.sorted() { try append(waiting[index]!) }
         waiting = [:]

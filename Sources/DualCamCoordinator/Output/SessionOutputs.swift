@@ -91,6 +91,12 @@ final class SessionOutputs: @unchecked Sendable {
                     if !remux.missingSegments.isEmpty {
                         warnings.append("\(cameraNames[i]): segments after a gap never arrived: \(remux.missingSegments)")
                     }
+                    // A camera that recorded nothing (its source or encoder failed) has no
+                    // file; the session is the others' (the composite shows its slot empty).
+                    guard remux.hasSegments else {
+                        warnings.append("\(cameraNames[i]) recorded nothing: the session has no file of it")
+                        continue
+                    }
                     do { try remux.finish() } catch { record(error, "finishing \(remux.outputPath)") }
                 }
                 done.resume(returning: (warnings, remuxes.map { $0.hasSound ? $0.soundPath : nil }))
@@ -98,6 +104,10 @@ final class SessionOutputs: @unchecked Sendable {
         }
         let composite = try await composer.finish(endPresentationNanoseconds: durationNanoseconds)
         if let error = lock.withLock({ firstError }) { throw CoordinatorError(error) }
+        let recorded = remuxQueue.sync { remuxes.indices.filter { remuxes[$0].hasSegments } }
+        guard !recorded.isEmpty else {
+            throw CoordinatorError("no camera recorded anything: " + (sessionWarnings + remuxWarnings).joined(separator: "; "))
+        }
         let manifest = SessionManifest(
             sessionID: sessionID,
             startWallTime: ISO8601DateFormatter().string(from: wallStart),
@@ -107,7 +117,7 @@ final class SessionOutputs: @unchecked Sendable {
             settings: .init(width: plan.width, height: plan.height, fps: "\(plan.rate)", encoder: plan.encoder,
                             preset: plan.preset, crf: plan.crf, segmentMilliseconds: plan.segmentMilliseconds,
                             genlock: plan.genlock),
-            cameras: cameras.indices.map { i in
+            cameras: recorded.map { i in
                 .init(file: (remuxes[i].outputPath as NSString).lastPathComponent, deviceID: deviceIDs[i], statistics: cameras[i],
                       soundFile: soundFiles[i].map { ($0 as NSString).lastPathComponent })
             },
@@ -119,7 +129,7 @@ final class SessionOutputs: @unchecked Sendable {
         let manifestPath = sessionDirectory + "/manifest.json"
         try manifest.write(sessionDirectory: sessionDirectory)
         finished = (manifest, durationNanoseconds)
-        return SessionResult(sessionDirectory: sessionDirectory, perCameraFiles: remuxes.map(\.outputPath),
+        return SessionResult(sessionDirectory: sessionDirectory, perCameraFiles: recorded.map { remuxes[$0].outputPath },
                              soundFiles: soundFiles.compactMap { $0 },
                              combinedFile: composer.outputPath, manifestFile: manifestPath)
     }

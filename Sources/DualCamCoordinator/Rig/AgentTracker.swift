@@ -33,6 +33,8 @@ struct AgentTracker {
     var limits = CameraLimits.unknown
     var telemetry: Dualcam_V1_Telemetry?
     var ready = false
+    /// Its source, encoder and sound as its Ready described them (printable).
+    var source: String?
     var finished: Dualcam_V1_RecordingFinished?
     var receiver: SegmentReceiver?
     /// End of the newest segment received, from T0: how far behind live the upload is.

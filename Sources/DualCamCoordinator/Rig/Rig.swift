@@ -125,7 +125,7 @@ public actor Rig {
 
     /// Finishes a take whose coordinator was killed (`session.json` in `directory`).
     public func resume(sessionDirectory directory: String, record: SessionRecord, plan: SessionPlan,
-                       lock: SessionLock) async throws -> SessionResult {
+                       lock: SessionLock, leavingOut: Set<Int> = []) async throws -> SessionResult {
         let names = SessionNaming.cameraNames(roles: record.agents.map { Dualcam_V1_Role(name: $0.role) ?? .unspecified })
         var trackers = members.map { AgentTracker(endpoint: $0.endpoint) }
         for i in trackers.indices {
@@ -147,9 +147,11 @@ public actor Rig {
             notify("  \(agent.name): \(receiver.received.count) segments held already")
         }
         self.take = take
+        for i in leavingOut.sorted() { take.feed(.leaveOut(agent: i, reason: "left out by the operator (--without)")) }
         return try await withCheckedThrowingContinuation { continuation in
             takeWaiter = continuation
-            for i in members.indices { Task { await self.openOrReconnect(i) } }
+            for i in members.indices where !leavingOut.contains(i) { Task { await self.openOrReconnect(i) } }
+            advanceTake(now: MonotonicTime.now())
         }
     }
 

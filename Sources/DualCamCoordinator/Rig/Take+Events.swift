@@ -19,6 +19,10 @@ extension Take {
         case .ready(let ready):
             guard ready.sessionID == sessionID else { return }
             agents[i].ready = true
+            agents[i].source = WireIdentifier.printable(ready.sourceDescription)
+            for warning in ready.warnings {
+                warnOnce("ready\(i):\(warning)", "\(agents[i].name): \(WireIdentifier.printable(warning))")
+            }
             feed(.ready(agent: i, now: now))
         case .prepareFailed(let error):
             guard error.sessionID == sessionID else { return }
@@ -54,6 +58,9 @@ extension Take {
             feed(.idle(agent: i, true, now: now))
             guard finished.sessionID == sessionID, !agents[i].rejoining else { return }
             agents[i].finished = finished
+            for note in finished.notes {
+                warnOnce("note\(i):\(note)", "\(agents[i].name): \(WireIdentifier.printable(note))")
+            }
             feed(.finished(agent: i))
             noteIfComplete(i)
         case .peerError(let error):

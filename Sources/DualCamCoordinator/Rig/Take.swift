@@ -240,7 +240,7 @@ final class Take {
     func warn(_ text: String) {
         warnings.append(text)
         notice("warning: " + text)
-        logger.warning("\(text)")
+        logger.info("\(text)")
     }
 
     /// Warns once per kind and agent.

@@ -13,9 +13,12 @@ public final class SessionResumer: Sendable {
     let logger: Logger
     let progress: @Sendable (String) -> Void
     let reconnectGraceSeconds: Double
+    /// Agents (by name) the session is finished without.
+    let without: [String]
 
     public init(sessionDirectory: String, identity: DeviceIdentity, logger: Logger,
-                reconnectGraceSeconds: Double = 30, progress: @escaping @Sendable (String) -> Void) {
+                reconnectGraceSeconds: Double = 30, without: [String] = [], progress: @escaping @Sendable (String) -> Void) {
+        self.without = without
         self.sessionDirectory = sessionDirectory
         self.identity = identity
         self.logger = logger
@@ -55,6 +58,13 @@ public final class SessionResumer: Sendable {
         guard !FileManager.default.fileExists(atPath: sessionDirectory + "/manifest.json") else {
             throw CoordinatorError("session \(record.sessionID) is complete already (\(sessionDirectory)/manifest.json)")
         }
+        let names = record.agents.map(\.name)
+        let leavingOut = try Set(without.map { name in
+            guard let i = names.firstIndex(of: name) else {
+                throw CoordinatorError("--without \(name): session \(record.sessionID) has no agent of that name; its agents are \(names.joined(separator: ", "))")
+            }
+            return i
+        })
         var plan = try record.plan(outputDirectory: (sessionDirectory as NSString).deletingLastPathComponent)
         plan.reconnectGraceSeconds = reconnectGraceSeconds
         if record.bootID != SessionRecord.currentBootID() {
@@ -67,7 +77,8 @@ public final class SessionResumer: Sendable {
         let loop = Task { await rig.run() }
         if let attach { await attach(rig) }
         do {
-            let result = try await rig.resume(sessionDirectory: sessionDirectory, record: record, plan: plan, lock: lock)
+            let result = try await rig.resume(sessionDirectory: sessionDirectory, record: record, plan: plan, lock: lock,
+                                              leavingOut: leavingOut)
             rig.shutdown(sendShutdown: false)
             await loop.value
             return result

@@ -113,6 +113,9 @@ public struct TakeMachine: Sendable {
         /// The agent holds nothing more of the take.
         case unavailable(agent: Int)
         case finalised(ok: Bool, reason: String?)
+        /// The operator finishes the take without this agent (`resume --without`): what
+        /// is held of it is kept, nothing more is asked of it.
+        case leaveOut(agent: Int, reason: String)
         /// The coordinator can no longer write the take's files (its disk is full). Once
         /// recording began, the agents are not stopped: they record on and spool
         /// everything, and `resume` collects it once there is room.
@@ -231,6 +234,10 @@ public struct TakeMachine: Sendable {
             phase = ok ? .done : .failed(reason ?? "the files could not be finished")
             return []
         case .tick(let now): return tick(now: now)
+        case .leaveOut(let i, let reason):
+            guard !agents[i].settled else { return [] }
+            agents[i].gone = true
+            return [.giveUp(i, reason: reason)] + finishIfSettled()
         }
     }
 

@@ -741,6 +741,11 @@ public nonisolated struct Dualcam_V1_Ready: Sendable {
 
   public var sourceDescription: String = String()
 
+  /// What the agent cannot do as asked in this take, in words, each a sentence for the
+  /// operator (e.g. no sound: its microphone failed to open); it records the rest
+  /// (since 1.3).
+  public var warnings: [String] = []
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -904,6 +909,10 @@ public nonisolated struct Dualcam_V1_RecordingFinished: Sendable {
   /// its spool or damaged there (their bytes no longer match the checksum taken when they
   /// were written). The coordinator finishes the session without them (since 1.1).
   public var unavailableSegments: [UInt32] = []
+
+  /// What went wrong during the take that the files alone do not show, each a sentence
+  /// for the operator (sound lost or stopped early, overruns) (since 1.3).
+  public var notes: [String] = []
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -2075,7 +2084,7 @@ nonisolated extension Dualcam_V1_Prepare: SwiftProtobuf.Message, SwiftProtobuf._
 
 nonisolated extension Dualcam_V1_Ready: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Ready"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}session_id\0\u{1}video\0\u{3}source_description\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}session_id\0\u{1}video\0\u{3}source_description\0\u{1}warnings\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2086,6 +2095,7 @@ nonisolated extension Dualcam_V1_Ready: SwiftProtobuf.Message, SwiftProtobuf._Me
       case 1: try { try decoder.decodeSingularStringField(value: &self.sessionID) }()
       case 2: try { try decoder.decodeSingularMessageField(value: &self._video) }()
       case 3: try { try decoder.decodeSingularStringField(value: &self.sourceDescription) }()
+      case 4: try { try decoder.decodeRepeatedStringField(value: &self.warnings) }()
       default: break
       }
     }
@@ -2105,6 +2115,9 @@ nonisolated extension Dualcam_V1_Ready: SwiftProtobuf.Message, SwiftProtobuf._Me
     if !self.sourceDescription.isEmpty {
       try visitor.visitSingularStringField(value: self.sourceDescription, fieldNumber: 3)
     }
+    if !self.warnings.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.warnings, fieldNumber: 4)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2112,6 +2125,7 @@ nonisolated extension Dualcam_V1_Ready: SwiftProtobuf.Message, SwiftProtobuf._Me
     if lhs.sessionID != rhs.sessionID {return false}
     if lhs._video != rhs._video {return false}
     if lhs.sourceDescription != rhs.sourceDescription {return false}
+    if lhs.warnings != rhs.warnings {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -2434,7 +2448,7 @@ nonisolated extension Dualcam_V1_Resume: SwiftProtobuf.Message, SwiftProtobuf._M
 
 nonisolated extension Dualcam_V1_RecordingFinished: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".RecordingFinished"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}session_id\0\u{3}segment_count\0\u{3}frames_captured\0\u{3}frames_dropped\0\u{3}unavailable_segments\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}session_id\0\u{3}segment_count\0\u{3}frames_captured\0\u{3}frames_dropped\0\u{3}unavailable_segments\0\u{1}notes\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2447,6 +2461,7 @@ nonisolated extension Dualcam_V1_RecordingFinished: SwiftProtobuf.Message, Swift
       case 3: try { try decoder.decodeSingularUInt64Field(value: &self.framesCaptured) }()
       case 4: try { try decoder.decodeSingularUInt64Field(value: &self.framesDropped) }()
       case 5: try { try decoder.decodeRepeatedUInt32Field(value: &self.unavailableSegments) }()
+      case 6: try { try decoder.decodeRepeatedStringField(value: &self.notes) }()
       default: break
       }
     }
@@ -2468,6 +2483,9 @@ nonisolated extension Dualcam_V1_RecordingFinished: SwiftProtobuf.Message, Swift
     if !self.unavailableSegments.isEmpty {
       try visitor.visitPackedUInt32Field(value: self.unavailableSegments, fieldNumber: 5)
     }
+    if !self.notes.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.notes, fieldNumber: 6)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2477,6 +2495,7 @@ nonisolated extension Dualcam_V1_RecordingFinished: SwiftProtobuf.Message, Swift
     if lhs.framesCaptured != rhs.framesCaptured {return false}
     if lhs.framesDropped != rhs.framesDropped {return false}
     if lhs.unavailableSegments != rhs.unavailableSegments {return false}
+    if lhs.notes != rhs.notes {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

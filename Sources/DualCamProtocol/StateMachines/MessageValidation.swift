@@ -119,6 +119,14 @@ enum MessageValidation {
     static func checkReady(_ ready: Dualcam_V1_Ready) throws(ProtocolError) {
         try checkSessionID(ready.sessionID)
         try checkVideo(ready.video, in: "Ready")
+        try checkSentences(ready.warnings, in: "Ready warnings")
+        try checkSentences([ready.sourceDescription], in: "Ready source_description")
+    }
+
+    private static func checkSentences(_ sentences: [String], in message: String) throws(ProtocolError) {
+        guard sentences.count <= WireSentences.maxCount, sentences.allSatisfy({ $0.utf8.count <= WireSentences.maxBytes }) else {
+            throw ProtocolError(.badMessage, "\(message): at most \(WireSentences.maxCount) of at most \(WireSentences.maxBytes) bytes each")
+        }
     }
 
     static func checkRecordingFinished(_ finished: Dualcam_V1_RecordingFinished) throws(ProtocolError) {
@@ -133,6 +141,7 @@ enum MessageValidation {
               Set(finished.unavailableSegments).count == finished.unavailableSegments.count else {
             throw ProtocolError(.badMessage, "RecordingFinished: unavailable_segments must be distinct indices below segment_count")
         }
+        try checkSentences(finished.notes, in: "RecordingFinished notes")
     }
 
     static func checkClockStatus(_ status: Dualcam_V1_ClockStatus) throws(ProtocolError) {
