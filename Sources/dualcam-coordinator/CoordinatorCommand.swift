@@ -125,6 +125,13 @@ enum CommandSupport {
         return logger
     }
 
+    /// `--out` as an absolute path, made and proved writable before anything slow.
+    static func outputFolder(_ out: String) throws -> String {
+        let path = URL(fileURLWithPath: out).standardizedFileURL.path
+        do { try OutputFolder.prepare(path) } catch { throw ValidationError("\(error)") }
+        return path
+    }
+
     static func parseSize(_ text: String) throws -> (Int, Int) {
         let parts = text.lowercased().split(separator: "x")
         guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (1...7680).contains(w), (1...4320).contains(h),
@@ -175,7 +182,7 @@ struct Demo: AsyncParsableCommand {
         let logger = CommandSupport.logger()
         guard let rate = FrameRate(parsing: fps) else { throw ValidationError("--fps \(fps) is not a rate") }
         let (w, h) = try CommandSupport.parseSize(size)
-        var options = DemoOptions(outputDirectory: URL(fileURLWithPath: out).standardizedFileURL.path,
+        var options = DemoOptions(outputDirectory: try CommandSupport.outputFolder(out),
                                   agentExecutable: Self.agentExecutable(), coordinatorStateDirectory: state.directory)
         options.cameras = cameras
         options.durationSeconds = duration

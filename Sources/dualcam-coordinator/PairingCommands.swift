@@ -25,7 +25,9 @@ struct Pair: AsyncParsableCommand {
         let paired = PairedDevices(stateDirectory: state.directory)
         let (host, port, id) = try await target(paired: paired)
         let pairer = AgentPairer(identity: identity, coordinatorName: name, paired: paired)
-        let entry = try await pairer.pair(host: host, port: port, expected: id) { agentName in
+        let entry: PairedDevices.Entry
+        do {
+            entry = try await pairer.pair(host: host, port: port, expected: id) { agentName in
             // Asked again on a malformed code, so that a typo costs none of the agent's attempts.
             while true {
                 FileHandle.standardOutput.write(Data("Type the code \(agentName) shows (`dualcam-agent pair` there, or its journal): ".utf8))
@@ -33,6 +35,10 @@ struct Pair: AsyncParsableCommand {
                 if let code = PairingCode.normalized(typed) { return code }
                 print("A code is six digits, e.g. 042 917.")
             }
+            }
+        } catch let already as AlreadyPaired {
+            print("\(already)")
+            return
         }
         print("Paired with \(entry.name) [\(entry.role)] (\(entry.deviceID)).")
     }

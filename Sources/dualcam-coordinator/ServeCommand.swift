@@ -29,7 +29,7 @@ struct Serve: AsyncParsableCommand {
         Interrupts.install()
         let logger = CommandSupport.logger()
         let progress: @Sendable (String) -> Void = { line in Console.error(line) }
-        let outputDirectory = URL(fileURLWithPath: out).standardizedFileURL.path
+        let outputDirectory = try CommandSupport.outputFolder(out)
         let identity = try DeviceIdentity.loadOrCreate(in: state.directory, commonName: "dualcam-coordinator")
         let endpoints = try await agents.endpoints(identity: identity, stateDirectory: state.directory, progress: progress)
         var plan = try take.plan(agents: endpoints, outputDirectory: outputDirectory, duration: duration)

@@ -19,9 +19,12 @@ struct TakeOptions: ParsableArguments {
     @OptionGroup var layout: LayoutOptions
     @OptionGroup var clockSync: ClockSyncOptions
 
+    /// Everything the options alone can tell, before agents are looked for (seconds).
     func validate() throws {
         try CoordinatorRanges.checkTake(countdown: countdown, reconnectGrace: reconnectGrace, crf: crf, size: size, bitrate: bitrate)
         if let fps, let problem = FrameRate.optionProblem(fps) { throw ValidationError(problem) }
+        do { _ = try QualityPreset.parse(preset) } catch { throw ValidationError("\(error)") }
+        if let encoder, let problem = VideoEncoderSettings.problem(encoder: encoder, preset: nil) { throw ValidationError(problem) }
     }
 
     /// The plan for `agents`, every option checked before anything slow happens.
@@ -109,7 +112,7 @@ struct Start: AsyncParsableCommand {
         Interrupts.install()
         let logger = CommandSupport.logger()
         let progress: @Sendable (String) -> Void = { line in Console.error(line) }
-        let outputDirectory = URL(fileURLWithPath: out).standardizedFileURL.path
+        let outputDirectory = try CommandSupport.outputFolder(out)
         let identity = try DeviceIdentity.loadOrCreate(in: state.directory, commonName: "dualcam-coordinator")
         let terminal: @Sendable (Rig) async -> Void = { rig in
             TerminalClient(rig: rig).attach(keys: true, takesInterrupts: true)

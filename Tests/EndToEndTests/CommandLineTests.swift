@@ -168,6 +168,11 @@ extension EndToEnd {
                 ("dualcam-coordinator", ["start", "--fps", "1000", "--out", root + "/out"] + state, "1 to 240 frames a second"),
                 ("dualcam-coordinator", ["demo", "--fps", "1000", "--out", root + "/demo"] + state, "1 to 240 frames a second"),
                 ("dualcam-agent", ["run", "--source", "synthetic", "--fps", "1000"] + state, "1 to 240 frames a second"),
+                // Words, too, are checked before agents are looked for (they were after 5 s).
+                ("dualcam-coordinator", ["start", "--preset", "maxquality", "--out", root + "/out"] + state, "unknown preset maxquality"),
+                ("dualcam-coordinator", ["start", "--encoder", "x999", "--out", root + "/out"] + state, "x999"),
+                ("dualcam-coordinator", ["start", "--layout", "pipp", "--out", root + "/out"] + state, "unknown layout 'pipp'"),
+                ("dualcam-coordinator", ["start", "--size", "0x0", "--out", root + "/out"] + state, "--size must look like 1280x720"),
             ]
             for (program, arguments, range) in cases {
                 let child = try Child(program, arguments)
@@ -180,6 +185,57 @@ extension EndToEnd {
             for folder in ["/demo", "/rec", "/out"] {
                 #expect(((try? FileManager.default.contentsOfDirectory(atPath: root + folder)) ?? []).isEmpty, "\(folder)")
             }
+        }
+
+        /// Errors a user can act on (issue 21 item 12): each names the file, port or agent
+        /// and says what to do, instead of a Cocoa error code or a bare errno.
+        @Test func errorsNameWhatFailedAndWhatToDo() throws {
+            let root = NSTemporaryDirectory() + "dualcam-errors-\(getpid())"
+            defer { try? FileManager.default.removeItem(atPath: root) }
+            try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+            let state = ["--state", root + "/state"]
+            let file = root + "/a-file"
+            _ = FileManager.default.createFile(atPath: file, contents: Data())
+            let closed = Self.closedPort()
+            let busy = try LoopbackListener.open()
+            defer { close(busy.descriptor) }
+            let cases: [(String, [String], String)] = [
+                ("dualcam-coordinator", ["start", "--out", file + "/sessions", "--agent", "127.0.0.1:\(closed)"] + state,
+                 "\(file) is a file, not a folder; choose another folder with --out"),
+                ("dualcam-coordinator", ["start", "--out", root + "/out", "--agent", "127.0.0.1:\(closed)"] + state,
+                 "nothing listens at 127.0.0.1:\(closed) (connection refused): is dualcam-agent running there"),
+                ("dualcam-agent", ["run", "--source", "synthetic", "--no-mdns", "--listen", "127.0.0.1", "--port", "\(busy.port)"] + state,
+                 "port \(busy.port) (127.0.0.1:\(busy.port)) is in use by another program: stop it, or choose another port with --port"),
+            ]
+            for (program, arguments, words) in cases {
+                let child = try Child(program, arguments)
+                let status = child.finish(seconds: 30)
+                let err = child.err.all()
+                #expect(status != 0, "\(program) \(arguments.joined(separator: " ")): exit 0")
+                #expect(err.contains(words), "\(program) \(arguments.joined(separator: " ")): \(err)")
+                #expect(!err.contains("errno") && !err.contains("NSCocoaErrorDomain"), "\(err)")
+            }
+
+            // The studio's port: the rig stays up on the terminal, and says which port.
+            let rig = try RecoveryRig()
+            let serve = try rig.coordinator(["serve", "--listen", "127.0.0.1:\(busy.port)"] + rig.agentOptions + ["--state", rig.root + "/coordinator"])
+            let line = serve.waitForLine(containing: "studio:", seconds: 30)
+            serve.type("quit")
+            _ = serve.finish(seconds: 20)
+            #expect(line?.contains("port \(busy.port) (127.0.0.1:\(busy.port)) is in use by another program") == true,
+                    "\(line ?? serve.out.all() + serve.err.all())")
+
+            // Pairing an agent that trusts this coordinator already: said so, nothing asked.
+            let pair = try Child("dualcam-coordinator", ["pair", "--state", rig.root + "/coordinator", "--agent", "127.0.0.1:\(rig.ports[0])"])
+            #expect(pair.finish(seconds: 30) == 0, "\(pair.err.all())")
+            #expect(pair.out.all().contains("rec-host already trusts this coordinator: nothing to pair"), "\(pair.out.all())")
+        }
+
+        /// A port on loopback that nothing listens on (bound, then closed).
+        static func closedPort() -> Int {
+            let (descriptor, port) = (try? LoopbackListener.open()) ?? (-1, 9)
+            close(descriptor)
+            return port
         }
 
         /// The service's config file read as a person wrote it (Windows line ends, a

@@ -54,6 +54,9 @@ final class RecoveryRig {
                             + (arguments[0] == "start" ? DemoRun.debugBuildClockGate + targets : []), environment: environment)
     }
 
+    /// `--agent` for each of the rig's agents, with its device ID.
+    var agentOptions: [String] { zip(ports, ids).flatMap { ["--agent", "127.0.0.1:\($0),\($1)"] } }
+
     var session: RecordedSession { RecordedSession(out: root + "/out") }
     var sessionDirectory: String? { session.directory }
     func manifest() throws -> [String: Any] { try session.manifest() }

@@ -43,10 +43,15 @@ public struct AgentServer: Sendable {
         // files; a paired coordinator is never counted against it.
         let admission = ConnectionAdmission()
         let listen = { (host: String) in
-            try await TLSTransport.listen(
-                host: host, port: options.port, identity: identity,
-                policy: policy, admission: admission, clock: { clock.localNow() },
-                onRefused: { reason in logger.warning("refused a coordinator: \(reason)") })
+            do {
+                return try await TLSTransport.listen(
+                    host: host, port: options.port, identity: identity,
+                    policy: policy, admission: admission, clock: { clock.localNow() },
+                    onRefused: { reason in logger.warning("refused a coordinator: \(reason)") })
+            } catch {
+                guard let words = ListenFailure.describe(error, host: host, port: options.port, option: "--port") else { throw error }
+                throw TransportError(words)
+            }
         }
         let server: NIOAsyncChannel<AcceptedConnection, Never>
         do {

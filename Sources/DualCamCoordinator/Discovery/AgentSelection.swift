@@ -50,9 +50,8 @@ public enum AgentSelection {
             case .address(let host, let port, let id?):
                 endpoints.append(AgentEndpoint(host: host, port: port, deviceID: id))
             case .address(let host, let port, nil):
-                guard !trusted.isEmpty else {
-                    throw CoordinatorError("no agent is paired yet: run `dualcam-coordinator pair --agent \(host):\(port)` first")
-                }
+                // Asked even with nothing paired: "nothing listens there" is the more
+                // useful answer when that is the case.
                 let id = try await identify(host: host, port: port, identity: identity, trusted: trusted)
                 endpoints.append(AgentEndpoint(host: host, port: port, deviceID: id))
             case .id(let id):
@@ -70,8 +69,10 @@ public enum AgentSelection {
             throw CoordinatorError("no agent is paired with this coordinator: run `dualcam-coordinator pair`, "
                 + "or name agents with --agent HOST:PORT,DEVICE-ID")
         }
-        let seen = try await AgentBrowser.snapshot(seconds: seconds)
-            .filter { trusted.contains($0.advertisement.deviceID) && !$0.addresses.isEmpty }
+        progress("looking for the \(trusted.count) paired agent\(trusted.count == 1 ? "" : "s") over mDNS (up to \(Int(seconds)) s)…")
+        let seen = try await AgentBrowser.snapshot(seconds: seconds, enough: { found in
+            trusted.isSubset(of: Set(found.filter { !$0.addresses.isEmpty }.map(\.advertisement.deviceID)))
+        }).filter { trusted.contains($0.advertisement.deviceID) && !$0.addresses.isEmpty }
         guard !seen.isEmpty else {
             throw CoordinatorError("none of the \(trusted.count) paired agents answered over mDNS within \(Int(seconds)) s; "
                 + "check they run and are on this network, or name them with --agent HOST:PORT")
@@ -91,7 +92,13 @@ public enum AgentSelection {
     public static func byName(host: String, guest: String, paired: PairedDevices, seconds: Double,
                               progress: @escaping @Sendable (String) -> Void) async throws -> [AgentEndpoint] {
         let trusted = paired.trusted()
-        let seen = try await AgentBrowser.snapshot(seconds: seconds).filter { !$0.addresses.isEmpty }
+        progress("looking for \(host) and \(guest) over mDNS (up to \(Int(seconds)) s)…")
+        let wanted = [host, guest]
+        let seen = try await AgentBrowser.snapshot(seconds: seconds, enough: { found in
+            wanted.allSatisfy { name in
+                found.contains { !$0.addresses.isEmpty && $0.advertisement.name.caseInsensitiveCompare(name) == .orderedSame }
+            }
+        }).filter { !$0.addresses.isEmpty }
         return try [host, guest].map { wanted in
             let matches = seen.filter {
                 $0.advertisement.name.caseInsensitiveCompare(wanted) == .orderedSame
@@ -119,6 +126,8 @@ public enum AgentSelection {
                 clock: { MonotonicTime.now() })
             try? await channel.executeThenClose { _, _ in }
             return id
+        } catch let error as TransportError where error.unreachable {
+            throw CoordinatorError(error.description)
         } catch {
             throw CoordinatorError("\(error) (the agent at \(host):\(port) is not one this coordinator paired with: "
                 + "`dualcam-coordinator paired` lists them; `dualcam-coordinator pair --agent \(host):\(port)` pairs it)")

@@ -42,6 +42,14 @@ public struct AgentPairer: Sendable {
                     switch received.envelope.body {
                     case .helloAck(let ack):
                         if WireIdentifier.isValid(ack.nodeName) { shownName = ack.nodeName }
+                        // A session's HelloAck (it carries the camera's capabilities): the
+                        // agent trusts this coordinator already. Pairing again would ask for
+                        // a code it shows nowhere; remembering it here is all that is left.
+                        if ack.hasCapabilities {
+                            let entry = PairedDevices.Entry(deviceID: agentID, name: shownName, role: ack.role.name, pairedAt: Date())
+                            if !paired.trusted().contains(agentID) { try paired.add(entry) }
+                            throw AlreadyPaired(entry: entry)
+                        }
                         guard let typed = await code(shownName) else { throw PairingError("no code typed: nothing was paired") }
                         var started = CoordinatorPairing(agent: agentID, coordinator: identity.deviceID, code: typed)
                         try await out.send(started.start(coordinatorName: coordinatorName))
@@ -73,6 +81,8 @@ public struct AgentPairer: Sendable {
             }
         } catch let error as PairingError {
             throw error
+        } catch let error as AlreadyPaired {
+            throw error
         } catch {
             guard receivedAnything else {
                 throw PairingError("the agent at \(host):\(port) refused this coordinator (\(error)): its pairing window "
@@ -80,5 +90,15 @@ public struct AgentPairer: Sendable {
             }
             throw error
         }
+    }
+}
+
+/// The agent trusts this coordinator already: there is nothing to pair (it is listed as
+/// paired here now, whether it was or not).
+public struct AlreadyPaired: Error, CustomStringConvertible {
+    public let entry: PairedDevices.Entry
+    public var description: String {
+        "\(entry.name) already trusts this coordinator: nothing to pair (`dualcam-coordinator paired` lists it; "
+            + "`dualcam-agent unpair` on the agent forgets it, to pair afresh)"
     }
 }

@@ -1,5 +1,6 @@
 import CAvahi
 import Foundation
+import Synchronization
 
 /// Browses `_dualcam._tcp` through avahi-daemon, resolves every instance, and reports
 /// agents as they appear, change and leave.
@@ -37,22 +38,29 @@ public final class AgentBrowser: @unchecked Sendable {
         return (browser, stream)
     }
 
-    /// Browses for `seconds` and returns every agent resolved by then.
-    public static func snapshot(seconds: Double) async throws -> [DiscoveredAgent] {
+    /// Browses for `seconds` and returns every agent resolved by then; with `enough`, as
+    /// soon as what was found satisfies it (and a moment more, for the other addresses of
+    /// the agents found): a start that knows whom it waits for need not wait the rest.
+    public static func snapshot(seconds: Double, enough: (@Sendable ([DiscoveredAgent]) -> Bool)? = nil) async throws -> [DiscoveredAgent] {
         let (browser, stream) = try browse()
-        var found: [String: DiscoveredAgent] = [:]
+        let satisfied = Mutex(false)
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
         let collector = Task {
+            var found: [String: DiscoveredAgent] = [:]
             for await event in stream {
                 switch event {
                 case .updated(let agent): found[agent.instanceName] = agent
                 case .removed(let name): found[name] = nil
                 case .failed(let error): throw error
                 }
+                if let enough, enough(Array(found.values)) { satisfied.withLock { $0 = true } }
             }
             return found
         }
-        try? await Task.sleep(until: deadline, clock: .continuous)
+        while ContinuousClock.now < deadline && !satisfied.withLock({ $0 }) {
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        if satisfied.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(300)) }
         browser.finish()
         let result = try await collector.value
         return result.values.sorted { $0.instanceName < $1.instanceName }

@@ -159,7 +159,7 @@ public enum TLSTransport {
                 }
         } catch {
             handshake.fail(error)
-            throw TransportError("cannot connect to \(host):\(port): \(error)", unreachable: true)
+            throw TransportError(ConnectFailure.describe(error, host: host, port: port), unreachable: true)
         }
         do {
             try await handshake.futureResult.get()

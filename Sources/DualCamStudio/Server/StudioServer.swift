@@ -77,7 +77,12 @@ public final class Studio: Sendable {
                 announce(url(port: port))
             },
             logger: logger)
-        try await app.runService(gracefulShutdownSignals: [])
+        do {
+            try await app.runService(gracefulShutdownSignals: [])
+        } catch {
+            guard let words = ListenFailure.describe(error, host: host, port: port, option: "--listen") else { throw error }
+            throw StudioListenError(description: words)
+        }
     }
 
     private func routes(_ router: Router<BasicWebSocketRequestContext>) {
@@ -255,4 +260,10 @@ public final class Studio: Sendable {
         }
         return nil
     }
+}
+
+/// The studio could not listen where it was told (the port in use, an address not this
+/// machine's), in the words `ListenFailure` gives.
+public struct StudioListenError: Error, CustomStringConvertible {
+    public let description: String
 }
