@@ -31,8 +31,10 @@ struct Serve: AsyncParsableCommand {
         let progress: @Sendable (String) -> Void = { line in Console.error(line) }
         let outputDirectory = try CommandSupport.outputFolder(out)
         let identity = try DeviceIdentity.loadOrCreate(in: state.directory, commonName: "dualcam-coordinator")
-        let endpoints = try await agents.endpoints(identity: identity, stateDirectory: state.directory, progress: progress)
-        var plan = try take.plan(agents: endpoints, outputDirectory: outputDirectory, duration: duration)
+        let selection = try await agents.endpoints(identity: identity, stateDirectory: state.directory, progress: progress)
+        let endpoints = selection.endpoints
+        var plan = try take.plan(agents: endpoints, outputDirectory: outputDirectory, duration: duration, progress: progress)
+        plan.absentAgents = selection.absent
         if agents.rolesByName { plan.roles = [.host, .guest].prefix(plan.agents.count).map { $0 } }
         _ = try studio.address()
         let rig = Rig(agents: endpoints, identity: identity, logger: logger)

@@ -16,6 +16,8 @@ struct TakeOptions: ParsableArguments {
     @Option(help: "Bit rate, e.g. 8M or 2500k (instead of constant quality).") var bitrate: String?
     @Option(parsing: .unconditional, help: "Countdown before the start: 0 (off), 3, 10 or any number of seconds.") var countdown = 3
     @Option(parsing: .unconditional, help: "Seconds to wait after the stop for an agent whose connection was lost.") var reconnectGrace = 30.0
+    @Option(help: "Agents (names or roles, comma-separated, e.g. host,guest) without which no take starts (default: `require` in coordinator.conf).")
+    var require: String?
     @OptionGroup var layout: LayoutOptions
     @OptionGroup var clockSync: ClockSyncOptions
 
@@ -27,8 +29,10 @@ struct TakeOptions: ParsableArguments {
         if let encoder, let problem = VideoEncoderSettings.problem(encoder: encoder, preset: nil) { throw ValidationError(problem) }
     }
 
-    /// The plan for `agents`, every option checked before anything slow happens.
-    func plan(agents: [AgentEndpoint], outputDirectory: String, duration: Double?) throws -> SessionPlan {
+    /// The plan for `agents`, every option checked before anything slow happens; the
+    /// defaults taken from the config file are said through `progress`.
+    func plan(agents: [AgentEndpoint], outputDirectory: String, duration: Double?, config: CoordinatorConfig = CoordinatorConfig(),
+              progress: (String) -> Void = { _ in }) throws -> SessionPlan {
         var plan = SessionPlan(agents: agents, outputDirectory: outputDirectory, durationSeconds: duration)
         do { try QualityPreset.parse(preset).apply(to: &plan) } catch { throw ValidationError("\(error)") }
         (plan.fitsSizeToCameras, plan.fitsRateToCameras) = (size == nil, fps == nil)
@@ -54,7 +58,14 @@ struct TakeOptions: ParsableArguments {
         if let duration, duration <= 0 { throw ValidationError("--duration must be positive") }
         plan.countdownSeconds = countdown
         plan.reconnectGraceSeconds = reconnectGrace
-        plan.layout = try layout.spec(remembered: CoordinatorPreferences.layout())
+        for problem in config.problems { progress("warning: " + problem) }
+        let configured = layout.layout == nil ? try config.layout() : nil
+        if let configured { progress("layout \(configured) (the default in \(config.path))") }
+        plan.layout = try layout.spec(remembered: configured)
+        plan.required = require.map(RequiredAgents.parse) ?? config.required
+        if require == nil && !plan.required.isEmpty {
+            progress("requires \(plan.required.joined(separator: ", ")) (the default in \(config.path))")
+        }
         plan.filter = try layout.look()
         plan.mix = try layout.mixSpec()
         plan.clockThresholdNanoseconds = clockSync.thresholdNanoseconds
@@ -72,12 +83,13 @@ struct AgentChoice: ParsableArguments {
     @Option(parsing: .unconditional, help: "Seconds to look for agents over mDNS.") var discoverSeconds = 5.0
 
     func endpoints(identity: DeviceIdentity, stateDirectory: String,
-                   progress: @escaping @Sendable (String) -> Void) async throws -> [AgentEndpoint] {
+                   progress: @escaping @Sendable (String) -> Void) async throws -> AgentSelection.Selection {
         let paired = PairedDevices(stateDirectory: stateDirectory)
         if host != nil || guest != nil {
             guard agent.isEmpty else { throw ValidationError("give agents either by --host/--guest name or by --agent, not both") }
             guard let host, let guest else { throw ValidationError("--host and --guest go together") }
-            return try await AgentSelection.byName(host: host, guest: guest, paired: paired, seconds: discoverSeconds, progress: progress)
+            return .init(endpoints: try await AgentSelection.byName(host: host, guest: guest, paired: paired, seconds: discoverSeconds,
+                                                                    progress: progress))
         }
         let specs = try agent.map { text in
             do { return try AgentSelection.Spec(parsing: text) } catch { throw ValidationError("\(error)") }
@@ -130,8 +142,9 @@ struct Start: AsyncParsableCommand {
                          + "`resume \(id) --without NAME` for an agent that is gone, or `resume \(id) --abandon` for what is held")
             }
         }
-        var plan = try take.plan(agents: try await agents.endpoints(identity: identity, stateDirectory: state.directory, progress: progress),
-                                 outputDirectory: outputDirectory, duration: duration)
+        let selection = try await agents.endpoints(identity: identity, stateDirectory: state.directory, progress: progress)
+        var plan = try take.plan(agents: selection.endpoints, outputDirectory: outputDirectory, duration: duration, progress: progress)
+        plan.absentAgents = selection.absent
         if agents.rolesByName { plan.roles = [.host, .guest].prefix(plan.agents.count).map { $0 } }
         progress("connecting to " + plan.agents.map { "\($0.host):\($0.port)" }.joined(separator: ", ") + "…")
         do {

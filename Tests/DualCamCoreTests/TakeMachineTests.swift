@@ -362,3 +362,14 @@ extension TakeMachineTests {
         #expect(m.handle(.tick(now: t0 + 60 * Self.second)) == [.giveUp(1, reason: "not back 30 s after the stop"), .finalise])
     }
 }
+
+/// Frames lost on a node are a warning of the session, with what to do.
+@Suite struct DropReportTests {
+    @Test func dropsAreSaidWithTheShareAndASmallerSize() {
+        #expect(DropReport.warning(name: "guest", dropped: 0, captured: 120, width: 1920, height: 1080, rate: .fps30) == nil)
+        let words = DropReport.warning(name: "guest", dropped: 43, captured: 77, width: 1920, height: 1080, rate: .fps30)
+        #expect(words?.hasPrefix("guest dropped 43 of 120 frames (36 %) at 1920x1080 30 fps") == true, "\(words ?? "")")
+        #expect(words?.contains("--size 1280x720") == true)
+        #expect(DropReport.warning(name: "g", dropped: 1, captured: 999, width: 320, height: 180, rate: .fps30)?.contains("under 1 %") == true)
+    }
+}

@@ -13,6 +13,8 @@ extension EndToEnd {
             #expect(start.finish(seconds: 90) == 0, "\(start.err.all())")
             let err = start.err.all()
             #expect(err.contains("rec-guest: no sound: microphone hw:97,0"), "said before the start: \(err)")
+            let preflight = err.split(separator: "\n").filter { $0.contains("[guest]: TEST PATTERN") }
+            #expect(preflight.count == 1 && preflight[0].contains("; no sound) · NO SOUND"), "the pre-flight says it loudly: \(err)")
             try rig.expectEveryFrameInSync(frames: 90)
             let manifest = try rig.manifest()
             let warnings = manifest["warnings"] as? [String] ?? []
@@ -25,6 +27,18 @@ extension EndToEnd {
             let show = try rig.coordinator(["show", try #require(rig.sessionDirectory)])
             #expect(show.finish() == 0)
             #expect(show.out.all().contains("no sound"), "show names the warning: \(show.out.all())")
+        }
+
+        /// `--require`: a take does not start without the agents named (by name or role),
+        /// before anything is recorded; nothing is left on any agent.
+        @Test func aRequiredAgentThatIsNotThereStopsTheStart() throws {
+            let rig = try RecoveryRig()
+            let start = try rig.coordinator(["start", "--duration", "2", "--countdown", "0", "--size", "320x240", "--require", "host,cam3"])
+            #expect(start.finish(seconds: 60) != 0)
+            let err = start.err.all()
+            #expect(err.contains("not starting without cam3 (required)"), "\(err)")
+            #expect(rig.sessionDirectory == nil)
+            for agent in rig.agents { #expect(!agent.err.text.contains("prepared "), "\(agent.err.text)") }
         }
 
         /// An agent dies for good mid-take and the coordinator with it: `resume --without`

@@ -5,15 +5,9 @@ import Logging
 
 /// Before recording: is there room for the whole session at its bitrate?
 public enum SpacePlan {
-    /// Bits per second the encoder will produce: the set bitrate, or for quality (CRF)
-    /// mode a generous estimate (0.1 bit per pixel at veryfast, CRF 23, for a talking
-    /// head), since running out mid-session is worse than a cautious refusal.
     public static func bitsPerSecond(_ settings: RecordingSettings) -> Int {
-        if let bitrate = settings.bitrate { return bitrate }
-        let pixelsPerSecond = Double(settings.width * settings.height) * settings.rate.framesPerSecond
-        let crf = Double(settings.crf ?? 23)
-        // Each 6 CRF steps roughly halve or double the rate.
-        return Int(pixelsPerSecond * 0.1 * pow(2, (23 - crf) / 6))
+        BitrateEstimate.bitsPerSecond(width: settings.width, height: settings.height, framesPerSecond: settings.rate.framesPerSecond,
+                                      crf: settings.crf, bitrate: settings.bitrate)
     }
 
     /// With no planned length, the least that must fit before a recording starts.

@@ -39,9 +39,21 @@ public enum AgentSelection {
         }
     }
 
+    /// The agents a take will ask for, and the paired ones that could not be found (each
+    /// with what to do), so that a take without them says so.
+    public struct Selection: Sendable {
+        public var endpoints: [AgentEndpoint]
+        public var absent: [String] = []
+
+        public init(endpoints: [AgentEndpoint], absent: [String] = []) {
+            self.endpoints = endpoints
+            self.absent = absent
+        }
+    }
+
     public static func resolve(_ specs: [Spec], paired: PairedDevices, identity: DeviceIdentity,
                                discoverSeconds: Double, progress: @escaping @Sendable (String) -> Void) async throws
-        -> [AgentEndpoint] {
+        -> Selection {
         let trusted = paired.trusted()
         if specs.isEmpty { return try await allPaired(paired, seconds: discoverSeconds, progress: progress) }
         var endpoints: [AgentEndpoint] = []
@@ -58,12 +70,12 @@ public enum AgentSelection {
                 endpoints += try await AgentFinder.find([id], timeoutSeconds: discoverSeconds, progress: progress)
             }
         }
-        return endpoints
+        return Selection(endpoints: endpoints)
     }
 
     /// Every paired agent that answers over mDNS, host first, then guest, then others.
     static func allPaired(_ paired: PairedDevices, seconds: Double,
-                          progress: @escaping @Sendable (String) -> Void) async throws -> [AgentEndpoint] {
+                          progress: @escaping @Sendable (String) -> Void) async throws -> Selection {
         let trusted = paired.trusted()
         guard !trusted.isEmpty else {
             throw CoordinatorError("no agent is paired with this coordinator: run `dualcam-coordinator pair`, "
@@ -84,7 +96,14 @@ public enum AgentSelection {
         for agent in sorted {
             progress("found \(agent.advertisement.name) (\(agent.advertisement.role)) through mDNS at \(agent.addresses[0]) port \(agent.port)")
         }
-        return sorted.map { AgentEndpoint(hosts: $0.addresses, port: $0.port, deviceID: $0.advertisement.deviceID) }
+        let found = Set(sorted.map(\.advertisement.deviceID))
+        let absent = ((try? paired.entries()) ?? []).filter { entry in entry.id.map { !found.contains($0) } ?? false }.map { entry in
+            "\(entry.name) [\(entry.role)] is paired but did not answer over mDNS within \(Int(seconds)) s: start dualcam-agent "
+                + "there, check it is on this network, or name it with --agent HOST:PORT"
+        }
+        for line in absent { progress("warning: " + line) }
+        return Selection(endpoints: sorted.map { AgentEndpoint(hosts: $0.addresses, port: $0.port, deviceID: $0.advertisement.deviceID) },
+                         absent: absent)
     }
 
     /// The paired agents named for host and guest (by the name they announce), in that
@@ -93,9 +112,9 @@ public enum AgentSelection {
                               progress: @escaping @Sendable (String) -> Void) async throws -> [AgentEndpoint] {
         let trusted = paired.trusted()
         progress("looking for \(host) and \(guest) over mDNS (up to \(Int(seconds)) s)…")
-        let wanted = [host, guest]
+        let names = [host, guest]
         let seen = try await AgentBrowser.snapshot(seconds: seconds, enough: { found in
-            wanted.allSatisfy { name in
+            names.allSatisfy { name in
                 found.contains { !$0.addresses.isEmpty && $0.advertisement.name.caseInsensitiveCompare(name) == .orderedSame }
             }
         }).filter { !$0.addresses.isEmpty }

@@ -1,3 +1,4 @@
+import DualCamProtocol
 import Foundation
 
 /// `show`: a session's manifest in words, with the files as they are on disk now.
@@ -24,6 +25,7 @@ public enum SessionReport {
         for (i, camera) in m.cameras.enumerated() {
             let st = camera.statistics
             out.append("  \(i + 1). \(st.name) [\(st.role)]  \(camera.file)  device \(camera.deviceID)")
+            if let source = st.source { out.append("     " + WireIdentifier.printable(source)) }
             out.append("     frames \(st.framesCaptured) captured, \(st.framesDropped) dropped, \(st.segments) segments")
             // Manifests from before the round trip was recorded hold 0 for it.
             out.append(String(format: "     clock offset %+.3f ms, rate %+.2f ppm, error bound %.3f ms",

@@ -20,6 +20,9 @@ public struct CameraStatistics: Codable, Sendable {
     public var rejoins: Int = 0
     /// Segments the agent cut that never reached this coordinator (a gap in its file).
     public var missingSegments: [Int] = []
+    /// Its source, encoder and sound, as the agent described them at Prepare (absent in
+    /// manifests written before they were kept).
+    public var source: String? = nil
 }
 
 /// `manifest.json`: what a session was, and how well it went.

@@ -285,6 +285,15 @@ public actor Rig {
         }
     }
 
+    /// What is known of agents that are not connected, and what to do about it.
+    private func missingAdvice(_ indices: [Int]) -> String {
+        guard !indices.isEmpty else { return "no such agent was found; check its name, and that it runs and is paired" }
+        return indices.map { i in
+            "\(members[i].name) at \(members[i].endpoint.host):\(members[i].endpoint.port) is not connected ("
+                + (members[i].lastReason ?? "it did not answer") + ")"
+        }.joined(separator: "; ") + "; start dualcam-agent there, or check the network"
+    }
+
     private func perform(_ command: RigCommand, now: Int64) throws {
         switch command {
         case .start(let plan):
@@ -308,11 +317,21 @@ public actor Rig {
                 t.phase = .attached
                 trackers.append(t)
             }
+            let absent = RequiredAgents.missing(plan.required, connected: chosen.map { (members[$0].name, members[$0].role.name) })
+            guard absent.isEmpty else {
+                throw RigError("not starting without \(absent.joined(separator: ", ")) (required): "
+                    + missingAdvice(members.indices.filter { !members[$0].connected }))
+            }
             let missing = members.indices.filter { !members[$0].connected }.map { members[$0].name }
             let take = Take(plan: plan, agents: trackers, rigIndices: chosen, logger: logger, notice: noticeSink(), now: now)
             self.take = take
             lastTake = nil
-            if !missing.isEmpty { take.warn("recording without \(missing.joined(separator: ", ")): not connected") }
+            for absent in plan.absentAgents { take.warn("recording without " + absent) }
+            if !missing.isEmpty {
+                take.warn("recording without \(missing.joined(separator: ", ")): "
+                    + missingAdvice(members.indices.filter { !members[$0].connected })
+                    + "; `--require NAME` refuses to record without an agent")
+            }
             for (t, i) in chosen.enumerated() {
                 let idle = members[i].link?.state == .established(.idle)
                 take.feed(.idle(agent: t, idle, now: now))

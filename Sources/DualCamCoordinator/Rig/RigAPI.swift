@@ -85,6 +85,10 @@ public struct TakeStatus: Sendable, Equatable {
     public var filter = FilterSetting(kind: .none)
     /// The combined file's sound mix now.
     public var mix = AudioMixSpec.all
+    /// What the take records on each node, as said when its countdown started: source,
+    /// sound (or none, loudly), disk and how long it lasts, clock, temperature; the nodes
+    /// not there. Empty before then.
+    public var preflight: [String] = []
 
     public struct Progress: Sendable, Equatable {
         public var done: Int

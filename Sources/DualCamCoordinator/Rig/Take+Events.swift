@@ -150,12 +150,6 @@ extension Take {
         outputs.changeLayout(at: at, to: spec)
         layout = spec
         notice(String(format: "layout from %.2f s: %@", Double(at) / 1e9, spec.description))
-        do {
-            // The layout last chosen while recording is the next take's default.
-            try CoordinatorPreferences.saveLayout(spec)
-        } catch {
-            notice("cannot keep the layout for next time: \(error)")
-        }
     }
 
     /// The combined file's filter from the next output frame, kept in the manifest's
@@ -232,6 +226,13 @@ extension Take {
             warnings.append("\(agents[i].name): segments \(never) never arrived; its file has a gap there")
             outputs.stopAwaiting(camera: cameraOf[i] ?? 0)
         }
+        for i in cameras {
+            let (dropped, captured) = (Int(agents[i].finished?.framesDropped ?? 0), Int(agents[i].finished?.framesCaptured ?? 0))
+            if let words = DropReport.warning(name: agents[i].name, dropped: dropped, captured: captured,
+                                              width: plan.width, height: plan.height, rate: plan.rate) {
+                warnings.append(words)
+            }
+        }
         // Said now too, not only written into the manifest: the person at the screen must
         // learn that a file has a gap.
         for gap in warnings.dropFirst(self.warnings.count) { notice("warning: " + gap) }
@@ -250,6 +251,7 @@ extension Take {
             s.reconnects = a.reconnects
             s.rejoins = a.rejoins
             s.missingSegments = a.missingSegments
+            s.source = a.source
             return s
         }
         let collected = Double(MonotonicTime.now() - stop) / 1e9
@@ -277,7 +279,7 @@ extension Take {
                                 isOver: machine.phase.isOver, countdownSeconds: nil, elapsedSeconds: 0, finalising: nil,
                                 layout: layout.description, warnings: warnings, reason: nil, files: result,
                                 cameras: rigIndices, outputWidth: plan.width, outputHeight: plan.height,
-                                filter: filter, mix: mix)
+                                filter: filter, mix: mix, preflight: preflight)
         switch machine.phase {
         case .countingDown(let t0, _) where plan.countdownSeconds > 0:
             // A lead without a countdown is the start's own margin, not one to show.

@@ -28,6 +28,8 @@ final class Take {
     /// The combined file's sound mix now.
     var mix: AudioMixSpec
     var warnings: [String] = []
+    /// What the take records on each node, said as its countdown starts (`Preflight`).
+    var preflight: [String] = []
     var raised = Set<String>()
     var result: SessionResult?
     var finishing: Task<Void, Never>?
@@ -88,6 +90,11 @@ final class Take {
         let before = machine.phase
         let actions = machine.handle(input)
         for action in actions { perform(action) }
+        if case .countingDown = machine.phase, case .preparing = before {
+            preflight = Preflight.lines(plan: plan, nodes: agents.indices.filter { machine.agents[$0].started }.map(preflightNode),
+                                        absent: plan.absentAgents)
+            for line in preflight { notice(line) }
+        }
         if case .recording = machine.phase, case .countingDown = before {
             notice("recording \(sessionID)" + (plan.durationSeconds.map { " for \($0) s" } ?? ""))
         }
@@ -224,6 +231,13 @@ final class Take {
         for note in CaptureModeFit.shortfalls(mode, cameras: agents.map { ($0.name, $0.limits) }) {
             notice("warning: " + note)
         }
+    }
+
+    private func preflightNode(_ i: Int) -> Preflight.Node {
+        let a = agents[i]
+        let temperature = a.telemetry.map(\.cpuTemperatureC).flatMap { $0.isFinite ? $0 : nil }
+        return Preflight.Node(name: a.name, role: a.role.name, source: a.source, freeDiskBytes: machine.agents[i].freeDiskBytes,
+                              clockBoundNanoseconds: a.clock?.errorBoundNs, temperatureC: temperature)
     }
 
     func send(_ body: Dualcam_V1_Envelope.OneOf_Body, to i: Int) {

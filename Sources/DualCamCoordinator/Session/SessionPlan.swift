@@ -45,6 +45,11 @@ public struct SessionPlan: Sendable {
     public var reconnectGraceSeconds: Double = 30
     /// Bits per second for the agents' encoders (nil: constant quality, `crf`).
     public var bitrate: Int?
+    /// Agents (by name or role, lower case) without which the take does not start.
+    public var required: [String] = []
+    /// Paired agents that were looked for and not found, each with what to do: a take
+    /// without them says so (and keeps it in its warnings).
+    public var absentAgents: [String] = []
 
     public init(agents: [AgentEndpoint], outputDirectory: String, durationSeconds: Double?) {
         self.agents = agents

@@ -1,0 +1,44 @@
+import DualCamCore
+import DualCamProtocol
+import Foundation
+
+/// One screen before every take (the terminal prints it as the countdown starts; the
+/// studio shows the same lines): what each node will record and how, what it lacks said
+/// loudly, and the nodes that are not there. Built from what the agents said at Prepare.
+enum Preflight {
+    struct Node {
+        var name: String
+        var role: String
+        /// Ready's description: source, encoder, sound.
+        var source: String?
+        var freeDiskBytes: Int64?
+        var clockBoundNanoseconds: Int64?
+        var temperatureC: Double?
+    }
+
+    static func lines(plan: SessionPlan, nodes: [Node], absent: [String]) -> [String] {
+        let quality = plan.bitrate.map { "\($0 / 1000) kbit/s" } ?? "crf \(plan.crf)"
+        var out = ["pre-flight: \(plan.width)x\(plan.height) at \(plan.rate) fps, \(plan.encoder) \(plan.preset) \(quality), "
+                   + "\(nodes.count) camera\(nodes.count == 1 ? "" : "s")"]
+        let bits = BitrateEstimate.bitsPerSecond(width: plan.width, height: plan.height, framesPerSecond: plan.rate.framesPerSecond,
+                                                 crf: plan.bitrate == nil ? plan.crf : nil, bitrate: plan.bitrate)
+        for node in nodes {
+            var parts: [String] = []
+            let source = node.source ?? "source not described"
+            // A test pattern where a camera was meant, or a take without sound, is what
+            // a user finds out too late: both are said in capitals.
+            parts.append(source.hasPrefix("synthetic") ? "TEST PATTERN (" + source + ")" : source)
+            if source.hasSuffix("no sound") { parts.append("NO SOUND") }
+            if let free = node.freeDiskBytes, free > 0 {
+                let hours = Double(free) / (Double(bits) / 8 * 1.25) / 3600
+                parts.append(String(format: "%.1f GB free (about %@)", Double(free) / 1e9,
+                                    hours >= 2 ? "\(Int(hours)) h" : "\(Int(hours * 60)) min"))
+            }
+            if let bound = node.clockBoundNanoseconds { parts.append("clock ±\(bound / 1000) µs") }
+            if let t = node.temperatureC { parts.append(String(format: "%.0f °C", t)) }
+            out.append("  \(node.name) [\(node.role)]: " + parts.joined(separator: " · "))
+        }
+        for line in absent { out.append("  NOT HERE: " + line) }
+        return out
+    }
+}

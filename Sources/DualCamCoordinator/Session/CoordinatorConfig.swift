@@ -1,0 +1,77 @@
+import DualCamCore
+import Foundation
+
+/// The coordinator's defaults, as the user wrote them (`$XDG_CONFIG_HOME/dualcam/
+/// coordinator.conf`, `key = value` lines, `#` comments): never rewritten by the program,
+/// so nothing changes a later take behind the user's back (a layout key pressed in a demo
+/// once became every later start's layout), and each default used is said at the start.
+///
+/// Keys: `layout` (a layout spec, as `--layout`), `require` (agents that must be there,
+/// as `--require`), `library` (the folder of sessions, as `--out`).
+public struct CoordinatorConfig: Sendable {
+    public static let keys = ["layout", "require", "library"]
+    public var values: [String: String] = [:]
+    /// Lines that could not be read, with their number: said, never a silent default.
+    public var problems: [String] = []
+    public let path: String
+
+    public static var defaultPath: String {
+        let env = ProcessInfo.processInfo.environment
+        let base = env["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (NSHomeDirectory() + "/.config")
+        return base + "/dualcam/coordinator.conf"
+    }
+
+    public init(path: String = CoordinatorConfig.defaultPath) {
+        self.path = path
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return }
+        // Versions before 0.4 wrote the layout last keyed while recording here; that was
+        // never the user's choice, so it is not taken for one.
+        let written = text.hasPrefix("# written by dualcam-coordinator")
+        if written {
+            problems.append("\(path) was written by an older dualcam-coordinator from a layout key pressed while recording; "
+                + "its layout is no longer used: write `layout = NAME` there yourself to keep a default")
+            return
+        }
+        for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !line.isEmpty, !line.hasPrefix("#") else { continue }
+            let parts = line.split(separator: "=", maxSplits: 1)
+            let key = parts.first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            guard parts.count == 2, Self.keys.contains(key) else {
+                problems.append("\(path) line \(n + 1): '\(line.prefix(60))' is not one of \(Self.keys.map { "\($0) = …" }.joined(separator: ", ")); ignored")
+                continue
+            }
+            values[key] = parts[1].trimmingCharacters(in: .whitespaces)
+        }
+    }
+
+    /// The default layout, or the reason it cannot be used.
+    public func layout() throws -> LayoutSpec? {
+        guard let text = values["layout"] else { return nil }
+        do { return try LayoutSpec(parsing: text) } catch {
+            throw CoordinatorError("\(path): layout = \(text): \(error)")
+        }
+    }
+
+    public var required: [String] {
+        values["require"].map(RequiredAgents.parse) ?? []
+    }
+
+    public var library: String? {
+        values["library"].flatMap { $0.isEmpty ? nil : ($0 as NSString).expandingTildeInPath }
+    }
+}
+
+/// `--require host,guest`: agents (by name or role) without which a take does not start.
+public enum RequiredAgents {
+    public static func parse(_ text: String) -> [String] {
+        text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+    }
+
+    /// Which of `required` no connected agent answers to (by name or role).
+    public static func missing(_ required: [String], connected: [(name: String, role: String)]) -> [String] {
+        required.filter { wanted in
+            !connected.contains { $0.name.lowercased() == wanted || $0.role.lowercased() == wanted }
+        }
+    }
+}

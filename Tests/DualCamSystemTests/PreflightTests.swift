@@ -1,0 +1,95 @@
+import DualCamCore
+import DualCamNet
+import Foundation
+import Logging
+import Testing
+@testable import DualCamCoordinator
+
+/// What the operator is told before a take: every node's source and sound, the nodes that
+/// are not there, the defaults taken from the config file.
+@Suite(.serialized) struct PreflightTests {
+    func plan() -> SessionPlan {
+        var plan = SessionPlan(agents: [], outputDirectory: "/tmp", durationSeconds: nil)
+        (plan.width, plan.height) = (1280, 720)
+        return plan
+    }
+
+    @Test func aTestPatternAndANodeWithoutSoundAreSaidLoudly() {
+        let lines = Preflight.lines(plan: plan(), nodes: [
+            .init(name: "pi-host", role: "host", source: "V4L2 /dev/video0 1280x720@30 MJPEG, encoded with libx264; sound: ALSA hw:1,0 48000 Hz mono 16-bit",
+                  freeDiskBytes: 20_000_000_000, clockBoundNanoseconds: 150_000, temperatureC: 51),
+            .init(name: "pi-guest", role: "guest", source: "synthetic DCTC 1280x720@30 genlocked, encoded with libx264; no sound",
+                  freeDiskBytes: nil, clockBoundNanoseconds: nil, temperatureC: nil),
+        ], absent: ["pi-cam3 [camera] is paired but did not answer"])
+        #expect(lines[0] == "pre-flight: 1280x720 at 30 fps, libx264 veryfast crf 23, 2 cameras")
+        #expect(lines[1].hasPrefix("  pi-host [host]: V4L2 /dev/video0") && !lines[1].contains("TEST PATTERN") && !lines[1].contains("NO SOUND"))
+        // 20 GB at the 0.1 bit/pixel estimate of 720p30 (2.8 Mbit/s, with the 25 % margin): about 12 h.
+        #expect(lines[1].contains("20.0 GB free (about 12 h)") && lines[1].contains("clock ±150 µs") && lines[1].contains("51 °C"), "\(lines[1])")
+        #expect(lines[2].contains("TEST PATTERN (synthetic DCTC") && lines[2].hasSuffix("NO SOUND"), "\(lines[2])")
+        #expect(lines[3] == "  NOT HERE: pi-cam3 [camera] is paired but did not answer")
+    }
+
+    @Test func requiredAgentsAnswerByNameOrRole() {
+        let connected = [(name: "pi-a", role: "host"), (name: "pi-b", role: "guest")]
+        #expect(RequiredAgents.parse(" Host, guest ,") == ["host", "guest"])
+        #expect(RequiredAgents.missing(["host", "pi-b"], connected: connected).isEmpty)
+        #expect(RequiredAgents.missing(["host", "cam3"], connected: connected) == ["cam3"])
+    }
+
+    /// The config holds the user's defaults only: the file older versions wrote from a
+    /// layout key pressed while recording is no longer taken for a choice.
+    @Test func theConfigIsTheUsersAndSaysWhatItCannotRead() throws {
+        let folder = NSTemporaryDirectory() + "dualcam-config-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/coordinator.conf"
+        try "# written by dualcam-coordinator: the choices last made while recording\nlayout = split-horizontal\n"
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        var config = CoordinatorConfig(path: path)
+        #expect(try config.layout() == nil)
+        #expect(config.problems.first?.contains("no longer used") == true)
+
+        try "# mine\nlayout = split-vertical\nrequire = host, guest\nlibrary = ~/Films\ncolour = blue\n"
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        config = CoordinatorConfig(path: path)
+        #expect(try config.layout()?.kind == .splitVertical)
+        #expect(config.required == ["host", "guest"])
+        #expect(config.library == NSHomeDirectory() + "/Films")
+        #expect(config.problems == ["\(path) line 5: 'colour = blue' is not one of layout = …, require = …, library = …; ignored"])
+
+        try "layout = pipp\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(throws: CoordinatorError.self) { try CoordinatorConfig(path: path).layout() }
+    }
+
+    /// A paired agent that does not answer over mDNS is named, with what to do, so that a
+    /// take without it says so (it used to record the others and say "Warnings none").
+    @Test func aPairedAgentNotFoundIsNamed() async throws {
+        try #require(Self.avahiReady, "avahi-daemon could not be started (run the suite as root, or start it)")
+        let folder = NSTemporaryDirectory() + "dualcam-absent-\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let here = DeviceID(bytes: (0..<32).map { _ in UInt8.random(in: 0...255) })
+        let gone = DeviceID(bytes: (0..<32).map { _ in UInt8.random(in: 0...255) })
+        let paired = PairedDevices(stateDirectory: folder)
+        try paired.add(.init(deviceID: here, name: "absent-test-here", role: "host", pairedAt: Date()))
+        try paired.add(.init(deviceID: gone, name: "absent-test-gone", role: "guest", pairedAt: Date()))
+        let ad = AgentAdvertisement(deviceID: here, name: "absent-test-here", role: "host", protocolMajor: 1, protocolMinor: 3)
+        let publisher = try AgentPublisher(advertisement: ad, port: 45177, interfaceName: "lo", logger: Logger(label: "test"))
+        defer { withExtendedLifetime(publisher) {} }
+        let identity = try DeviceIdentity.loadOrCreate(in: folder + "/id", commonName: "test")
+        let selection = try await AgentSelection.resolve([], paired: paired, identity: identity, discoverSeconds: 4, progress: { _ in })
+        #expect(selection.endpoints.map(\.deviceID) == [here])
+        #expect(selection.absent.count == 1)
+        #expect(selection.absent.first?.hasPrefix("absent-test-gone [guest] is paired but did not answer over mDNS") == true, "\(selection.absent)")
+    }
+
+    static let avahiReady: Bool = {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../deploy/ensure-avahi.sh").standardizedFileURL.path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [script]
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }()
+}
