@@ -94,8 +94,9 @@ struct Recompose: ParsableCommand {
         abstract: "Re-render a session's combined file from its per-camera files, with another layout, filter or encoding.",
         discussion: """
             Without --layout the layout recorded in the manifest is replayed, with its changes; without --filter \
-            the recorded filter. The new file replaces the combined file only once complete: an interrupted or \
-            failed recompose leaves the session as it was.
+            the recorded filter. Each render is a new file beside the combined one (named for its layout) and is \
+            listed by `show`: the live composite is never lost. --replace overwrites the combined file instead, \
+            only once the new one is complete: an interrupted or failed recompose leaves the session as it was.
             """)
     @Argument(help: "The session's ID (see `list`) or its folder's path.") var session: String
     @OptionGroup var folder: LibraryFolderOption
@@ -105,6 +106,8 @@ struct Recompose: ParsableCommand {
     @Option(parsing: .unconditional, help: "Constant quality, 0-51. Exclusive with --bitrate.") var crf: Int?
     @Option(help: "Target bitrate in bit/s, e.g. 6000000 or 6M. Exclusive with --crf.") var bitrate: String?
     @Option(help: "x264 tune, e.g. zerolatency as the live composite uses (default: none).") var tune: String?
+    @Flag(help: "Overwrite the combined file (the live composite, or its last replacement) instead of writing a new file beside it.")
+    var replace = false
 
     func validate() throws {
         if crf != nil && bitrate != nil { throw ValidationError("--crf and --bitrate exclude each other; pick one") }
@@ -133,6 +136,7 @@ struct Recompose: ParsableCommand {
         request.crf = crf
         request.bitrate = bitrate.flatMap { VideoEncoderSettings.parseBitrate($0) }
         request.tune = tune
+        request.replace = replace
 
         let cancellation = RecomposeCancellation()
         let signals = LibraryCommandSupport.onInterrupt { cancellation.cancel() }
@@ -150,7 +154,7 @@ struct Recompose: ParsableCommand {
             throw error
         }
         meter.end()
-        print("Recomposed \(result.combinedFile)")
+        print((replace ? "Recomposed (replacing the combined file) " : "Recomposed into a new file: ") + result.combinedFile)
         print(String(format: "  %d frames in %.1f s (%.1f fps); layout %@, filter %@; %d with every camera fresh, %d repeats, %d no signal",
                      result.frames, result.wallSeconds, Double(result.frames) / max(result.wallSeconds, 1e-9),
                      result.layout as NSString, result.filter as NSString, result.pairs, result.repeats, result.noSignal))

@@ -79,7 +79,7 @@ extension EndToEnd {
         func checkRecomposeKeepsSound(out: String, folder: String) throws {
             let session = (folder as NSString).lastPathComponent
             let run = try SessionLibraryTests.coordinator(["recompose", session, "--out", out, "--mix", "host", "--layout", "split-horizontal",
-                                       "--preset", "ultrafast"])
+                                       "--preset", "ultrafast", "--replace"])
             try #require(run.exitCode == 0, "recompose failed: \(run.stderr.suffix(2000))")
             let combined = try #require(try FileManager.default.contentsOfDirectory(atPath: folder)
                 .first { $0.hasPrefix("DualCam_Combined_") && $0.hasSuffix(".mp4") })

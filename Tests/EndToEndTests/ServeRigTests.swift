@@ -119,7 +119,7 @@ extension EndToEnd.ServeRigTests {
         #expect(mixAt > at, "the mix changed after the filter: \(mixAt) ns")
         try Self.expectOneVoice(combined, from: mixAt)
         // recompose replays the filter timeline as it replays the layout's.
-        let replay = try EndToEnd.SessionLibraryTests.coordinator(["recompose", try #require(session.directory)])
+        let replay = try EndToEnd.SessionLibraryTests.coordinator(["recompose", try #require(session.directory), "--replace"])
         try #require(replay.exitCode == 0, "\(replay.stderr)")
         try Self.expectGrey(combined, from: at)
         let replayed = try #require(try session.manifest()["composite"] as? [String: Any])

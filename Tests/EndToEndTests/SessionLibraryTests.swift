@@ -42,10 +42,16 @@ extension EndToEnd {
             let split = LayoutSpec(kind: .splitHorizontal)
             let live = try Self.codes(combined, layout: split)
             #expect(live.count == frames)
+            // A recompose writes a file of its own: the live composite is kept as it was.
+            let liveBytes = try Data(contentsOf: URL(fileURLWithPath: combined))
             let replay = try Self.coordinator(["recompose", folder])
             try #require(replay.exitCode == 0, "\(replay.stderr)")
             #expect(replay.stderr.contains("100.0 %"), "no progress shown: \(replay.stderr)")
-            let replayed = try Self.codes(combined, layout: split)
+            let base = (combined as NSString).deletingPathExtension
+            let render = base + "_split-horizontal.mp4"
+            #expect(replay.stdout.contains("Recomposed into a new file: " + render), "\(replay.stdout)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: combined)) == liveBytes, "the live composite was overwritten")
+            let replayed = try Self.codes(render, layout: split)
             #expect(replayed.count == frames)
             #expect(replayed.elementsEqual(live, by: ==), "live \(live)\nrecomposed \(replayed)")
             // The halves themselves in sync (a repeated frame where a camera dropped one
@@ -56,8 +62,9 @@ extension EndToEnd {
             // Another layout: the large picture is the host, the inset the guest, in the
             // same pairs as live.
             let pip = LayoutSpec(kind: .pip, pip: PiPOptions(size: .large))
+            // --replace overwrites the combined file instead.
             let recomposed = try Self.coordinator(["recompose", id, "--out", out, "--layout", "pip", "--pip-size", "40",
-                                                   "--preset", "ultrafast", "--crf", "18"])
+                                                   "--preset", "ultrafast", "--crf", "18", "--replace"])
             try #require(recomposed.exitCode == 0, "\(recomposed.stderr)")
             let probe = try MediaProbe.probe(path: combined)
             #expect(probe.frameCount == frames && probe.width == Self.width && probe.height == Self.height)
@@ -70,13 +77,19 @@ extension EndToEnd {
             #expect(composite["ticks"] as? Int == frames)
             #expect((composite["encoding"] as? [String: Any])?["preset"] as? String == "ultrafast")
             #expect((manifest["cameras"] as? [Any])?.count == 2, "the rest of the manifest is kept")
+            #expect((manifest["renders"] as? [[String: Any]])?.map { $0["file"] as? String } == [(render as NSString).lastPathComponent],
+                    "the earlier render is still listed: \(manifest["renders"] ?? "none")")
 
             // --swap alone adjusts the layout the file has: the guest large, the host inset.
             let swapped = try Self.coordinator(["recompose", folder, "--swap", "--preset", "ultrafast"])
             try #require(swapped.exitCode == 0, "\(swapped.stderr)")
-            let swapCodes = try Self.codes(combined, layout: LayoutSpec(kind: .pip, pip: PiPOptions(size: .large, swapped: true)))
+            let swapCodes = try Self.codes(base + "_pip.mp4", layout: LayoutSpec(kind: .pip, pip: PiPOptions(size: .large, swapped: true)))
             #expect(swapCodes.elementsEqual(live, by: ==), "swapped pip differs from live")
-            #expect((try Self.manifest(folder)["composite"] as? [String: Any])?["layout"] as? String == "pip:size=40,swap")
+            let renders = try #require(try Self.manifest(folder)["renders"] as? [[String: Any]])
+            #expect(renders.map { $0["layout"] as? String } == ["split-horizontal", "pip:size=40,swap"], "\(renders)")
+            let shown = try Self.coordinator(["show", id, "--out", out])
+            #expect(shown.stdout.contains("Renders (recompose)") && shown.stdout.contains((base as NSString).lastPathComponent + "_pip.mp4"),
+                    "\(shown.stdout)")
 
             // A recompose that fails leaves the combined file as it was, and no temporary file.
             let before = try Data(contentsOf: URL(fileURLWithPath: combined))

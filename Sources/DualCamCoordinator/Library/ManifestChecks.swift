@@ -17,20 +17,21 @@ extension SessionManifest {
             found.append("durationSeconds \(durationSeconds) is not 0 to \(Int(Self.longestSeconds))")
         }
         found += Self.checkSettings(settings)
-        for name in cameras.map(\.file) + cameras.compactMap(\.soundFile) + [composite.file]
+        let composites = [composite] + (renders ?? [])
+        for name in cameras.map(\.file) + cameras.compactMap(\.soundFile) + composites.map(\.file)
         where !SessionFileName.isPlain(name) {
             found.append("file name '\(name)' is not a plain name inside the session folder")
         }
         if cameras.isEmpty { found.append("no cameras") }
-        let counts = [composite.ticks, composite.pairs, composite.repeats, composite.noSignal, composite.droppedFrames]
+        let counts = composites.flatMap { [$0.ticks, $0.pairs, $0.repeats, $0.noSignal, $0.droppedFrames] }
             + cameras.flatMap { [$0.statistics.framesCaptured, $0.statistics.framesDropped, $0.statistics.segments] }
         if counts.contains(where: { $0 < 0 }) { found.append("a negative frame or segment count") }
-        if let encoding = composite.encoding {
+        for encoding in composites.compactMap(\.encoding) {
             if !(1...100_000).contains(encoding.gopFrames) { found.append("gopFrames \(encoding.gopFrames) is not 1 to 100000") }
             if let crf = encoding.crf, !(0...51).contains(crf) { found.append("crf \(crf) is not 0 to 51") }
             if let bitrate = encoding.bitrate, bitrate <= 0 { found.append("bitrate \(bitrate) is not positive") }
         }
-        if composite.timeline.contains(where: { $0.presentationNanoseconds < 0 }) {
+        if composites.contains(where: { $0.timeline.contains { $0.presentationNanoseconds < 0 } }) {
             found.append("a layout change before the start")
         }
         if !doubles.allSatisfy(\.isFinite) { found.append("a figure that is not a finite number") }
@@ -53,7 +54,7 @@ extension SessionManifest {
     /// Every floating-point figure, for the finiteness check.
     private var doubles: [Double] {
         var all = [durationSeconds]
-        for d in [composite.frameError, composite.pairSpread] {
+        for d in ([composite] + (renders ?? [])).flatMap({ [$0.frameError, $0.pairSpread] }) {
             all += [d.meanMicroseconds, d.p50Microseconds, d.p99Microseconds, d.maxMicroseconds]
         }
         for st in cameras.map(\.statistics) {

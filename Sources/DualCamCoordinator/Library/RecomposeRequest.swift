@@ -18,6 +18,9 @@ public struct RecomposeRequest: Sendable {
     /// must leave at once; a re-render has the whole file, so lookahead and frame
     /// threads are allowed by default.
     public var tune: String?
+    /// Overwrite the combined file (and its entry) instead of writing a render of its own
+    /// beside it: the live composite is otherwise never lost to a recompose.
+    public var replace = false
 
     public init() {}
 }

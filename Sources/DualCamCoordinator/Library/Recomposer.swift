@@ -38,8 +38,9 @@ public enum Recomposer {
         let width = manifest.settings.width, height = manifest.settings.height
         let durationNanoseconds = Int64((manifest.durationSeconds * 1e9).rounded())
 
-        let combined = session.path + "/" + manifest.composite.file
-        let temporary = session.path + "/.recompose-\(getpid())-" + manifest.composite.file
+        let target = request.replace ? manifest.composite.file : renderName(manifest, layout: timeline.initial)
+        let combined = session.path + "/" + target
+        let temporary = session.path + "/.recompose-\(getpid())-" + target
         removeLeftovers(in: session.path)
         defer { try? FileManager.default.removeItem(atPath: temporary) }
         let creation = ISO8601DateFormatter().date(from: manifest.startWallTime).map { Int64($0.timeIntervalSince1970) }
@@ -101,11 +102,11 @@ public enum Recomposer {
         if cancellation.isCancelled { throw CoordinatorError("recompose interrupted; \(combined) is unchanged") }
 
         guard rename(temporary, combined) == 0 else {
-            throw CoordinatorError("could not replace \(combined): \(String(cString: strerror(errno))); it is unchanged")
+            throw CoordinatorError("could not write \(combined): \(String(cString: strerror(errno))); the session is unchanged")
         }
         let layoutText = timeline.initial.description
-        manifest.composite = SessionManifest.Composite(
-            file: manifest.composite.file, layout: layoutText, filter: filters.initial.description,
+        let entry = SessionManifest.Composite(
+            file: target, layout: layoutText, filter: filters.initial.description,
             timeline: timeline.entries.map { .init(presentationNanoseconds: $0.presentationNanoseconds, layout: $0.spec.description) },
             filterTimeline: filters.changes.isEmpty ? nil : filters.changes.map {
                 .init(presentationNanoseconds: $0.presentationNanoseconds, filter: $0.value.description)
@@ -118,12 +119,30 @@ public enum Recomposer {
             },
             encoding: encoding,
             recomposedAt: ISO8601DateFormatter().string(from: Date()))
+        if request.replace {
+            manifest.composite = entry
+        } else {
+            manifest.renders = (manifest.renders ?? []) + [entry]
+        }
         try manifest.write(sessionDirectory: session.path)
         let wall = ContinuousClock.now - started
         return RecomposeResult(combinedFile: combined, frames: renderer.framesComposed,
                                wallSeconds: Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18,
                                layout: layoutText, filter: filters.initial.description,
                                pairs: statistics.pairs, repeats: statistics.repeats, noSignal: statistics.noSignal)
+    }
+
+    /// A render's own file beside the combined one, named for its layout:
+    /// `DualCam_Combined_<stamp>_split-vertical.mp4`, then `…_split-vertical_2.mp4`.
+    static func renderName(_ manifest: SessionManifest, layout: LayoutSpec) -> String {
+        let base = (manifest.composite.file as NSString).deletingPathExtension + "_" + layout.kind.rawValue
+        let taken = Set([manifest.composite.file] + (manifest.renders ?? []).map(\.file))
+        var n = 1
+        while true {
+            let name = base + (n == 1 ? "" : "_\(n)") + ".mp4"
+            if !taken.contains(name) { return name }
+            n += 1
+        }
     }
 
     /// The encoder settings: what the request names, else what the combined file last
@@ -134,7 +153,7 @@ public enum Recomposer {
         let segmentFrames = Int(Int64(s.segmentMilliseconds) * rate.numerator / (1000 * rate.denominator))
         // The live composite is encoded fast to keep up with real time; a re-render defaults
         // to the session's own preset, or to what the last recompose used.
-        let previous = manifest.composite.recomposedAt == nil ? nil : manifest.composite.encoding
+        let previous = manifest.renders?.last?.encoding ?? (manifest.composite.recomposedAt == nil ? nil : manifest.composite.encoding)
         var e = previous
             ?? .init(encoder: s.encoder, preset: s.preset, tune: nil, crf: s.crf, bitrate: nil, gopFrames: max(segmentFrames, 1))
         if let encoder = request.encoder { e.encoder = encoder }

@@ -54,6 +54,14 @@ public enum SessionReport {
         out += ["", "Layout timeline", "  " + seconds(0) + "  " + c.layout]
         out += c.timeline.map { "  " + seconds($0.presentationNanoseconds) + "  " + $0.layout }
 
+        if let renders = m.renders, !renders.isEmpty {
+            out += ["", "Renders (recompose)"]
+            for r in renders {
+                out.append("  \(r.file)  layout \(r.layout), filter \(r.filter), " + encoding(r, settings: s)
+                    + (r.recomposedAt.map { ", made \($0)" } ?? ""))
+            }
+        }
+
         out += ["", "Warnings"] + (m.warnings.isEmpty ? ["  none"] : m.warnings.map { "  " + $0 })
         return out
     }

@@ -127,6 +127,9 @@ struct SessionManifest: Codable {
     var settings: Settings
     var cameras: [Camera]
     var composite: Composite
+    /// Renders `recompose` made beside the combined file, oldest first, each in a file of
+    /// its own (`composite` stays the live one unless a recompose was told `--replace`).
+    var renders: [Composite]? = nil
     var warnings: [String]
     /// The nodes' offset measured from their sound (cross-correlation), at the start and
     /// the end: a check of the clock figures above that does not rely on them. Absent
