@@ -148,13 +148,11 @@ extension EndToEnd {
 
         /// Per frame, the DCTC code of the host's and of the guest's picture in the layout.
         static func codes(_ path: String, layout: LayoutSpec) throws -> [(UInt32, UInt32)] {
-            let slots = LayoutGeometry.slots(for: layout, outputWidth: width, outputHeight: height, streamCount: 2)
-            let host = try #require(slots.first { $0.stream == 0 }).rect
-            let guest = try #require(slots.first { $0.stream == 1 }).rect
+            let reader = CompositeCodes(layout, outputWidth: width, outputHeight: height, sourceWidth: width, sourceHeight: height)
             var codes: [(UInt32, UInt32)] = []
             try MediaProbe.forEachFrame(path: path) { frame in
-                codes.append((DCTC.read(frame.image, slot: host, sourceWidth: width, sourceHeight: height),
-                              DCTC.read(frame.image, slot: guest, sourceWidth: width, sourceHeight: height)))
+                let both = reader.read(frame.image)
+                codes.append((both[0], both[1]))
             }
             return codes
         }
