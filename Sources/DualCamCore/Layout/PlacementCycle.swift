@@ -44,11 +44,12 @@ extension LayoutSpec {
 
     /// This spec with a framing, spelt with nil where the choice is the kind's own: so
     /// `dominance` filled keeps its small pictures whole, as its name promises, and a
-    /// default chosen again writes the plain name.
+    /// default chosen again writes the plain name. A fitted picture is never cropped, so
+    /// fit drops the anchor rather than carry one that does nothing.
     public func framed(_ fit: LayoutFit, anchor: CropAnchor?) -> LayoutSpec {
         var spec = self
         spec.fit = fit == kind.defaultFit ? nil : fit
-        spec.anchor = anchor == kind.defaultAnchor ? nil : anchor
+        spec.anchor = fit == .fit || anchor == kind.defaultAnchor ? nil : anchor
         return spec
     }
 }
