@@ -53,6 +53,23 @@ extension EndToEnd {
             let apart = replayed.filter { abs(DCTC.differenceNanoseconds($0.0, $0.1)) > 500_000 }.count
             #expect(apart <= 2, "\(apart) frames with halves apart: \(replayed)")
 
+            // A manifest from before layout editions, whose "equal" was split-horizontal's
+            // picture: replayed, it draws that picture still, and is written back in
+            // today's words.
+            var old = try Self.manifest(folder)
+            var oldComposite = try #require(old["composite"] as? [String: Any])
+            #expect(oldComposite["layoutEdition"] as? Int == LayoutEdition.current.rawValue)
+            oldComposite["layout"] = "equal"
+            oldComposite.removeValue(forKey: "layoutEdition")
+            old["composite"] = oldComposite
+            try JSONSerialization.data(withJSONObject: old).write(to: URL(fileURLWithPath: folder + "/manifest.json"))
+            let legacy = try Self.coordinator(["recompose", folder, "--preset", "ultrafast"])
+            try #require(legacy.exitCode == 0, "\(legacy.stderr)")
+            #expect(try Self.codes(combined, layout: split).elementsEqual(live, by: ==), "the old equal is not the old picture")
+            let rewritten = try #require(try Self.manifest(folder)["composite"] as? [String: Any])
+            #expect(rewritten["layout"] as? String == "equal:fill", "\(rewritten)")
+            #expect(rewritten["layoutEdition"] as? Int == LayoutEdition.current.rawValue)
+
             // Another layout: the large picture is the host, the inset the guest, in the
             // same pairs as live.
             let pip = LayoutSpec(kind: .pip, pip: PiPOptions(size: .large))
