@@ -5,6 +5,10 @@ DualCam's own code: ffmpeg decodes to raw luma, numpy reads the cells.
   tools/dctc_read.py FILE                 codes of every frame
   tools/dctc_read.py A.mp4 B.mp4          per-frame difference A - B in ms, with summary
   tools/dctc_read.py --slot X,Y,W,H --source WxH FILE   read a source scaled into a slot
+  tools/dctc_read.py --slot ... --source WxH --crop X,Y,W,H FILE   the same where the slot
+                                          shows that part of the source (an anchored fill;
+                                          a fitted picture: --slot its rectangle, --crop
+                                          0,0,W,H), as DualCam's LayoutGeometry.placement says
   tools/dctc_read.py --av [--slot ...] FILE   A/V offset: each tone-burst onset of the sound
                                           (TIMECODE.md, audio companion) minus the file time
                                           at which the DCTC codes cross that whole second
@@ -44,7 +48,7 @@ def timestamps(path):
     return [round(float(t.strip(",")) * 1000, 1) for t in out.stdout.split() if t.strip(",") not in ("", "N/A")]
 
 
-def read_code(y, slot=None, source=None):
+def read_code(y, slot=None, source=None, crop=None):
     h, w = y.shape
     if slot is None:
         sx, sy, sw, sh = 0, 0, w, h
@@ -52,10 +56,17 @@ def read_code(y, slot=None, source=None):
     else:
         sx, sy, sw, sh = slot
         src_w, src_h = source
-    s = max(sw / src_w, sh / src_h)
-    cw, ch = (src_w // 32) * s, (src_h // 16) * s
-    cx, cy = sx + sw / 2, sy + sh / 2
-    x0, y0 = cx - 8 * cw, cy - ch
+    if crop is None:
+        s = max(sw / src_w, sh / src_h)
+        cw, ch = (src_w // 32) * s, (src_h // 16) * s
+        cx, cy = sx + sw / 2, sy + sh / 2
+        x0, y0 = cx - 8 * cw, cy - ch
+    else:
+        # The grid's origin in the source (TIMECODE.md), carried through crop -> slot.
+        kx, ky = sw / crop[2], sh / crop[3]
+        cw, ch = (src_w // 32) * kx, (src_h // 16) * ky
+        x0 = sx + ((src_w - 16 * (src_w // 32)) // 2 - crop[0]) * kx
+        y0 = sy + ((src_h - 2 * (src_h // 16)) // 2 - crop[1]) * ky
     value = 0
     for b in range(32):
         row, col = divmod(b, 16)
@@ -98,11 +109,11 @@ def burst_onsets(samples, rate):
     return onsets
 
 
-def av_offsets(path, slot, source):
+def av_offsets(path, slot, source, crop=None):
     samples, rate, start = audio(path)
     onsets = [start + t for t in burst_onsets(samples, rate)]
     ts = [t / 1000 for t in timestamps(path)]
-    codes = [read_code(f, slot, source) for f in frames(path)]
+    codes = [read_code(f, slot, source, crop) for f in frames(path)]
     crossings = [t - (c % 10000) / 10000 for t, c, p in zip(ts[1:], codes[1:], codes) if c // 10000 != p // 10000
                  and 0 < signed_diff(c, p) < 2000]
     offsets = []
@@ -123,18 +134,20 @@ def main():
     ap.add_argument("files", nargs="+")
     ap.add_argument("--slot", help="X,Y,W,H of the slot in the picture")
     ap.add_argument("--source", help="WxH of the source drawn into the slot")
+    ap.add_argument("--crop", help="X,Y,W,H of the source shown in the slot (default: the centred cover)")
     ap.add_argument("--av", action="store_true", help="A/V offset from tone bursts against DCTC seconds")
     args = ap.parse_args()
     slot = tuple(int(v) for v in args.slot.split(",")) if args.slot else None
     source = tuple(int(v) for v in args.source.split("x")) if args.source else None
+    crop = tuple(int(v) for v in args.crop.split(",")) if args.crop else None
     if args.av:
         for p in args.files:
-            offsets, bursts, crossings = av_offsets(p, slot, source)
+            offsets, bursts, crossings = av_offsets(p, slot, source, crop)
             worst = max((abs(o) for o in offsets), default=float("nan"))
             print(f"{p}: {len(offsets)} seconds matched ({bursts} bursts, {crossings} crossings); "
                   f"A/V offset worst {worst:.2f} ms; per second: " + " ".join(f"{o:+.2f}" for o in offsets))
         return
-    codes = [[read_code(f, slot, source) for f in frames(p)] for p in args.files]
+    codes = [[read_code(f, slot, source, crop) for f in frames(p)] for p in args.files]
     if len(codes) == 1:
         for i, c in enumerate(codes[0]):
             print(i, c, f"{c / 10000:.4f}s")

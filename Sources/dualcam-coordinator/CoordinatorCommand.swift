@@ -61,9 +61,13 @@ struct ClockSyncOptions: ParsableArguments {
 
 struct LayoutOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
-        "Composite layout (default: the one last chosen while recording, else pip): pip, split-vertical (top/bottom), split-horizontal (left/right), dominance, equal, grid.",
-        discussion: "Options may follow a colon, e.g. pip:position=top-left,size=40,border=6,border-color=white,radius=24,shadow,swap,margin=2%."))
+        "Composite layout (default: the one last chosen while recording, else pip): pip, split-vertical (full-width bands), split-horizontal (full-height columns), dominance (one large, the others whole below), equal (whole pictures side by side), grid (whole pictures in cells with gaps). docs/LAYOUTS.md shows each.",
+        discussion: "Options may follow a colon, e.g. pip:position=top-left,size=40,border=6,border-color=white,radius=24,shadow,swap,margin=2% or split-vertical:fit or grid:fill,anchor=top."))
     var layout: String?
+    @Option(help: "How pictures meet their slots: fill (cover the slot, cropping) or fit (the whole picture, with bars). Default: the layout's own (fit for equal and grid, else fill).")
+    var fit: String?
+    @Option(help: "What a filled picture keeps when its height is cropped: top, center (or centre), bottom. Default: top for split-vertical, else center.")
+    var anchor: String?
     @Option(help: "Picture-in-picture position: top-left, top-right, bottom-left, bottom-right, center.") var pipPosition: String?
     @Option(parsing: .unconditional, help: "Picture-in-picture size in % of the output width: 15, 25 or 40.") var pipSize: Int?
     @Flag(help: "The second camera large, the first small (pip) / first in the other slot.") var swap = false
@@ -88,6 +92,8 @@ struct LayoutOptions: ParsableArguments {
     func spec(remembered: LayoutSpec? = nil) throws -> LayoutSpec {
         do {
             var spec = try layout.map { try LayoutSpec(parsing: $0) } ?? remembered ?? LayoutSpec(kind: .pip)
+            if let fit { spec.fit = try LayoutFit.parse(fit) }
+            if let anchor { spec.anchor = try CropAnchor.parse(anchor) }
             if let pipPosition { spec.pip.position = try PiPPosition.parse(pipPosition) }
             if let pipSize { spec.pip.size = try PiPSize(percent: pipSize) }
             if swap { spec.pip.swapped = true }

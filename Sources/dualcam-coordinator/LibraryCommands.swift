@@ -124,9 +124,10 @@ struct Recompose: ParsableCommand {
         MediaLog.setQuiet()
         let found = try LibraryCommandSupport.resolve(session, in: folder)
         var request = RecomposeRequest()
-        // Any layout option gives one layout for the whole file; --pip-position, --pip-size
-        // or --swap alone adjust the layout the session started with.
-        if layout.layout != nil || layout.pipPosition != nil || layout.pipSize != nil || layout.swap {
+        // Any layout option gives one layout for the whole file; --fit, --anchor,
+        // --pip-position, --pip-size or --swap alone adjust the layout the session started with.
+        if layout.layout != nil || layout.fit != nil || layout.anchor != nil || layout.pipPosition != nil
+            || layout.pipSize != nil || layout.swap {
             request.layout = try layout.spec(remembered: found.recordedLayout)
         }
         if LibraryCommandSupport.given(["--filter", "--filter-intensity"]) { request.filter = try layout.look() }

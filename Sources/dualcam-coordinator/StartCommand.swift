@@ -110,7 +110,7 @@ struct Start: AsyncParsableCommand {
         abstract: "Record a session from running agents: every paired agent found over mDNS, or those named.",
         discussion: """
             While recording: Enter (or q) stops, l changes the layout, s swaps the cameras, p moves the \
-            small picture; Ctrl-C stops too, and a second Ctrl-C leaves at once (the agents record on; \
+            small picture (pip) or steps the framing (fill from the top, centre, bottom, or fit); Ctrl-C stops too, and a second Ctrl-C leaves at once (the agents record on; \
             `dualcam-coordinator resume` finishes the session).
             """)
 

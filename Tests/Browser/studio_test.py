@@ -6,6 +6,8 @@ this test starts itself (docs/STUDIO.md is the contract it checks):
   (b) both previews show DCTC codes (shared/TIMECODE.md), read from screenshots, that are
       near CLOCK_MONOTONIC now and advance
   (f) two viewers: a layout clicked on one shows on the other within 200 ms
+  (g) P and the framing buttons: P steps the framing outside pip (and moves the window in
+      pip), Fit draws the whole pictures with bars of the background
   (c) Record, ~5 s, Stop: the phases pass through recording to done, and the page links
       two camera files, the combined file and the manifest, which exist and are not empty
   (d) a layout clicked during the take is in the manifest's layout timeline
@@ -217,6 +219,41 @@ def viewer_check(page_a, page_b):
     return median
 
 
+def placement_check(page):
+    section("(g) P and the framing buttons (before any take)")
+    drawn = "(spec) => window.dualcamStats.composite && window.dualcamStats.composite.spec === spec"
+
+    def shows(spec, what):
+        page.wait_for_function(drawn, arg=spec, timeout=10_000)
+        check(True, f"{what}: the composite draws {spec!r}")
+
+    page.click('button[data-layout="split-vertical"]')
+    shows("split-vertical", "split-vertical clicked")
+    check(page.get_attribute('button[data-fit="fill"][data-anchor="top"]', "aria-pressed") == "true",
+          "split-vertical fills from the top by default, and the Fill · top button is lit")
+    page.locator("body").press("p")
+    shows("split-vertical:anchor=center", "P in split-vertical steps the framing")
+    page.click('button[data-fit="fit"]')
+    shows("split-vertical:fit", "Fit clicked")
+    # Two 16:9 pictures stacked whole on a 16:9 canvas: black bars left and right.
+    pixels = page.evaluate("""() => {
+        const c = document.getElementById('composite');
+        const g = c.getContext('2d');
+        const at = (x, y) => Array.from(g.getImageData(Math.floor(x), Math.floor(y), 1, 1).data.slice(0, 3));
+        // Away from the picture's centre, where the DCTC grid has black cells.
+        const picture = [0.3, 0.4, 0.6, 0.7].map((x) => at(c.width * x, c.height * 0.08));
+        return {bar: at(c.width * 0.05, c.height * 0.25), picture: picture.flat()};
+    }""")
+    check(max(pixels["bar"]) <= 8 and max(pixels["picture"]) > 8,
+          f"fitted, the pictures have bars of the background beside them (bar {pixels['bar']}, picture {pixels['picture']})")
+    page.click('button[data-layout="pip"]')
+    shows("pip", "pip clicked (the framing goes back to the name's own)")
+    page.locator("body").press("p")
+    shows("pip:position=center", "P in pip moves the window")
+    page.click('button[data-position="bottom-right"]')
+    shows("pip", "the window back in its corner")
+
+
 def take_check(page, viewer_b, demo):
     section(f"(c) Record ~{TAKE_SECONDS:.0f} s, Stop; (d) layout {TAKE_LAYOUT} clicked {LAYOUT_AT_SECONDS:.0f} s in")
     page.evaluate("""() => {
@@ -418,6 +455,7 @@ def main():
                 context_b, viewer_b, _, _, errors_b = open_studio(browser, demo.local_url("/?preview=none"),
                                                                   wait_pictures=False)
                 figures["viewer_ms"] = viewer_check(page, viewer_b)
+                placement_check(page)
 
                 figures.update(take_check(page, viewer_b, demo))
                 check(not errors and not errors_b, f"no JavaScript errors on either page ({errors + errors_b})")

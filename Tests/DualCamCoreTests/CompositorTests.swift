@@ -21,15 +21,15 @@ import Testing
         ("grid", LayoutSpec(kind: .grid)),
     ]
 
-    /// Equal and grid coincide with split-horizontal for two streams on a landscape output.
+    /// Every name its own frame (`LayoutEditionTests` keeps the first edition's).
     static let goldens: [String: UInt64] = [
         "pip": 0xd0d0fc7d78e3de54,
         "pip-swapped-top-left-shadow": 0xc62b2fc2edbd98df,
-        "split-vertical": 0xd60a863f549faf37,
+        "split-vertical": 0x27ce23292fc1b0f9,
         "split-horizontal": 0xda019d0193fe7715,
-        "dominance": 0xf877c745a7142ef9,
-        "equal": 0xda019d0193fe7715,
-        "grid": 0xda019d0193fe7715,
+        "dominance": 0x0132a8d17190bdae,
+        "equal": 0x3c36b3834310d7e2,
+        "grid": 0xb8939a227d7e54a1,
     ]
 
     @Test(arguments: goldenSpecs.map(\.0))
@@ -56,17 +56,25 @@ import Testing
                                         scaler: ReferenceScaler(), spec: spec)
             let frame = compositor.compose(Self.flatSources)
             let slots = compositor.slots(streamCount: 2)
-            // Paint the owners back to front: the topmost slot containing a pixel owns it.
+            // Paint the owners back to front: the topmost picture containing a pixel owns
+            // it; a pixel no picture covers (a fitted picture's bars, a grid's margins) is
+            // the background.
             var owner = [Int](repeating: -1, count: Self.width * Self.height)
-            for slot in slots {
-                for y in slot.rect.y..<(slot.rect.y + slot.rect.height) {
-                    for x in slot.rect.x..<(slot.rect.x + slot.rect.width) { owner[y * Self.width + x] = slot.stream }
+            let targets = slots.map { slot in
+                LayoutGeometry.placement(of: slot, sourceWidth: Self.flatSources[slot.stream]!.width,
+                                         sourceHeight: Self.flatSources[slot.stream]!.height).target
+            }
+            for (slot, r) in zip(slots, targets) {
+                for y in r.y..<(r.y + r.height) {
+                    for x in r.x..<(r.x + r.width) { owner[y * Self.width + x] = slot.stream }
                 }
             }
-            #expect(!owner.contains(-1), "\(spec) leaves pixels uncovered")
-            let expected = owner.map { UInt8($0 == 0 ? 60 : 180) }
+            if slots.allSatisfy({ $0.fit == .fill }) && kind != .grid {
+                #expect(!owner.contains(-1), "\(spec) leaves pixels uncovered")
+            }
+            let expected = owner.map { UInt8($0 == -1 ? 16 : $0 == 0 ? 60 : 180) }
             #expect(frame.y == expected, "\(spec)")
-            let cx = slots[0].rect.x / 2 + 1, cy = slots[0].rect.y / 2 + 1
+            let cx = targets[0].x / 2 + 1, cy = targets[0].y / 2 + 1
             #expect(frame.cb[cy * frame.chromaStride + cx] == (slots[0].stream == 0 ? 100 : 150))
             #expect(frame.cr[cy * frame.chromaStride + cx] == (slots[0].stream == 0 ? 150 : 100))
         }
@@ -170,11 +178,20 @@ import Testing
     }
 
     @Test func gridGapsGetTheBackground() {
+        // The gapless lattice: its short last row is centred, with background beside it.
         let compositor = Compositor(outputWidth: Self.width, outputHeight: Self.height,
-                                    scaler: ReferenceScaler(), spec: LayoutSpec(kind: .grid))
+                                    scaler: ReferenceScaler(), spec: LayoutSpec(kind: .equal, fit: .fill))
         let frame = compositor.compose([Self.flatSources[0], Self.flatSources[1], Self.flatSources[0]])
         #expect(frame.luma(0, Self.height - 1) == 16)
         #expect(frame.luma(Self.width / 2, Self.height - 1) == 60)
+        // The grid's margins, between the cells and around them.
+        let grid = Compositor(outputWidth: Self.width, outputHeight: Self.height,
+                              scaler: ReferenceScaler(), spec: LayoutSpec(kind: .grid, fit: .fill))
+        let gapped = grid.compose([Self.flatSources[0], Self.flatSources[1], Self.flatSources[0], Self.flatSources[0]])
+        let first = grid.slots(streamCount: 4)[0].rect
+        #expect(gapped.luma(first.x - 1, first.y + 10) == 16 && gapped.luma(first.x + 10, first.y - 1) == 16)
+        #expect(gapped.luma(first.x + first.width, first.y + 10) == 16)
+        #expect(gapped.luma(first.x, first.y) == 60)
     }
 
     @Test func layoutChangesBetweenFrames() {

@@ -60,12 +60,12 @@ import Testing
             }
         }
         #expect(owner.allSatisfy { $0 <= 1 }, "\(spec) n=\(n) overlaps")
-        // Only a grid whose last row is short leaves gaps (pip and equal may become grids).
-        let isGrid = spec.kind == .grid || (spec.kind == .equal && n > 2)
-            || (spec.kind == .pip && !slots.contains { $0.isInset })
+        // Only a grid leaves gaps: `grid` its margins, and the gapless lattice of equal
+        // (and of pip when its windows do not fit) a short last row.
+        let isLattice = (spec.kind == .equal && n > 2) || (spec.kind == .pip && !slots.contains { $0.isInset })
         var columns = 1
         while columns * columns < n { columns += 1 }
-        if !isGrid || n % columns == 0 {
+        if (spec.kind != .grid || n == 1) && (!isLattice || n % columns == 0) {
             #expect(owner.allSatisfy { $0 == 1 }, "\(spec) \(w)x\(h) n=\(n) leaves a gap")
         }
     }
@@ -116,26 +116,29 @@ import Testing
                                             PixelRect(x: 960, y: 0, width: 960, height: 1080)])
         #expect(rects(.dominance) == [PixelRect(x: 0, y: 0, width: 1920, height: 756),
                                       PixelRect(x: 0, y: 756, width: 1920, height: 324)])
+        // Equal has the splits' cells along the long side, and fits its pictures in them.
         #expect(rects(.equal) == rects(.splitHorizontal))
         #expect(rects(.equal, 1080, 1920) == rects(.splitVertical, 1080, 1920))
-        #expect(rects(.grid) == rects(.splitHorizontal))
+        // The grid's cells keep the 2% margin (38 px) between and around them.
+        #expect(rects(.grid) == [PixelRect(x: 38, y: 38, width: 904, height: 1004),
+                                 PixelRect(x: 980, y: 38, width: 902, height: 1004)])
         let swapped = LayoutGeometry.slots(for: LayoutSpec(kind: .dominance, pip: PiPOptions(swapped: true)),
                                            outputWidth: 1920, outputHeight: 1080, streamCount: 2)
         #expect(swapped[0].stream == 1 && swapped[0].rect.height == 756)
     }
 
-    @Test func gridForMoreCameras() {
-        let three = LayoutGeometry.slots(for: LayoutSpec(kind: .grid), outputWidth: 1920, outputHeight: 1080, streamCount: 3)
+    @Test func gaplessLatticeForMoreCameras() {
+        let three = LayoutGeometry.slots(for: LayoutSpec(kind: .equal), outputWidth: 1920, outputHeight: 1080, streamCount: 3)
         // 2 columns, 2 rows, the last row's single camera centred.
         #expect(three.map(\.rect) == [PixelRect(x: 0, y: 0, width: 960, height: 540),
                                       PixelRect(x: 960, y: 0, width: 960, height: 540),
                                       PixelRect(x: 480, y: 540, width: 960, height: 540)])
-        let five = LayoutGeometry.slots(for: LayoutSpec(kind: .grid), outputWidth: 1920, outputHeight: 1080, streamCount: 5)
+        let five = LayoutGeometry.slots(for: LayoutSpec(kind: .equal), outputWidth: 1920, outputHeight: 1080, streamCount: 5)
         #expect(Set(five.map(\.rect.width)) == [640])
         #expect(five.map(\.rect.y) == [0, 0, 0, 540, 540])
         // Four insets at 40% cannot fit in a row: pip falls back to the grid.
         let pip = LayoutSpec(kind: .pip, pip: PiPOptions(size: .large))
-        #expect(LayoutGeometry.slots(for: pip, outputWidth: 1920, outputHeight: 1080, streamCount: 5) == five)
+        #expect(LayoutGeometry.slots(for: pip, outputWidth: 1920, outputHeight: 1080, streamCount: 5).map(\.rect) == five.map(\.rect))
         let small = LayoutSpec(kind: .pip, pip: PiPOptions(size: .small))
         let insets = LayoutGeometry.slots(for: small, outputWidth: 1920, outputHeight: 1080, streamCount: 4)
         #expect(insets.filter(\.isInset).count == 3)

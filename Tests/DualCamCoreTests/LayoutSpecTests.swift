@@ -59,4 +59,61 @@ import Testing
         #expect(throws: LayoutError.self) { try LayoutSpec(parsing: "pip:border=-2") }
         #expect(throws: LayoutError.self) { try LayoutSpec(parsing: "pip:margin=40%") }
     }
+
+    @Test func parsesFitAndAnchor() throws {
+        #expect(try LayoutSpec(parsing: "split-vertical:fit") == LayoutSpec(kind: .splitVertical, fit: .fit))
+        #expect(try LayoutSpec(parsing: "grid:fit=fill,anchor=centre") == LayoutSpec(kind: .grid, fit: .fill, anchor: .center))
+        #expect(try LayoutSpec(parsing: "equal: fill , anchor=TOP") == LayoutSpec(kind: .equal, fit: .fill, anchor: .top))
+        #expect(try LayoutSpec(parsing: "dominance:fit=fit,anchor=bottom,swap")
+                == LayoutSpec(kind: .dominance, fit: .fit, anchor: .bottom, pip: PiPOptions(swapped: true)))
+        for bad in ["grid:fit=stretch", "grid:anchor=left", "grid:fill=true", "grid:anchor", "grid:crop=top"] {
+            #expect(throws: LayoutError.self, "\(bad)") { try LayoutSpec(parsing: bad) }
+        }
+    }
+
+    @Test func everySpecRoundTripsThroughItsText() throws {
+        for kind in LayoutKind.allCases {
+            for fit in [nil] + LayoutFit.allCases.map(Optional.some) {
+                for anchor in [nil] + CropAnchor.allCases.map(Optional.some) {
+                    for pip in [PiPOptions(), PiPOptions(position: .topLeft, size: .large, margin: .pixels(0), swapped: true,
+                                                        borderWidth: 0, borderColor: .grey, cornerRadius: 3, shadow: true)] {
+                        let spec = LayoutSpec(kind: kind, fit: fit, anchor: anchor, pip: pip)
+                        #expect(try LayoutSpec(parsing: spec.description) == spec, "\(spec)")
+                    }
+                }
+            }
+        }
+        #expect(LayoutSpec(kind: .splitVertical, fit: .fit).description == "split-vertical:fit")
+        #expect(LayoutSpec(kind: .grid, fit: .fill, anchor: .top, pip: PiPOptions(margin: .pixels(0))).description
+                == "grid:fill,anchor=top,margin=0px")
+    }
+
+    /// Texts written before fit and anchor existed (manifests, session.json, the remembered
+    /// layout) still parse, to the spec they meant then, with no framing chosen.
+    @Test func textsWrittenBeforeFitAndAnchorStillParse() throws {
+        let written: [(String, LayoutSpec)] = [
+            ("pip", LayoutSpec(kind: .pip)),
+            ("split-vertical", LayoutSpec(kind: .splitVertical)),
+            ("split-horizontal", LayoutSpec(kind: .splitHorizontal)),
+            ("dominance", LayoutSpec(kind: .dominance)),
+            ("equal", LayoutSpec(kind: .equal)),
+            ("grid", LayoutSpec(kind: .grid)),
+            ("pip:size=40", LayoutSpec(kind: .pip, pip: PiPOptions(size: .large))),
+            ("pip:size=40,swap", LayoutSpec(kind: .pip, pip: PiPOptions(size: .large, swapped: true))),
+            ("pip:position=top-right,size=15,margin=24px,border=6,border-color=16/128/128,radius=20,shadow",
+             LayoutSpec(kind: .pip, pip: PiPOptions(position: .topRight, size: .small, margin: .pixels(24), borderWidth: 6,
+                                                    borderColor: .black, cornerRadius: 20, shadow: true))),
+            ("split-horizontal:swap", LayoutSpec(kind: .splitHorizontal, pip: PiPOptions(swapped: true))),
+            ("grid:position=center", LayoutSpec(kind: .grid, pip: PiPOptions(position: .center))),
+        ]
+        for (text, spec) in written {
+            #expect(try LayoutSpec(parsing: text) == spec, "\(text)")
+            #expect(spec.description == text, "\(text)")
+        }
+    }
+
+    @Test func switchingKindKeepsTheOptionsAndDropsTheFraming() {
+        let spec = LayoutSpec(kind: .splitVertical, fit: .fit, anchor: .bottom, pip: PiPOptions(position: .topLeft, swapped: true))
+        #expect(spec.switching(to: .grid) == LayoutSpec(kind: .grid, pip: PiPOptions(position: .topLeft, swapped: true)))
+    }
 }

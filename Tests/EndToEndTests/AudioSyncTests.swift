@@ -27,9 +27,9 @@ extension EndToEnd {
                 var reader: (YUV420Image) -> UInt32 = { DCTC.read($0) }
                 if name.hasPrefix("DualCam_Combined_") {
                     // The composite's sound is the mix; its pictures are read in the host's slot.
-                    let slot = try #require(LayoutGeometry.slots(for: LayoutSpec(kind: .splitHorizontal), outputWidth: 640,
-                                                                 outputHeight: 360, streamCount: 2).first { $0.stream == 0 }).rect
-                    reader = { DCTC.read($0, slot: slot, sourceWidth: 640, sourceHeight: 360) }
+                    let composite = CompositeCodes(LayoutSpec(kind: .splitHorizontal), outputWidth: 640, outputHeight: 360,
+                                                   sourceWidth: 640, sourceHeight: 360)
+                    reader = { composite.read($0)[0] }
                 }
                 let m = try AVSyncProbe.measure(path: file, readCode: reader)
                 // Every second of the session has its burst and its crossing, and they agree.
@@ -83,9 +83,9 @@ extension EndToEnd {
             try #require(run.exitCode == 0, "recompose failed: \(run.stderr.suffix(2000))")
             let combined = try #require(try FileManager.default.contentsOfDirectory(atPath: folder)
                 .first { $0.hasPrefix("DualCam_Combined_") && $0.hasSuffix(".mp4") })
-            let slot = try #require(LayoutGeometry.slots(for: LayoutSpec(kind: .splitHorizontal), outputWidth: 640,
-                                                         outputHeight: 360, streamCount: 2).first { $0.stream == 0 }).rect
-            let m = try AVSyncProbe.measure(path: folder + "/" + combined) { DCTC.read($0, slot: slot, sourceWidth: 640, sourceHeight: 360) }
+            let host = CompositeCodes(LayoutSpec(kind: .splitHorizontal), outputWidth: 640, outputHeight: 360,
+                                      sourceWidth: 640, sourceHeight: 360)
+            let m = try AVSyncProbe.measure(path: folder + "/" + combined) { host.read($0)[0] }
             #expect(m.offsetsNanoseconds.count >= 6 && m.worstNanoseconds <= 15_000_000, "\(m.offsetsNanoseconds)")
             let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/manifest.json")))
             let composite = try #require((manifest as? [String: Any])?["composite"] as? [String: Any])

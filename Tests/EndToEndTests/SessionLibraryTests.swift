@@ -59,6 +59,23 @@ extension EndToEnd {
             let apart = replayed.filter { abs(DCTC.differenceNanoseconds($0.0, $0.1)) > 500_000 }.count
             #expect(apart <= 2, "\(apart) frames with halves apart: \(replayed)")
 
+            // A manifest from before layout editions, whose "equal" was split-horizontal's
+            // picture: replayed, it draws that picture still, and is written back in
+            // today's words.
+            var old = try Self.manifest(folder)
+            var oldComposite = try #require(old["composite"] as? [String: Any])
+            #expect(oldComposite["layoutEdition"] as? Int == LayoutEdition.current.rawValue)
+            oldComposite["layout"] = "equal"
+            oldComposite.removeValue(forKey: "layoutEdition")
+            old["composite"] = oldComposite
+            try JSONSerialization.data(withJSONObject: old).write(to: URL(fileURLWithPath: folder + "/manifest.json"))
+            let legacy = try Self.coordinator(["recompose", folder, "--preset", "ultrafast"])
+            try #require(legacy.exitCode == 0, "\(legacy.stderr)")
+            #expect(try Self.codes(combined, layout: split).elementsEqual(live, by: ==), "the old equal is not the old picture")
+            let rewritten = try #require(try Self.manifest(folder)["composite"] as? [String: Any])
+            #expect(rewritten["layout"] as? String == "equal:fill", "\(rewritten)")
+            #expect(rewritten["layoutEdition"] as? Int == LayoutEdition.current.rawValue)
+
             // Another layout: the large picture is the host, the inset the guest, in the
             // same pairs as live.
             let pip = LayoutSpec(kind: .pip, pip: PiPOptions(size: .large))
@@ -161,13 +178,11 @@ extension EndToEnd {
 
         /// Per frame, the DCTC code of the host's and of the guest's picture in the layout.
         static func codes(_ path: String, layout: LayoutSpec) throws -> [(UInt32, UInt32)] {
-            let slots = LayoutGeometry.slots(for: layout, outputWidth: width, outputHeight: height, streamCount: 2)
-            let host = try #require(slots.first { $0.stream == 0 }).rect
-            let guest = try #require(slots.first { $0.stream == 1 }).rect
+            let reader = CompositeCodes(layout, outputWidth: width, outputHeight: height, sourceWidth: width, sourceHeight: height)
             var codes: [(UInt32, UInt32)] = []
             try MediaProbe.forEachFrame(path: path) { frame in
-                codes.append((DCTC.read(frame.image, slot: host, sourceWidth: width, sourceHeight: height),
-                              DCTC.read(frame.image, slot: guest, sourceWidth: width, sourceHeight: height)))
+                let both = reader.read(frame.image)
+                codes.append((both[0], both[1]))
             }
             return codes
         }

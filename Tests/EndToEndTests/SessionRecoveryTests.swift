@@ -348,16 +348,19 @@ extension EndToEnd {
             #expect(composite["ticks"] as? Int == 480)
         }
 
-        /// Recording until Enter, with a key pressed on the way: the change is in the
-        /// manifest's layout timeline and remembered for the next session.
+        /// Recording until Enter, with keys pressed on the way (s, then p, which in a split
+        /// steps the framing): the changes are in the manifest's layout timeline, written
+        /// under today's layout edition, and the last is remembered for the next session.
         @Test func enterStopsAndALayoutChangeIsKept() throws {
             let rig = try RecoveryRig()
             let config = rig.root + "/config"
-            let start = try rig.coordinator(["start", "--countdown", "0", "--size", "320x240", "--layout", "pip"],
+            let start = try rig.coordinator(["start", "--countdown", "0", "--size", "320x240", "--layout", "split-vertical"],
                                             environment: ["XDG_CONFIG_HOME": config])
             #expect(start.waitForErr(containing: "recording ", seconds: 60) != nil, "\(start.err.all())")
             Thread.sleep(forTimeInterval: 2)
             start.type("s")
+            Thread.sleep(forTimeInterval: 1)
+            start.type("p")
             Thread.sleep(forTimeInterval: 1)
             start.type("")
             #expect(start.finish(seconds: 60) == 0, "\(start.err.all())")
@@ -366,10 +369,11 @@ extension EndToEnd {
             #expect(duration > 2.5 && duration < 6, "recorded \(duration) s")
             let composite = try #require(manifest["composite"] as? [String: Any])
             let timeline = try #require(composite["timeline"] as? [[String: Any]])
-            #expect(timeline.count == 1)
-            #expect((timeline.first?["layout"] as? String)?.contains("swap") == true, "\(timeline)")
+            #expect(timeline.compactMap { $0["layout"] as? String }
+                    == ["split-vertical:swap", "split-vertical:anchor=center,swap"], "\(timeline)")
+            #expect(composite["layoutEdition"] as? Int == LayoutEdition.current.rawValue)
             let remembered = try String(contentsOfFile: config + "/dualcam/coordinator.conf", encoding: .utf8)
-            #expect(remembered.contains("layout = pip") && remembered.contains("swap"), "\(remembered)")
+            #expect(remembered.contains("layout = split-vertical:anchor=center,swap"), "\(remembered)")
         }
     }
 }

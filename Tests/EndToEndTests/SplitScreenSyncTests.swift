@@ -6,7 +6,9 @@ import Testing
 extension EndToEnd {
     /// The frame-sync core seen from outside: with the guest agent's clock 37 ms off and
     /// running 80 ppm fast, both halves of every frame of a split-screen composite show
-    /// DCTC codes within 0.5 ms of each other, and the manifest reports the pairing.
+    /// DCTC codes within 0.5 ms of each other, and the manifest reports the pairing. The
+    /// same session recomposed in `equal` (each picture fitted whole, with bars) reads the
+    /// same codes where the core's geometry says the pictures now are.
     @Suite struct SplitScreenSyncTests {
         @Test func halvesAgreeDespiteAWrongGuestClock() throws {
             let out = NSTemporaryDirectory() + "dualcam-e2e-split-\(getpid())"
@@ -18,21 +20,18 @@ extension EndToEnd {
             try #require(run.exitCode == 0, "demo failed: \(run.stderr.suffix(3000))")
             let combined = try #require(run.mp4Files.first { $0.contains("DualCam_Combined_") })
 
-            let slots = LayoutGeometry.slots(for: LayoutSpec(kind: .splitHorizontal), outputWidth: width,
-                                             outputHeight: height, streamCount: 2)
-            let host = try #require(slots.first { $0.stream == 0 })
-            let guest = try #require(slots.first { $0.stream == 1 })
-            var frames = 0
+            let split = CompositeCodes(LayoutSpec(kind: .splitHorizontal), outputWidth: width, outputHeight: height,
+                                       sourceWidth: width, sourceHeight: height)
+            var live: [[UInt32]] = []
             var worst: Int64 = 0
             try MediaProbe.forEachFrame(path: combined) { frame in
-                let h = DCTC.read(frame.image, slot: host.rect, sourceWidth: width, sourceHeight: height)
-                let g = DCTC.read(frame.image, slot: guest.rect, sourceWidth: width, sourceHeight: height)
-                let difference = abs(DCTC.differenceNanoseconds(h, g))
+                let codes = split.read(frame.image)
+                let difference = abs(DCTC.differenceNanoseconds(codes[0], codes[1]))
                 worst = max(worst, difference)
-                #expect(difference <= 500_000, "frame \(frames): host \(h) guest \(g)")
-                frames += 1
+                #expect(difference <= 500_000, "frame \(live.count): host \(codes[0]) guest \(codes[1])")
+                live.append(codes)
             }
-            #expect(frames == seconds * 30)
+            #expect(live.count == seconds * 30)
             #expect(worst <= 500_000)
 
             let manifestPath = (combined as NSString).deletingLastPathComponent + "/manifest.json"
@@ -42,6 +41,17 @@ extension EndToEnd {
             let p99 = try #require(spread["p99Microseconds"] as? Double)
             #expect(p99 <= 500, "manifest pair spread p99 \(p99) µs")
             #expect((composite["layout"] as? String)?.hasPrefix("split-horizontal") == true)
+
+            let recomposed = try SessionLibraryTests.coordinator(["recompose", (combined as NSString).deletingLastPathComponent,
+                                                                  "--layout", "equal", "--preset", "ultrafast"])
+            try #require(recomposed.exitCode == 0, "\(recomposed.stderr.suffix(2000))")
+            let equal = CompositeCodes(LayoutSpec(kind: .equal), outputWidth: width, outputHeight: height,
+                                       sourceWidth: width, sourceHeight: height)
+            #expect(equal.placements.map(\.target) == [PixelRect(x: 0, y: 90, width: 320, height: 180),
+                                                        PixelRect(x: 320, y: 90, width: 320, height: 180)])
+            var fitted: [[UInt32]] = []
+            try MediaProbe.forEachFrame(path: combined) { frame in fitted.append(equal.read(frame.image)) }
+            #expect(fitted == live, "the fitted pictures read other codes than live")
         }
     }
 }

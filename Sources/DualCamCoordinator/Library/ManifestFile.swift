@@ -69,9 +69,10 @@ extension SessionManifest {
     /// every change made while recording.
     func compositeTimeline() throws -> LayoutTimeline {
         do {
-            var timeline = LayoutTimeline(initial: try LayoutSpec(parsing: composite.layout))
+            let edition = LayoutEdition(stored: composite.layoutEdition)
+            var timeline = LayoutTimeline(initial: try LayoutSpec(parsing: composite.layout, edition: edition))
             for change in composite.timeline {
-                timeline.change(at: change.presentationNanoseconds, to: try LayoutSpec(parsing: change.layout))
+                timeline.change(at: change.presentationNanoseconds, to: try LayoutSpec(parsing: change.layout, edition: edition))
             }
             return timeline
         } catch {

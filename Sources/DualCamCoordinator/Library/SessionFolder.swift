@@ -87,7 +87,9 @@ public struct SessionFolder: Sendable {
     public var sizeText: String { LibraryFormat.bytes(totalBytes) }
 
     /// The layout the composite started with, as the manifest records it.
-    public var recordedLayout: LayoutSpec? { manifest.flatMap { try? LayoutSpec(parsing: $0.composite.layout) } }
+    public var recordedLayout: LayoutSpec? {
+        manifest.flatMap { try? LayoutSpec(parsing: $0.composite.layout, edition: LayoutEdition(stored: $0.composite.layoutEdition)) }
+    }
 
     /// The composite's layout, with the number of changes made while recording.
     public var layoutText: String {

@@ -51,6 +51,10 @@ struct SessionManifest: Codable {
         var filter: String
         /// Layout changes made while recording, in order; `layout` holds before the first.
         var timeline: [LayoutChange] = []
+        /// The rules `layout` and the timeline were written under (`LayoutEdition`);
+        /// absent in manifests from before the layouts had fit and anchor, whose names
+        /// meant other pictures.
+        var layoutEdition: Int? = LayoutEdition.current.rawValue
         /// Filter changes made while recording, in order; `filter` holds before the first.
         /// Absent when the filter never changed.
         var filterTimeline: [FilterChange]? = nil

@@ -106,7 +106,9 @@ public enum RigCommand: Sendable {
     case layout(LayoutSpec)
     case nextLayout
     case swap
-    case nextPiPPosition
+    /// `p`: in pip the window's next position, elsewhere the pictures' next framing
+    /// (`LayoutSpec.nextPlacement`); refused, saying why, when no step changes the picture.
+    case nextPlacement
     /// The combined file's filter from the next frame (kept in the manifest's filter
     /// timeline), while recording.
     case filter(Filter)

@@ -131,12 +131,17 @@ extension Take {
             return
         case .nextLayout:
             let kinds = LayoutKind.allCases
-            spec.kind = kinds[((kinds.firstIndex(of: spec.kind) ?? 0) + 1) % kinds.count]
+            spec = spec.switching(to: kinds[((kinds.firstIndex(of: spec.kind) ?? 0) + 1) % kinds.count])
         case .swap:
             spec.pip.swapped.toggle()
-        case .nextPiPPosition:
-            let positions = PiPPosition.allCases
-            spec.pip.position = positions[((positions.firstIndex(of: spec.pip.position) ?? 0) + 1) % positions.count]
+        case .nextPlacement:
+            // Every camera records at the plan's size, which is also the composite's.
+            do {
+                spec = try spec.nextPlacement(outputWidth: plan.width, outputHeight: plan.height, sourceWidth: plan.width,
+                                              sourceHeight: plan.height, streamCount: agents.count)
+            } catch {
+                throw RigError("\(error)")
+            }
         case .layout(let given):
             spec = given
         case .start, .stop:

@@ -32,6 +32,8 @@ public struct SessionRecord: Codable, Sendable {
     public var segmentMilliseconds: Int
     public var genlock: Bool
     public var layout: String
+    /// As the manifest's: absent in records written before `LayoutEdition`.
+    public var layoutEdition: Int?
     public var filter: String
     public var filterIntensity: Int
     public var agents: [Agent]
@@ -54,6 +56,7 @@ public struct SessionRecord: Codable, Sendable {
         segmentMilliseconds = plan.segmentMilliseconds
         genlock = plan.genlock
         layout = plan.layout.description
+        layoutEdition = LayoutEdition.current.rawValue
         filter = plan.filter.kind.rawValue
         filterIntensity = plan.filter.intensity
         self.agents = agents
@@ -131,7 +134,7 @@ public struct SessionRecord: Codable, Sendable {
         plan.crf = crf
         plan.segmentMilliseconds = segmentMilliseconds
         plan.genlock = genlock
-        plan.layout = (try? LayoutSpec(parsing: layout)) ?? LayoutSpec(kind: .pip)
+        plan.layout = (try? LayoutSpec(parsing: layout, edition: LayoutEdition(stored: layoutEdition))) ?? LayoutSpec(kind: .pip)
         plan.filter = Filter(kind: (try? FilterKind.parse(filter)) ?? .none, intensity: filterIntensity)
         return plan
     }

@@ -1,8 +1,8 @@
 /// Builds one YUV 4:2:0 output frame per tick from N sources, per the layout.
 ///
-/// Each source is cropped with `LayoutGeometry.coverCrop` and scaled to its slot through
-/// the `Scaler` (skipped when it already has the slot's size), then copied in back to
-/// front. The picture-in-picture window gets its border, antialiased rounded corners and
+/// Each source is placed by `LayoutGeometry.placement` (cropped to cover its slot, or
+/// whole inside it) and scaled through the `Scaler` (skipped when it already has the
+/// size it is drawn at), then copied in back to front. The picture-in-picture window gets its border, antialiased rounded corners and
 /// shadow from a mask cached per geometry, so steady-state work per frame is row copies
 /// and a few thousand integer blends.
 ///
@@ -13,7 +13,8 @@ public final class Compositor {
     public let outputHeight: Int
     /// May change between frames; caches follow it.
     public var spec: LayoutSpec
-    /// Fills the parts of the frame that no slot covers (gaps in a grid).
+    /// Fills the parts of the frame that no picture covers (gaps in a grid, the bars
+    /// beside a fitted picture).
     public var background: YCbCrColor = .black
     /// A slot whose source is nil shows this ("no signal").
     public var noSignalColor = YCbCrColor(y: 32, cb: 128, cr: 128)
@@ -48,14 +49,14 @@ public final class Compositor {
     /// One output frame, tightly packed. A nil source is drawn as "no signal".
     public func compose(_ sources: [YUV420Image?]) -> YUV420Image {
         let slots = self.slots(streamCount: sources.count)
-        let pictures = slots.map { picture(for: $0, source: sources[$0.stream]) }
+        let drawn = slots.map { picture(for: $0, source: sources[$0.stream]) }
         let insetMasks = slots.map { $0.isInset ? mask(for: $0.rect) : nil }
 
         let w = outputWidth, h = outputHeight
         let cw = (w + 1) / 2, ch = (h + 1) / 2
         // Non-inset slots never overlap, so equal areas mean every pixel gets written
         // and the background fill can be skipped.
-        let covered = slots.reduce(0) { $0 + ($1.isInset ? 0 : $1.rect.width * $1.rect.height) }
+        let covered = zip(slots, drawn).reduce(0) { $0 + ($1.0.isInset ? 0 : $1.1.rect.width * $1.1.rect.height) }
         let needsFill = covered != w * h
         let border = spec.pip.borderColor
 
@@ -69,9 +70,7 @@ public final class Compositor {
                         cbOut.initialize(repeating: background.cb)
                         crOut.initialize(repeating: background.cr)
                     }
-                    for (index, slot) in slots.enumerated() {
-                        let picture = pictures[index]
-                        let r = slot.rect
+                    for (index, (picture, r)) in drawn.enumerated() {
                         let chromaRect = PixelRect(x: r.x / 2, y: r.y / 2,
                                                    width: (r.width + 1) / 2, height: (r.height + 1) / 2)
                         if let mask = insetMasks[index] {
@@ -98,18 +97,19 @@ public final class Compositor {
         return YUV420Image(width: w, height: h, lumaStride: w, chromaStride: cw, y: yPlane, cb: cbPlane, cr: crPlane)
     }
 
-    /// The source as it will appear in the slot: cover-cropped and scaled, or the
-    /// no-signal picture.
-    private func picture(for slot: Slot, source: YUV420Image?) -> YUV420Image {
-        let r = slot.rect
-        guard let source else { return noSignalPicture(width: r.width, height: r.height) }
-        if source.width == r.width && source.height == r.height { return source }
-        let crop = LayoutGeometry.coverCrop(sourceWidth: source.width, sourceHeight: source.height,
-                                            slotWidth: r.width, slotHeight: r.height)
+    /// The source as it will appear, and where: placed by the slot's fit and anchor and
+    /// scaled, or the no-signal picture over the whole slot.
+    private func picture(for slot: Slot, source: YUV420Image?) -> (picture: YUV420Image, rect: PixelRect) {
+        guard let source else { return (noSignalPicture(width: slot.rect.width, height: slot.rect.height), slot.rect) }
+        let placement = LayoutGeometry.placement(of: slot, sourceWidth: source.width, sourceHeight: source.height)
+        let r = placement.target, crop = placement.crop
+        if crop.width == source.width && crop.height == source.height && source.width == r.width && source.height == r.height {
+            return (source, r)
+        }
         let scaled = scaler.scale(source, crop: crop, toWidth: r.width, height: r.height)
         precondition(scaled.width == r.width && scaled.height == r.height,
-                     "scaler returned \(scaled.width)x\(scaled.height) for a \(r.width)x\(r.height) slot")
-        return scaled
+                     "scaler returned \(scaled.width)x\(scaled.height) for a \(r.width)x\(r.height) picture")
+        return (scaled, r)
     }
 
     private func mask(for rect: PixelRect) -> InsetMask {

@@ -147,7 +147,8 @@ public struct YCbCrColor: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(y)/\(cb)/\(cr)" }
 }
 
-/// Picture-in-picture settings. Also read by the other layouts for `swapped`.
+/// Picture-in-picture settings. Also read by the other layouts for `swapped`, and by
+/// `grid` for `margin` (the gap between its pictures and around them).
 public struct PiPOptions: Sendable, Hashable {
     public var position: PiPPosition
     public var size: PiPSize
@@ -199,58 +200,6 @@ public struct LayoutError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// A complete layout choice: the kind and its picture-in-picture options.
-public struct LayoutSpec: Sendable, Hashable, CustomStringConvertible {
-    public var kind: LayoutKind
-    public var pip: PiPOptions
-
-    public init(kind: LayoutKind, pip: PiPOptions = PiPOptions()) {
-        self.kind = kind
-        self.pip = pip
-    }
-
-    /// Parses `NAME[:key=value,...]`, e.g. `pip:position=top-left,size=40,swap,shadow`.
-    ///
-    /// Keys: `position`, `size` (15/25/40), `margin` (`2%` or `24px`), `swap`
-    /// (`swap`, `swap=true|false`), `border` (width in px), `border-color`
-    /// (`white`, `black`, `grey` or `Y/Cb/Cr`), `radius` (px), `shadow`
-    /// (`shadow`, `shadow=true|false`). Options apply to every kind because `swap` does.
-    public init(parsing text: String) throws(LayoutError) {
-        let trimmed = text.trimmingSpaces
-        let name: Substring
-        let optionText: Substring?
-        if let colon = trimmed.firstIndex(of: ":") {
-            name = trimmed[..<colon]
-            optionText = trimmed[trimmed.index(after: colon)...]
-        } else {
-            name = trimmed[...]
-            optionText = nil
-        }
-        var spec = LayoutSpec(kind: try LayoutKind.parse(String(name)))
-        for item in optionText?.split(separator: ",") ?? [] {
-            let pair = item.split(separator: "=", maxSplits: 1).map { String($0).trimmingSpaces }
-            try spec.pip.apply(key: pair[0].lowercased(), value: pair.count > 1 ? pair[1] : nil)
-        }
-        self = spec
-    }
-
-    /// The canonical text form, accepted by `init(parsing:)`.
-    public var description: String {
-        guard self != LayoutSpec(kind: kind) else { return kind.rawValue }
-        var parts: [String] = []
-        let d = PiPOptions()
-        if pip.position != d.position { parts.append("position=\(pip.position.rawValue)") }
-        if pip.size != d.size { parts.append("size=\(pip.sizePercent)") }
-        if pip.margin != d.margin { parts.append("margin=\(pip.margin)") }
-        if pip.swapped { parts.append("swap") }
-        if pip.borderWidth != d.borderWidth { parts.append("border=\(pip.borderWidth)") }
-        if pip.borderColor != d.borderColor { parts.append("border-color=\(pip.borderColor)") }
-        if pip.cornerRadius != d.cornerRadius { parts.append("radius=\(pip.cornerRadius)") }
-        if pip.shadow { parts.append("shadow") }
-        return kind.rawValue + ":" + parts.joined(separator: ",")
-    }
-}
-
 extension PiPOptions {
     mutating func apply(key: String, value: String?) throws(LayoutError) {
         func required() throws(LayoutError) -> String {
@@ -282,13 +231,13 @@ extension PiPOptions {
         case "radius", "corner-radius": cornerRadius = try pixels()
         case "shadow": shadow = try flag()
         default:
-            throw LayoutError("unknown layout option '\(key)'; expected position, size, margin, swap, border, border-color, radius or shadow")
+            throw LayoutError("unknown layout option '\(key)'; expected fit, fill, anchor, position, size, margin, swap, border, border-color, radius or shadow")
         }
     }
 }
 
 extension String {
-    fileprivate var trimmingSpaces: String {
+    var trimmingSpaces: String {
         var s = Substring(self)
         while s.first == " " { s = s.dropFirst() }
         while s.last == " " { s = s.dropLast() }

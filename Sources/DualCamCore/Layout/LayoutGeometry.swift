@@ -5,11 +5,16 @@ public struct Slot: Sendable, Hashable {
     public var rect: PixelRect
     /// The small picture-in-picture window: the one that gets border, corners and shadow.
     public var isInset: Bool
+    /// How the stream's picture meets `rect` (`LayoutGeometry.placement`).
+    public var fit: LayoutFit
+    public var anchor: CropAnchor
 
-    public init(stream: Int, rect: PixelRect, isInset: Bool = false) {
+    public init(stream: Int, rect: PixelRect, isInset: Bool = false, fit: LayoutFit = .fill, anchor: CropAnchor = .center) {
         self.stream = stream
         self.rect = rect
         self.isInset = isInset
+        self.fit = fit
+        self.anchor = anchor
     }
 }
 
@@ -19,15 +24,22 @@ public struct Slot: Sendable, Hashable {
 /// Widths and heights are even too, except that a slot ending on an odd output edge
 /// reaches that edge (outputs for 4:2:0 encoders are even anyway).
 ///
+/// A slot is the room a picture gets; its `fit` and `anchor` say how the picture uses it
+/// (`placement(of:sourceWidth:sourceHeight:)`): the geometry does not know the cameras'
+/// shapes, the compositor does.
+///
 /// Stream counts other than two:
 /// - `pip`: the large stream fills the frame and every other stream gets a window, in a
 ///   row along the chosen edge (starting at the chosen corner, or centred); if the row
-///   does not fit inside the margins the layout falls back to `grid`.
+///   does not fit inside the margins the layout falls back to a grid without gaps.
 /// - `split-vertical` / `split-horizontal`: N equal bands / columns.
 /// - `dominance`: the large stream keeps the top 70%; the others share the bottom band
-///   as equal columns.
-/// - `equal`: above two streams it is `grid`.
-/// - A single stream fills the frame in every layout.
+///   as equal columns, each picture fitted whole into its column.
+/// - `equal`: two cells along the output's long side; above two streams the grid's cells
+///   without gaps.
+/// - `grid`: ceil(sqrt(N)) columns, as many rows as needed, `margin` between cells and
+///   around them, a short last row centred.
+/// - A single stream gets the whole frame in every layout.
 ///
 /// `swapped` exchanges streams 0 and 1 before placing: in `pip` and `dominance` stream 1
 /// becomes the large one, elsewhere it takes stream 0's place.
@@ -40,36 +52,46 @@ public enum LayoutGeometry {
         var order = Array(0..<streamCount)
         if spec.pip.swapped && streamCount >= 2 { order.swapAt(0, 1) }
         let w = outputWidth, h = outputHeight
+        let fit = spec.mainFit, anchor = spec.mainAnchor
+        func framed(_ slots: [Slot]) -> [Slot] {
+            slots.map { Slot(stream: $0.stream, rect: $0.rect, isInset: $0.isInset,
+                             fit: $0.isInset ? .fill : fit, anchor: anchor) }
+        }
         if streamCount == 1 {
-            return [Slot(stream: 0, rect: PixelRect(x: 0, y: 0, width: w, height: h))]
+            return framed([Slot(stream: 0, rect: PixelRect(x: 0, y: 0, width: w, height: h))])
         }
         switch spec.kind {
         case .pip:
-            return pip(spec.pip, order: order, width: w, height: h)
-                ?? grid(order: order, width: w, height: h)
+            return framed(pip(spec.pip, order: order, width: w, height: h)
+                ?? grid(order: order, width: w, height: h, gap: 0))
         case .splitVertical:
-            return rows(order: order, width: w, height: h)
+            return framed(rows(order: order, width: w, height: h))
         case .splitHorizontal:
-            return columns(order: order, y: 0, width: w, height: h)
+            return framed(columns(order: order, y: 0, width: w, height: h))
         case .dominance:
             let top = evenNearest(h * 7, over: 10)
-            var slots = [Slot(stream: order[0], rect: PixelRect(x: 0, y: 0, width: w, height: top))]
-            slots += columns(order: Array(order.dropFirst()), y: top, width: w, height: h - top)
-            return slots
+            let large = Slot(stream: order[0], rect: PixelRect(x: 0, y: 0, width: w, height: top), fit: fit, anchor: anchor)
+            // A band column is far wider than tall: filled, it would show a slit of the
+            // camera, so its picture is fitted whole unless the spec says fill.
+            let band = columns(order: Array(order.dropFirst()), y: top, width: w, height: h - top).map {
+                Slot(stream: $0.stream, rect: $0.rect, fit: spec.fit ?? .fit, anchor: anchor)
+            }
+            return [large] + band
         case .equal:
-            if streamCount > 2 { return grid(order: order, width: w, height: h) }
-            return w >= h ? columns(order: order, y: 0, width: w, height: h)
-                          : rows(order: order, width: w, height: h)
+            if streamCount > 2 { return framed(grid(order: order, width: w, height: h, gap: 0)) }
+            return framed(w >= h ? columns(order: order, y: 0, width: w, height: h)
+                                 : rows(order: order, width: w, height: h))
         case .grid:
-            return grid(order: order, width: w, height: h)
+            return framed(grid(order: order, width: w, height: h, gap: spec.pip.margin.pixels(outputWidth: w)))
         }
     }
 
-    /// The centred part of a source that, scaled to the slot, covers it without
-    /// distortion or letterbox. Coordinates and sizes are even where the source allows,
-    /// so the crop's aspect matches the slot's to within two source pixels.
+    /// The part of a source that, scaled to the slot, covers it without distortion or
+    /// letterbox: centred across, and up or down by `anchor`. Coordinates and sizes are
+    /// even where the source allows, so the crop's aspect matches the slot's to within
+    /// two source pixels.
     public static func coverCrop(sourceWidth: Int, sourceHeight: Int,
-                                 slotWidth: Int, slotHeight: Int) -> PixelRect {
+                                 slotWidth: Int, slotHeight: Int, anchor: CropAnchor = .center) -> PixelRect {
         precondition(sourceWidth > 0 && sourceHeight > 0 && slotWidth > 0 && slotHeight > 0,
                      "sizes must be positive")
         var cropWidth = sourceWidth, cropHeight = sourceHeight
@@ -80,8 +102,13 @@ public enum LayoutGeometry {
             cropWidth = min(sourceWidth, max(2, evenNearest(sourceHeight * slotWidth, over: slotHeight)))
         }
         // The even offset nearest the centre: the two leftovers differ by at most 2.
-        return PixelRect(x: evenNearest(sourceWidth - cropWidth, over: 2),
-                         y: evenNearest(sourceHeight - cropHeight, over: 2),
+        let y: Int
+        switch anchor {
+        case .top: y = 0
+        case .center: y = evenNearest(sourceHeight - cropHeight, over: 2)
+        case .bottom: y = (sourceHeight - cropHeight) & ~1
+        }
+        return PixelRect(x: evenNearest(sourceWidth - cropWidth, over: 2), y: y,
                          width: cropWidth, height: cropHeight)
     }
 
@@ -131,21 +158,28 @@ public enum LayoutGeometry {
         }
     }
 
-    private static func grid(order: [Int], width w: Int, height h: Int) -> [Slot] {
+    /// Cells `gap` apart and `gap` from the edges; with no room for the gaps, none.
+    private static func grid(order: [Int], width w: Int, height h: Int, gap: Int) -> [Slot] {
         let n = order.count
         var columnCount = 1
         while columnCount * columnCount < n { columnCount += 1 }
         let rowCount = (n + columnCount - 1) / columnCount
-        let xCuts = evenCuts(w, parts: columnCount)
-        let yCuts = evenCuts(h, parts: rowCount)
+        var gap = gap
+        if w - (columnCount + 1) * gap < 2 * columnCount || h - (rowCount + 1) * gap < 2 * rowCount { gap = 0 }
+        // Without gaps the cells reach the frame's edges, odd or not; with them, the
+        // cells keep even sizes and an odd pixel goes to the right or bottom gap.
+        let cellsWidth = gap == 0 ? w : (w - (columnCount + 1) * gap) & ~1
+        let cellsHeight = gap == 0 ? h : (h - (rowCount + 1) * gap) & ~1
+        let xCuts = evenCuts(cellsWidth, parts: columnCount)
+        let yCuts = evenCuts(cellsHeight, parts: rowCount)
         var slots: [Slot] = []
         for (i, stream) in order.enumerated() {
             let row = i / columnCount, column = i % columnCount
             let inRow = min(columnCount, n - row * columnCount)
             // A short last row is centred rather than left-aligned.
-            let shift = inRow < columnCount ? ((w - xCuts[inRow]) / 2) & ~1 : 0
+            let shift = inRow < columnCount ? ((cellsWidth - xCuts[inRow] + (columnCount - inRow) * gap) / 2) & ~1 : 0
             slots.append(Slot(stream: stream, rect: PixelRect(
-                x: xCuts[column] + shift, y: yCuts[row],
+                x: gap + xCuts[column] + column * gap + shift, y: gap + yCuts[row] + row * gap,
                 width: xCuts[column + 1] - xCuts[column], height: yCuts[row + 1] - yCuts[row])))
         }
         return slots

@@ -98,18 +98,37 @@ public enum DCTC {
     /// Reads the code of a `sourceWidth x sourceHeight` frame that a compositor scaled to
     /// cover `slot` (scale `s = max(slot.w/W, slot.h/H)`) and cropped centred.
     public static func read(_ image: YUV420Image, slot: PixelRect, sourceWidth: Int, sourceHeight: Int) -> UInt32 {
-        let g = Geometry(width: sourceWidth, height: sourceHeight)
-        guard g.cellWidth > 0, g.cellHeight > 0, slot.width > 0, slot.height > 0 else { return 0 }
+        guard slot.width > 0, slot.height > 0 else { return 0 }
         let s = max(Double(slot.width) / Double(sourceWidth), Double(slot.height) / Double(sourceHeight))
         // Source coordinate u lands at slotCentre + (u - W/2)*s; cropping is symmetric.
         let centreX = Double(slot.x) + Double(slot.width) / 2
         let centreY = Double(slot.y) + Double(slot.height) / 2
-        let cw = Double(g.cellWidth) * s, ch = Double(g.cellHeight) * s
+        return read(image, sourceWidth: sourceWidth, sourceHeight: sourceHeight, scaleX: s, scaleY: s) { u, v in
+            (centreX + (u - Double(sourceWidth) / 2) * s, centreY + (v - Double(sourceHeight) / 2) * s)
+        }
+    }
+
+    /// Reads the code of a `sourceWidth x sourceHeight` frame drawn in a composite as
+    /// `placement` says (`LayoutGeometry.placement`): filled with any anchor, or fitted.
+    public static func read(_ image: YUV420Image, placement: Placement, sourceWidth: Int, sourceHeight: Int) -> UInt32 {
+        guard placement.crop.width > 0, placement.crop.height > 0 else { return 0 }
+        return read(image, sourceWidth: sourceWidth, sourceHeight: sourceHeight,
+                    scaleX: placement.horizontalScale, scaleY: placement.verticalScale) { u, v in
+            placement.outputPoint(sourceX: u, sourceY: v)
+        }
+    }
+
+    /// The central half of each cell, found by mapping the cell's source origin into the
+    /// composite.
+    private static func read(_ image: YUV420Image, sourceWidth: Int, sourceHeight: Int, scaleX: Double, scaleY: Double,
+                             map: (Double, Double) -> (x: Double, y: Double)) -> UInt32 {
+        let g = Geometry(width: sourceWidth, height: sourceHeight)
+        guard g.cellWidth > 0, g.cellHeight > 0 else { return 0 }
+        let cw = Double(g.cellWidth) * scaleX, ch = Double(g.cellHeight) * scaleY
         var code: UInt32 = 0
         for b in 0..<32 {
             let (ux, uy) = g.cellOrigin(bit: b)
-            let left = centreX + (Double(ux) - Double(sourceWidth) / 2) * s
-            let top = centreY + (Double(uy) - Double(sourceHeight) / 2) * s
+            let (left, top) = map(Double(ux), Double(uy))
             let xs = pixelCentres(from: left + cw / 4, to: left + cw * 3 / 4, limit: image.width)
             let ys = pixelCentres(from: top + ch / 4, to: top + ch * 3 / 4, limit: image.height)
             code = code << 1 | bit(image, xs, ys)

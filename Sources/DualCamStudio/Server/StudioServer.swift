@@ -191,14 +191,43 @@ public final class Studio: Sendable {
                 plan.withLockedValue { $0 = next }
                 planChanged()
             }
-        case "layout", "swap", "pip":
+        case "placement" where busy:
+            // The rig works out the step, and refuses with its reason, as for the terminal's p.
+            try await rig.perform(.nextPlacement)
+        case "layout", "swap", "pip", "framing", "placement":
             var spec = busy ? try await currentLayout() : plan.withLockedValue { $0.layout }
             switch c.command {
             case "layout":
-                guard let text = c.layout else { throw StudioError.bad("layout needs \"layout\": a name such as pip or grid") }
-                do { spec = try LayoutSpec(parsing: text) } catch { throw StudioError.bad("\(error)") }
+                do {
+                    if let kind = c.kind {
+                        // A name alone, as the terminal's l: the options stay, the framing is the name's.
+                        spec = spec.switching(to: try LayoutKind.parse(kind))
+                    } else if let text = c.layout {
+                        spec = try LayoutSpec(parsing: text)
+                    } else {
+                        throw StudioError.bad("layout needs \"layout\" (a spec such as pip:position=top-left) or \"kind\" (a name such as grid)")
+                    }
+                } catch let error as LayoutError {
+                    throw StudioError.bad("\(error)")
+                }
             case "swap":
                 spec.pip.swapped.toggle()
+            case "framing":
+                do {
+                    spec = spec.framed(try c.fit.map { try LayoutFit.parse($0) } ?? spec.mainFit,
+                                       anchor: try c.anchor.map { try CropAnchor.parse($0) } ?? spec.mainAnchor)
+                } catch {
+                    throw StudioError.bad("\(error)")
+                }
+            case "placement":
+                let next = plan.withLockedValue { $0 }
+                let cameras = await rig.snapshot().agents.filter { $0.connection == .connected }.count
+                do {
+                    spec = try spec.nextPlacement(outputWidth: next.width, outputHeight: next.height, sourceWidth: next.width,
+                                                  sourceHeight: next.height, streamCount: max(cameras, 1))
+                } catch {
+                    throw StudioError.conflict("\(error)")
+                }
             default:
                 if let p = c.position {
                     do { spec.pip.position = try PiPPosition.parse(p) } catch { throw StudioError.bad("\(error)") }
@@ -214,7 +243,7 @@ public final class Studio: Sendable {
                 planChanged()
             }
         default:
-            throw StudioError.bad("unknown command '\(c.command)'; expected start, stop, layout, swap, pip, filter or mix")
+            throw StudioError.bad("unknown command '\(c.command)'; expected start, stop, layout, swap, pip, framing, placement, filter or mix")
         }
     }
 

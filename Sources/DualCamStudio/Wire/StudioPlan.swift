@@ -50,8 +50,14 @@ struct StudioCommand: Decodable {
     var mix: String?
     var durationSeconds: Double?
     var layout: String?
+    /// `layout` by name only: the current options kept, the framing the name's own.
+    var kind: String?
     var position: String?
     var size: Int?
+    /// `framing`: fill or fit, and the crop anchor (top, center, bottom); either may be
+    /// left out to keep the current one.
+    var fit: String?
+    var anchor: String?
 }
 
 /// Why a command was refused, with the HTTP status that says so.

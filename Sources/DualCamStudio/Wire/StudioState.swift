@@ -96,6 +96,9 @@ struct StudioState: Encodable {
         var position: String
         var size: Int
         var swapped: Bool
+        /// How the main pictures meet their slots, chosen or the kind's own.
+        var fit: String
+        var anchor: String
         var width: Int
         var height: Int
         var slots: [Slot]
@@ -119,11 +122,16 @@ struct StudioState: Encodable {
         var inset: Bool
         var border: Int
         var radius: Int
+        /// fill (cover the slot, cropped by `anchor`) or fit (whole, centred, with bars).
+        var fit: String
+        var anchor: String
     }
 
     struct Options: Encodable {
         var layouts = LayoutKind.allCases.map(\.rawValue)
         var positions = PiPPosition.allCases.map(\.rawValue)
+        var fits = LayoutFit.allCases.map(\.rawValue)
+        var anchors = CropAnchor.allCases.map(\.rawValue)
         var sizes = PiPSize.allCases.map(\.rawValue)
         var filters = FilterKind.allCases.map(\.rawValue)
         var presets = StudioPlan.presets
@@ -226,11 +234,12 @@ extension StudioState {
         let rgb = [y + 1.5748 * cr, y - 0.1873 * cb - 0.4681 * cr, y + 1.8556 * cb]
             .map { Int((min(max($0, 0), 1) * 255).rounded()) }
         return Layout(spec: spec.description, kind: spec.kind.rawValue, position: spec.pip.position.rawValue,
-                      size: spec.pip.sizePercent, swapped: spec.pip.swapped, width: width, height: height,
+                      size: spec.pip.sizePercent, swapped: spec.pip.swapped, fit: spec.mainFit.rawValue,
+                      anchor: spec.mainAnchor.rawValue, width: width, height: height,
                       slots: slots.map { s in
                           Slot(camera: cameras[s.stream], x: s.rect.x, y: s.rect.y, width: s.rect.width, height: s.rect.height,
                                inset: s.isInset, border: s.isInset ? spec.pip.borderWidth : 0,
-                               radius: s.isInset ? spec.pip.cornerRadius : 0)
+                               radius: s.isInset ? spec.pip.cornerRadius : 0, fit: s.fit.rawValue, anchor: s.anchor.rawValue)
                       },
                       borderColor: String(format: "#%02x%02x%02x", rgb[0], rgb[1], rgb[2]), shadow: spec.pip.shadow)
     }

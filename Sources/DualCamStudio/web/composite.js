@@ -1,24 +1,25 @@
 // The composite: every camera's latest picture placed as the recorder will place it, from
 // the geometry the server computed (state.layout), so the page never has its own idea of
-// a layout. Drawing follows the recorder's compositor: each picture covers its slot,
-// cropped equally on both sides; insets get rounded corners and a border inside the edge.
+// a layout. Drawing follows the recorder's compositor: each picture covers its slot
+// (cropped across the middle, and up or down by the slot's anchor) or fits inside it
+// whole; insets get rounded corners and a border inside the edge.
 
 import { stats } from './preview.js';
 
 /** The recorder's "no signal" grey (Y'CbCr 32/128/128 in full-range RGB). */
 const NO_SIGNAL = '#131313';
-/** What no slot covers (a short grid row): the compositor's black. */
+/** What no picture covers (a grid's gaps, the bars beside a fitted picture): the compositor's black. */
 const BACKGROUND = '#000000';
 
 const evenNearest = (numerator, denominator) =>
   2 * Math.floor((numerator + denominator) / (2 * denominator));
 
 /**
- * LayoutGeometry.coverCrop, to the pixel: the centred part of the source that, scaled to
- * the slot, covers it without distortion. Integer maths as in Swift, so the preview
- * crops exactly what the recording does.
+ * LayoutGeometry.coverCrop, to the pixel: the part of the source that, scaled to the
+ * slot, covers it without distortion. Integer maths as in Swift, so the preview crops
+ * exactly what the recording does.
  */
-export function coverCrop(sourceWidth, sourceHeight, slotWidth, slotHeight) {
+export function coverCrop(sourceWidth, sourceHeight, slotWidth, slotHeight, anchor = 'center') {
   let width = sourceWidth;
   let height = sourceHeight;
   if (slotWidth * sourceHeight >= slotHeight * sourceWidth) {
@@ -26,12 +27,36 @@ export function coverCrop(sourceWidth, sourceHeight, slotWidth, slotHeight) {
   } else {
     width = Math.min(sourceWidth, Math.max(2, evenNearest(sourceHeight * slotWidth, slotHeight)));
   }
+  const y = anchor === 'top' ? 0
+    : anchor === 'bottom' ? (sourceHeight - height) & ~1
+      : evenNearest(sourceHeight - height, 2);
+  return { x: evenNearest(sourceWidth - width, 2), y, width, height };
+}
+
+/** LayoutGeometry.fitRect: the largest centred rectangle of the source's shape in the slot. */
+export function fitRect(sourceWidth, sourceHeight, slot) {
+  let width = slot.width;
+  let height = slot.height;
+  if (slot.width * sourceHeight >= slot.height * sourceWidth) {
+    width = Math.min(slot.width, Math.max(2, evenNearest(sourceWidth * slot.height, sourceHeight)));
+  } else {
+    height = Math.min(slot.height, Math.max(2, evenNearest(sourceHeight * slot.width, sourceWidth)));
+  }
   return {
-    x: evenNearest(sourceWidth - width, 2),
-    y: evenNearest(sourceHeight - height, 2),
+    x: slot.x + evenNearest(slot.width - width, 2),
+    y: slot.y + evenNearest(slot.height - height, 2),
     width,
     height,
   };
+}
+
+/** LayoutGeometry.placement: which part of the source is drawn where, in layout pixels. */
+export function placement(slot, sourceWidth, sourceHeight) {
+  if (slot.fit === 'fit') {
+    return { crop: { x: 0, y: 0, width: sourceWidth, height: sourceHeight },
+             target: fitRect(sourceWidth, sourceHeight, slot) };
+  }
+  return { crop: coverCrop(sourceWidth, sourceHeight, slot.width, slot.height, slot.anchor), target: slot };
 }
 
 function roundedRect(context, x, y, width, height, radius) {
@@ -53,7 +78,7 @@ function roundedRect(context, x, y, width, height, radius) {
 function layoutKey(layout) {
   if (!layout) return '';
   const slots = (layout.slots || []).map((s) =>
-    [s.camera, s.x, s.y, s.width, s.height, s.inset ? 1 : 0, s.border || 0, s.radius || 0].join(','));
+    [s.camera, s.x, s.y, s.width, s.height, s.inset ? 1 : 0, s.border || 0, s.radius || 0, s.fit, s.anchor].join(','));
   return [layout.width, layout.height, layout.borderColor, layout.shadow ? 1 : 0, slots.join(';')].join('|');
 }
 
@@ -176,8 +201,9 @@ export class Composite {
       }
       const source = this.sourceFor(slot.camera);
       if (source && source.width > 0 && source.height > 0) {
-        const crop = coverCrop(source.width, source.height, slot.width, slot.height);
-        context.drawImage(source.image, crop.x, crop.y, crop.width, crop.height, x, y, w, h);
+        const { crop, target } = placement(slot, source.width, source.height);
+        context.drawImage(source.image, crop.x, crop.y, crop.width, crop.height,
+          target.x * sx, target.y * sy, target.width * sx, target.height * sy);
       } else {
         this.drawNoSignal(slot.camera, x, y, w, h);
       }

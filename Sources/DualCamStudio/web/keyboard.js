@@ -1,5 +1,5 @@
 // The terminal's keys: Enter starts and stops (twice, see TakeControls.pressPrimary),
-// q stops, l next layout, s swap, p next picture-in-picture position, Escape dismisses
+// q stops, l next layout, s swap, p next picture-in-picture position (pip) or framing, Escape dismisses
 // the message and disarms. Space is left to scroll the page: it is too easily pressed
 // for a key that starts a recording (on a focused Record button it arms, as Enter).
 
@@ -38,7 +38,7 @@ export function installShortcuts({ take, layout }) {
         break;
       case 'p':
       case 'P':
-        if (!event.repeat) layout.nextPosition();
+        if (!event.repeat) layout.nextPlacement();
         break;
       case 'Escape':
         take.disarm();

@@ -1,4 +1,4 @@
-// Layout, swap and picture-in-picture buttons. They only send commands: which button
+// Layout, swap, framing and picture-in-picture buttons. They only send commands: which button
 // is lit comes from the server's state, so every viewer shows the same layout and a
 // refused change never looks accepted.
 
@@ -13,6 +13,13 @@ const NAMES = {
   equal: 'Equal',
   grid: 'Grid',
 };
+/** The framings the P key steps through outside pip (LayoutSpec.nextPlacement). */
+const FRAMINGS = [
+  { fit: 'fill', anchor: 'top', text: 'Fill · top' },
+  { fit: 'fill', anchor: 'center', text: 'Fill · centre' },
+  { fit: 'fill', anchor: 'bottom', text: 'Fill · bottom' },
+  { fit: 'fit', anchor: null, text: 'Fit (whole)' },
+];
 const POSITION_NAMES = {
   'top-left': 'Top left',
   'top-right': 'Top right',
@@ -40,20 +47,14 @@ function next(list, current) {
   return list[(i + 1) % list.length];
 }
 
-/**
- * The spec for another layout kind with the current options kept (position, size, swap,
- * border…), as the terminal's "l" does: "pip:position=top-left,swap" -> "grid:position=top-left,swap".
- */
-export function specWithKind(layout, kind) {
-  const spec = layout?.spec ?? '';
-  const colon = spec.indexOf(':');
-  return colon >= 0 ? kind + spec.slice(colon) : kind;
-}
-
 export class LayoutControls {
   constructor() {
     this.layouts = $('layouts');
     this.positions = $('positions');
+    this.framings = $('framings');
+    this.framings.replaceChildren(...FRAMINGS.map((f) =>
+      button(f.text, { fit: f.fit, anchor: f.anchor ?? '' },
+        f.fit === 'fit' ? 'The whole picture, with bars' : `Cover the slot, keeping the ${f.anchor} of a cropped height`)));
     this.sizes = $('sizes');
     this.swap = $('swap');
     this.summary = $('layout-summary');
@@ -62,6 +63,10 @@ export class LayoutControls {
     this.layouts.addEventListener('click', (event) => {
       const b = event.target.closest('button[data-layout]');
       if (b) this.setLayout(b.dataset.layout);
+    });
+    this.framings.addEventListener('click', (event) => {
+      const b = event.target.closest('button[data-fit]');
+      if (b) sendCommand({ command: 'framing', fit: b.dataset.fit, ...(b.dataset.anchor ? { anchor: b.dataset.anchor } : {}) });
     });
     this.positions.addEventListener('click', (event) => {
       const b = event.target.closest('button[data-position]');
@@ -89,7 +94,8 @@ export class LayoutControls {
   }
 
   setLayout(kind) {
-    return sendCommand({ command: 'layout', layout: specWithKind(store.state?.layout, kind) });
+    // By name: the server keeps the options and gives the name its own framing, as l does.
+    return sendCommand({ command: 'layout', kind });
   }
 
   nextLayout() {
@@ -102,10 +108,9 @@ export class LayoutControls {
     return sendCommand({ command: 'swap' });
   }
 
-  nextPosition() {
-    const state = store.state;
-    const position = next(state?.options?.positions, state?.layout?.position);
-    if (position) sendCommand({ command: 'pip', position });
+  /** P: in pip the next window position, elsewhere the next framing; the server says when neither changes anything. */
+  nextPlacement() {
+    return sendCommand({ command: 'placement' });
   }
 
   update(state) {
@@ -129,6 +134,11 @@ export class LayoutControls {
     const isPip = layout?.kind === 'pip';
     for (const b of this.layouts.children) {
       b.setAttribute('aria-pressed', String(b.dataset.layout === layout?.kind));
+      b.disabled = !open;
+    }
+    for (const b of this.framings.children) {
+      const lit = b.dataset.fit === layout?.fit && (b.dataset.fit === 'fit' || b.dataset.anchor === layout?.anchor);
+      b.setAttribute('aria-pressed', String(Boolean(lit)));
       b.disabled = !open;
     }
     for (const b of this.positions.children) {
@@ -159,6 +169,7 @@ export class LayoutControls {
     if (layout) {
       summary = NAMES[layout.kind] ?? layout.kind ?? '';
       if (isPip) summary += ` · ${POSITION_NAMES[layout.position] ?? layout.position} · ${layout.size} %`;
+      else summary += layout.fit === 'fit' ? ' · fit' : ` · fill ${layout.anchor}`;
       if (layout.swapped) summary += ' · swapped';
       if (layout.width && layout.height) summary += ` · ${layout.width} × ${layout.height}`;
     }

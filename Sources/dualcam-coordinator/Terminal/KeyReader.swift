@@ -4,7 +4,7 @@ import Foundation
 /// pipe. The terminal is put back as it was at exit.
 enum KeyReader {
     enum Command: Sendable, Equatable {
-        case enter, start, stop, nextLayout, swap, nextPiPPosition, quit
+        case enter, start, stop, nextLayout, swap, nextPlacement, quit
         case layout(String)
         /// `filter NAME [INTENSITY]`
         case filter(String)
@@ -41,7 +41,7 @@ enum KeyReader {
                 case UInt8(ascii: "q"): handle(.stop)
                 case UInt8(ascii: "l"): handle(.nextLayout)
                 case UInt8(ascii: "s"): handle(.swap)
-                case UInt8(ascii: "p"): handle(.nextPiPPosition)
+                case UInt8(ascii: "p"): handle(.nextPlacement)
                 default: break
                 }
             }
@@ -55,7 +55,7 @@ enum KeyReader {
                 case "quit", "exit": handle(.quit)
                 case "l": handle(.nextLayout)
                 case "s": handle(.swap)
-                case "p": handle(.nextPiPPosition)
+                case "p": handle(.nextPlacement)
                 default:
                     if command.hasPrefix("layout ") { handle(.layout(String(command.dropFirst(7)))) }
                     if command.hasPrefix("filter ") { handle(.filter(String(command.dropFirst(7)))) }

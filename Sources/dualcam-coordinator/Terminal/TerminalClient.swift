@@ -8,7 +8,8 @@ import Synchronization
 /// into commands. Nothing here decides anything about a take.
 ///
 /// Keys on a terminal: Enter or q stops (in `serve`, Enter also starts), l cycles the
-/// layout, s swaps the cameras, p moves the small picture. From a pipe, one command a
+/// layout, s swaps the cameras, p moves the small picture (pip) or steps the framing
+/// (the other layouts; `LayoutSpec.nextPlacement`). From a pipe, one command a
 /// line: `start`, `stop` (or an empty line), `l`, `s`, `p`, `layout SPEC`, `quit`.
 /// Ctrl-C stops the take; a second Ctrl-C leaves at once, the agents recording on until
 /// `dualcam-coordinator resume` finishes the session.
@@ -82,7 +83,7 @@ final class TerminalClient: Sendable {
         case .enter, .stop: command = .stop(reason: "Enter")
         case .nextLayout: command = .nextLayout
         case .swap: command = .swap
-        case .nextPiPPosition: command = .nextPiPPosition
+        case .nextPlacement: command = .nextPlacement
         case .layout(let text):
             do {
                 command = .layout(try LayoutSpec(parsing: text))
