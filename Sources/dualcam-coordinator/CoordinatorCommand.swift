@@ -87,11 +87,11 @@ struct LayoutOptions: ParsableArguments {
         do { return try mix.map { try AudioMixSpec(parsing: $0) } ?? .all } catch { throw ValidationError("\(error)") }
     }
 
-    /// The layout asked for; without --layout, the one remembered from the last session
-    /// (if given), else picture-in-picture.
-    func spec(remembered: LayoutSpec? = nil) throws -> LayoutSpec {
+    /// The layout asked for; without --layout, `fallback` (the config file's default, or
+    /// the session's own layout for recompose), else picture-in-picture.
+    func spec(remembered fallback: LayoutSpec? = nil) throws -> LayoutSpec {
         do {
-            var spec = try layout.map { try LayoutSpec(parsing: $0) } ?? remembered ?? LayoutSpec(kind: .pip)
+            var spec = try layout.map { try LayoutSpec(parsing: $0) } ?? fallback ?? LayoutSpec(kind: .pip)
             if let fit { spec.fit = try LayoutFit.parse(fit) }
             if let anchor { spec.anchor = try CropAnchor.parse(anchor) }
             if let pipPosition { spec.pip.position = try PiPPosition.parse(pipPosition) }
