@@ -350,7 +350,8 @@ extension EndToEnd {
 
         /// Recording until Enter, with keys pressed on the way (s, then p, which in a split
         /// steps the framing): the changes are in the manifest's layout timeline, written
-        /// under today's layout edition, and the last is remembered for the next session.
+        /// under today's layout edition; and nothing is written into the user's config (a
+        /// key pressed once used to become every later start's layout, unsaid).
         @Test func enterStopsAndALayoutChangeIsKept() throws {
             let rig = try RecoveryRig()
             let config = rig.root + "/config"
@@ -372,8 +373,15 @@ extension EndToEnd {
             #expect(timeline.compactMap { $0["layout"] as? String }
                     == ["split-vertical:swap", "split-vertical:anchor=center,swap"], "\(timeline)")
             #expect(composite["layoutEdition"] as? Int == LayoutEdition.current.rawValue)
-            let remembered = try String(contentsOfFile: config + "/dualcam/coordinator.conf", encoding: .utf8)
-            #expect(remembered.contains("layout = split-vertical:anchor=center,swap"), "\(remembered)")
+            #expect(!FileManager.default.fileExists(atPath: config + "/dualcam/coordinator.conf"))
+
+            // The config is the user's: its layout is read, named when used, and refused
+            // with the file's name when it is not a layout.
+            try FileManager.default.createDirectory(atPath: config + "/dualcam", withIntermediateDirectories: true)
+            try "layout = pipp\n".write(toFile: config + "/dualcam/coordinator.conf", atomically: true, encoding: .utf8)
+            let refused = try rig.coordinator(["start", "--countdown", "0", "--size", "320x240"], environment: ["XDG_CONFIG_HOME": config])
+            #expect(refused.finish(seconds: 60) != 0)
+            #expect(refused.err.all().contains(config + "/dualcam/coordinator.conf: layout = pipp: unknown layout"), "\(refused.err.all())")
         }
     }
 }
