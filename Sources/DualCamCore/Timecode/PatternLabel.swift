@@ -41,15 +41,18 @@ public struct PatternLabel: Sendable, Equatable {
         let gridBottom = grid.originY + grid.gridHeight
         // Cap height about a tenth of the frame, as far as the band and the width allow.
         let wanted = max(1, (height + 35) / 70)
+        // Even edges all round: an even plate that fits the span stays inside it. Across,
+        // the grid's columns are the frame's central half.
+        let left = Self.even(up: grid.originX), right = (grid.originX + grid.gridWidth) & ~1
+        let nameBottom = (grid.originY - margin) & ~1, roleTop = Self.even(up: gridBottom + margin)
         var plates: [Plate] = []
-        if let name = Self.layout(identity.name, wanted: wanted, maxWidth: grid.gridWidth,
-                                  bandHeight: grid.originY - margin - safeTop) {
-            let bottom = (grid.originY - margin) & ~1
-            plates.append(Self.plate(name, frameWidth: width, top: bottom - name.height, colour: colour))
+        if let name = Self.layout(identity.name, wanted: wanted, maxWidth: right - left,
+                                  bandHeight: nameBottom - Self.even(up: safeTop)) {
+            plates.append(Self.plate(name, left: left, right: right, top: nameBottom - name.height, colour: colour))
         }
-        if let role = Self.layout(identity.role, wanted: wanted, maxWidth: grid.gridWidth,
-                                  bandHeight: safeBottom - gridBottom - margin) {
-            plates.append(Self.plate(role, frameWidth: width, top: Self.even(up: gridBottom + margin), colour: colour))
+        if let role = Self.layout(identity.role, wanted: wanted, maxWidth: right - left,
+                                  bandHeight: (safeBottom & ~1) - roleTop) {
+            plates.append(Self.plate(role, left: left, right: right, top: roleTop, colour: colour))
         }
         self.plates = plates
     }
@@ -101,7 +104,8 @@ public struct PatternLabel: Sendable, Equatable {
         return Line(text: shown, scale: scale, width: even(up: units.width * scale), height: even(up: units.height * scale))
     }
 
-    private static func plate(_ line: Line, frameWidth: Int, top: Int, colour: (cb: UInt8, cr: UInt8)) -> Plate {
+    /// Centred between the even columns `left` and `right`.
+    private static func plate(_ line: Line, left: Int, right: Int, top: Int, colour: (cb: UInt8, cr: UInt8)) -> Plate {
         let mask = BitmapFont.mask(line.text)
         let s = line.scale
         var luma = [UInt8](repeating: plateLuma, count: line.width * line.height)
@@ -113,7 +117,7 @@ public struct PatternLabel: Sendable, Equatable {
                 }
             }
         }
-        let rect = PixelRect(x: ((frameWidth - line.width) / 2) & ~1, y: top, width: line.width, height: line.height)
+        let rect = PixelRect(x: left + (((right - left - line.width) / 2) & ~1), y: top, width: line.width, height: line.height)
         return Plate(rect: rect, scale: s, luma: luma, cb: colour.cb, cr: colour.cr)
     }
 
