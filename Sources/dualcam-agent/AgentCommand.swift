@@ -110,10 +110,13 @@ struct Run: AsyncParsableCommand {
         }
         if exitWithParent { ParentWatch.exitWhenOrphaned() }
         let identity = try DeviceIdentity.loadOrCreate(in: state.directory, commonName: "dualcam-agent")
-        let defaults = try capture.settings()
+        var defaults = try capture.settings()
         if let note = capture.chosenSourceNote(defaults.source) { logger.info("\(note)") }
+        let nodeName = name ?? "\(role)-\(ProcessInfo.processInfo.hostName)"
+        // A synthetic picture says which node it comes from, in every file and layout.
+        defaults.patternIdentity = PatternIdentity(name: nodeName, role: wireRole.name)
         var options = AgentOptions(
-            name: name ?? "\(role)-\(ProcessInfo.processInfo.hostName)", role: wireRole, listenHost: listen, port: port,
+            name: nodeName, role: wireRole, listenHost: listen, port: port,
             stateDirectory: state.directory, spoolDirectory: spool ?? state.directory + "/spool", trusted: trusted,
             defaults: defaults,
             simulatedError: capture.simulatedError(), allowRemoteShutdown: allowRemoteShutdown)

@@ -1,6 +1,8 @@
 import ArgumentParser
 import DualCamAgent
+import DualCamCore
 import DualCamMedia
+import DualCamProtocol
 import Foundation
 import Logging
 
@@ -14,10 +16,14 @@ struct Record: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Seconds to record (default: until the input ends or a signal).") var duration: Double?
     @Option(help: "Output folder.") var out = "."
     @Option(parsing: .unconditional, help: "Seconds between telemetry lines.") var telemetrySeconds: Double = 1
+    @Option(help: "Synthetic source: a node name to draw beside the timecode (default: no label).") var name: String?
+    @Option(help: "Synthetic source: the role drawn under --name, which also picks the colour: host, guest or camera.")
+    var role = "host"
 
     func validate() throws {
         try AgentRanges.recordDuration.validate(duration)
         try AgentRanges.telemetrySeconds.validate(telemetrySeconds)
+        if Dualcam_V1_Role(name: role) == nil { throw ValidationError("--role must be host, guest or camera") }
     }
 
     func run() async throws {
@@ -25,7 +31,8 @@ struct Record: AsyncParsableCommand {
         MediaLog.setQuiet()
         var logger = Logger(label: "dualcam-agent")
         logger.logLevel = .info
-        let settings = try capture.settings()
+        var settings = try capture.settings()
+        settings.patternIdentity = name.map { PatternIdentity(name: $0, role: role.lowercased()) }
         if let note = capture.chosenSourceNote(settings.source) { logger.info("\(note)") }
         if case .stdin = settings.source {} else if duration == nil {
             // A synthetic or camera recording with no end only stops on a signal.

@@ -44,9 +44,10 @@ func runCaptureBenchmarks(rounds: Int) throws {
          "-keyint_min", "60", "-sc_threshold", "0", "-f", "mpegts", out + "/peer.ts"]
     }
     func agentSynthetic(_ out: String) -> [String] {
-        // Video only, as the peer: the synthetic source would add its tone bursts.
+        // Video only, as the peer: the synthetic source would add its tone bursts. Labelled,
+        // as every agent's synthetic picture is.
         [agent, "record", "--source", "synthetic", "--audio", "none", "--size", size, "--fps", "30", "--preset", "veryfast",
-         "--duration", "10", "--out", out]
+         "--duration", "10", "--name", "bench-host", "--role", "host", "--out", out]
     }
     print("Capture agent benchmark: \(frameCount) frames \(size) yuv420p at 30 fps (\(rawBytes >> 20) MiB on stdin), "
           + "libx264 veryfast crf 23, runs A B alternating \(rounds) times, \(ProcessInfo.processInfo.activeProcessorCount) cores")
@@ -54,6 +55,7 @@ func runCaptureBenchmarks(rounds: Int) throws {
     print("  B  " + shellLine(peer(root + "/B1")) + " < frames")
     print("  C  " + shellLine(agentSynthetic(root + "/C")) + "   (real time, renders its own pattern)")
     print("  (later rounds write to A2, B2, …; frames, video kB: H.264 packets and their bytes by ffprobe)")
+    reportPatternCost(width: width, height: height)
     var me = rusage()
     getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &me)
     print("  RSS floor: a child's max RSS is at least the bench's peak at spawn, \(megabytes(me.ru_maxrss))")

@@ -56,13 +56,13 @@ private func report(_ label: String, _ timing: (median: Double, best: Double), t
     print("  \(label): \(format(timing.median)) ms/frame (best \(format(timing.best)), target ≤ \(format(target))) \(verdict)")
 }
 
-private func format(_ ms: Double) -> String {
+func format(_ ms: Double) -> String {
     let hundredths = Int((ms * 100).rounded())
     let fraction = hundredths % 100
     return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
 }
 
-private func medianMilliseconds(runs: Int, _ body: () -> Void) -> (median: Double, best: Double) {
+func medianMilliseconds(runs: Int, _ body: () -> Void) -> (median: Double, best: Double) {
     for _ in 0..<10 { body() }
     let clock = ContinuousClock()
     var samples: [Double] = []

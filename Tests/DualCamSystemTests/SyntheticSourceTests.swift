@@ -45,7 +45,34 @@ struct SyntheticSourceTests {
         // 5 ms of simulated offset: the code is not the local instant's.
         #expect(codes[0] != DCTC.code(trueNanoseconds: start))
     }
+
+    /// The node's name and role reach the picture through the agent's settings, drawn
+    /// where the label belongs, with the code still reading.
+    @Test func theAgentsIdentityIsDrawnInItsFrames() throws {
+        var settings = RecordingSettings(width: 640, height: 360)
+        settings.patternIdentity = PatternIdentity(name: "node-7", role: "guest")
+        var source = try SourceFactory.make(settings: settings, clock: AgentClock(standaloneWith: .none),
+                                            gridFromShared: MonotonicTime.now() + 50_000_000)
+        #expect(source.description.hasSuffix("labelled node-7 (guest)"))
+        let frame = try #require(try source.next(stopLocalNanoseconds: { Int64?.none }))
+        guard case .picture(let picture) = frame.payload else { throw SourceTestError.notAPicture }
+        let code = DCTC.code(trueNanoseconds: frame.localCaptureNanoseconds)
+        #expect(DCTC.read(picture.image) == code)
+        var expected = YUV420Image(width: 640, height: 360)
+        let pattern = SyntheticPattern(width: 640, height: 360, identity: settings.patternIdentity)
+        pattern.render(frameIndex: 0, code: code, into: &expected)
+        let plates = try #require(pattern.label?.plates)
+        try #require(plates.count == 2)
+        for r in plates.map(\.rect) {
+            for y in r.y..<(r.y + r.height) {
+                let row = (r.x..<(r.x + r.width))
+                #expect(row.map { picture.image.luma($0, y) } == row.map { expected.luma($0, y) })
+            }
+        }
+    }
 }
+
+enum SourceTestError: Error { case notAPicture }
 
 /// Which frames start a session: a camera's frame is never moved to T0.
 struct SessionStartTests {

@@ -237,7 +237,8 @@ enum SourceFactory {
         switch settings.source {
         case .synthetic:
             return SyntheticSource(width: settings.width, height: settings.height, rate: settings.rate,
-                                   genlock: settings.genlock, clock: clock, startShared: gridFromShared)
+                                   genlock: settings.genlock, clock: clock, startShared: gridFromShared,
+                                   identity: settings.patternIdentity)
         case .v4l2(let device, let pixelFormat):
             return try V4L2Source(device: device, pixelFormat: pixelFormat, width: settings.width, height: settings.height,
                                   rate: settings.rate, clock: clock, frameLogPath: settings.frameLogPath)

@@ -16,14 +16,18 @@ struct SyntheticSource: FrameSource {
     private var freeRunFrame: Int64 = 0
     private var frameCounter: Int64 = 0
     private let pictures: PicturePool
+    private let pattern: SyntheticPattern
 
     /// `startShared`: the first frame is the one nearest this shared instant (nil: now).
-    init(width: Int, height: Int, rate: FrameRate, genlock: Bool, clock: AgentClock, startShared: Int64?) {
+    /// `identity`: the node's name and role, drawn beside the grid (nil: no label).
+    init(width: Int, height: Int, rate: FrameRate, genlock: Bool, clock: AgentClock, startShared: Int64?,
+         identity: PatternIdentity? = nil) {
         self.width = width
         self.height = height
         self.rate = rate
         self.genlock = genlock
         self.clock = clock
+        self.pattern = SyntheticPattern(width: width, height: height, identity: identity)
         // As many pictures as a recording holds at once: the queue's, one being encoded
         // and one being drawn. Each frame is drawn into one that came back.
         self.pictures = PicturePool(width: width, height: height,
@@ -43,7 +47,10 @@ struct SyntheticSource: FrameSource {
     var isPaced: Bool { true }
     var isGenlocked: Bool { genlock }
 
-    var description: String { "synthetic DCTC \(width)x\(height)@\(rate) \(genlock ? "genlocked" : "free-running")" }
+    var description: String {
+        "synthetic DCTC \(width)x\(height)@\(rate) \(genlock ? "genlocked" : "free-running")"
+            + (pattern.identity.map { " labelled \($0.name) (\($0.role))" } ?? "")
+    }
 
     mutating func next(stopLocalNanoseconds: () -> Int64?) throws -> CapturedFrame? {
         var dropped = 0
@@ -70,8 +77,7 @@ struct SyntheticSource: FrameSource {
             let picture = pictures.take()
             // Every pixel is drawn anew: what the picture held before does not show.
             picture.update { image in
-                SyntheticPicture.render(frameIndex: frameCounter, into: &image)
-                DCTC.draw(DCTC.code(trueNanoseconds: trueInstant), into: &image)
+                pattern.render(frameIndex: frameCounter, code: DCTC.code(trueNanoseconds: trueInstant), into: &image)
             }
             frameCounter += 1
             return CapturedFrame(payload: .picture(picture), localCaptureNanoseconds: local, droppedBefore: dropped)

@@ -16,6 +16,8 @@ public struct RecordingSettings: Sendable {
     public var genlock: Bool
     /// Agent-side only: the coordinator's Prepare never changes where frames come from.
     public var source: SourceConfig = .synthetic
+    /// The synthetic source's label and colour: the node's own name and role (nil: none).
+    public var patternIdentity: PatternIdentity?
     /// Piped input: how long the producer holds a frame before writing it (capture to
     /// pipe), subtracted from the arrival instant.
     public var inputLatencyNanoseconds: Int64 = 0

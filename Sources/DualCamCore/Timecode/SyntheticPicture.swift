@@ -14,10 +14,11 @@ public enum SyntheticPicture {
         return UInt8(16 + up * 219 / 127)
     }
 
-    public static func render(frameIndex: Int64, into image: inout YUV420Image) {
+    /// `tint`: the colour the wash swings around (nil: neutral grey, a full swing).
+    public static func render(frameIndex: Int64, tint: ChromaTint? = nil, into image: inout YUV420Image) {
         let f = Int(truncatingIfNeeded: frameIndex & 0xFFFF_FFFF)
         renderLuma(frame: f, into: &image)
-        renderChroma(frame: f, into: &image)
+        renderChroma(frame: f, tint: tint, into: &image)
     }
 
     private static func renderLuma(frame f: Int, into image: inout YUV420Image) {
@@ -47,20 +48,24 @@ public enum SyntheticPicture {
         }
     }
 
-    /// A gentle chroma swing, 80...176, so colours stay plausible.
-    private static func wash(_ phase: Int) -> UInt8 {
+    /// A gentle chroma swing, `centre ± swing`, so colours stay plausible.
+    private static func wash(_ phase: Int, around centre: Int, swing: Int) -> UInt8 {
         let level = Int(triangle[phase]) - 16  // 0...219
-        return UInt8(80 + level * 96 / 219)
+        return UInt8(centre - swing + level * 2 * swing / 219)
     }
 
-    private static func renderChroma(frame f: Int, into image: inout YUV420Image) {
+    private static func renderChroma(frame f: Int, tint: ChromaTint?, into image: inout YUV420Image) {
         let width = image.chromaWidth, height = image.chromaHeight, stride = image.chromaStride
         let mask = period - 1
+        // Neutral: 80...176. Tinted: a third of that swing, so the camera's colour is
+        // what one sees in every frame while the chroma still moves.
+        let swing = tint == nil ? 48 : 16
+        let cbCentre = 128 + (tint?.cb ?? 0), crCentre = 128 + (tint?.cr ?? 0)
         // Cb varies along x and Cr along y, both drifting with time: a slow colour wash.
         var cbLine = [UInt8](repeating: 128, count: width)
-        for x in 0..<width { cbLine[x] = wash((x + f) & mask) }
+        for x in 0..<width { cbLine[x] = wash((x + f) & mask, around: cbCentre, swing: swing) }
         var crRow = [UInt8](repeating: 128, count: height)
-        for y in 0..<height { crRow[y] = wash((2 * y + 2 * f) & mask) }
+        for y in 0..<height { crRow[y] = wash((2 * y + 2 * f) & mask, around: crCentre, swing: swing) }
         cbLine.withUnsafeBufferPointer { src in
             image.cb.withUnsafeMutableBufferPointer { dst in
                 for row in 0..<height { (dst.baseAddress! + row * stride).update(from: src.baseAddress!, count: width) }
