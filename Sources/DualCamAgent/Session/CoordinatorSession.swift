@@ -138,6 +138,10 @@ final class CoordinatorSession: Sendable {
     /// PreparedSessions); Ready once the first frame is captured, or the refusal.
     private func prepare(_ prepare: Dualcam_V1_Prepare, _ c: Context) async {
         var settings = options.defaults.merged(with: prepare.video)
+        if prepare.role != .unspecified, var identity = settings.patternIdentity {
+            identity.role = prepare.role.name
+            settings.patternIdentity = identity
+        }
         let opened = Date()
         // A microphone that cannot open costs the take its sound, never its pictures.
         let soundProblem = AudioProbe.problem(settings.audio)

@@ -105,11 +105,15 @@ final class Take {
         case .prepare(let who):
             do {
                 try makeFolderIfNeeded()
-                let prepare = plan.prepare(sessionID: sessionID)
+                // Each agent hears the role it films in this take (`--host`/`--guest` may
+                // differ from its own), which its test pattern then shows.
+                let roles = plan.roles(overriding: agents.map(\.role))
                 for i in who {
                     agents[i].ready = false
                     // A Prepare once the take has begun asks a restarted agent to rejoin.
                     agents[i].rejoining = outputs != nil
+                    var prepare = plan.prepare(sessionID: sessionID)
+                    prepare.role = roles[i]
                     send(.prepare(prepare), to: i)
                 }
                 if record == nil { notice("preparing \(sessionID) (\(plan.width)x\(plan.height) at \(plan.rate) fps)") }
