@@ -18,7 +18,7 @@ command -v ffmpeg >/dev/null || { echo "layout-frames: ffmpeg is needed to cut t
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-# The demo remembers the last layout in the user's config; keep that out of it.
+# A default layout in the user's config would not change these pictures, but keep it out.
 export XDG_CONFIG_HOME=$work/config
 mkdir -p "$out"
 
@@ -43,13 +43,16 @@ frame() {  # session cameras spec
   local session=$1 cameras=$2 spec=$3 name
   name=$cameras-$(printf '%s' "$spec" | tr ':,=' '---')
   if ! "$coordinator" recompose "$session" --layout "$spec" --preset ultrafast --crf 16 \
-         >/dev/null 2>"$work/recompose.log"; then
+         >"$work/recompose.out" 2>"$work/recompose.log"; then
     echo "layout-frames: recompose --layout $spec failed:" >&2
     tail -5 "$work/recompose.log" >&2
     exit 1
   fi
-  ffmpeg -v error -y -ss 1 -i "$(find "$session" -maxdepth 1 -name 'DualCam_Combined_*.mp4' | head -1)" \
-    -frames:v 1 -q:v 2 "$out/$name.jpg"
+  # Each render is a file of its own, named on the first line recompose prints.
+  local render
+  render=$(sed -n 's/^Recomposed into a new file: //p' "$work/recompose.out")
+  [ -f "$render" ] || { echo "layout-frames: recompose named no new file: $(cat "$work/recompose.out")" >&2; exit 1; }
+  ffmpeg -v error -y -ss 1 -i "$render" -frames:v 1 -q:v 2 "$out/$name.jpg"
   echo "  $out/$name.jpg  ($spec, $cameras cameras)"
 }
 
