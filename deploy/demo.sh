@@ -14,4 +14,5 @@ bin=$(swift build -c release --show-bin-path)
 # service manager) it says so and uses their loopback ports.
 bash deploy/ensure-avahi.sh || echo "(no avahi-daemon: the demo will reach its agents by address)"
 echo "== recording"
-exec "$bin/dualcam-coordinator" demo --out "${DUALCAM_DEMO_OUT:-$PWD/DualCam-demo}" "$@"
+# The session goes to the library (~/Videos/DualCam) unless DUALCAM_DEMO_OUT names a folder.
+exec "$bin/dualcam-coordinator" demo ${DUALCAM_DEMO_OUT:+--out "$DUALCAM_DEMO_OUT"} "$@"

@@ -132,9 +132,12 @@ enum CommandSupport {
     }
 
     /// `--out` as an absolute path, made and proved writable before anything slow.
-    static func outputFolder(_ out: String) throws -> String {
-        let path = URL(fileURLWithPath: out).standardizedFileURL.path
-        do { try OutputFolder.prepare(path) } catch { throw ValidationError("\(error)") }
+    /// Without `--out`, the library (`SessionHome`).
+    static func outputFolder(_ out: String?) throws -> String {
+        let path = URL(fileURLWithPath: out ?? SessionHome.directory()).standardizedFileURL.path
+        do { try OutputFolder.prepare(path, option: out == nil ? "`library =` in \(CoordinatorConfig.defaultPath)" : "--out") } catch {
+            throw ValidationError("\(error)")
+        }
         return path
     }
 
@@ -168,7 +171,8 @@ struct Demo: AsyncParsableCommand {
         abstract: "Record a session from synthetic agents started on this machine, over the real protocol.")
 
     @Option(parsing: .unconditional, help: "Seconds to record.") var duration = 10.0
-    @Option(help: "Output folder (one sub-folder per session).") var out = "DualCam-demo"
+    @Option(help: "Output folder, one sub-folder per session (default: the library, ~/Videos/DualCam or `library =` in coordinator.conf).")
+    var out: String?
     @Option(parsing: .unconditional, help: "Number of agents (host, guest, then extra cameras).") var cameras = 2
     @Option(help: "Picture size WxH.") var size = "1280x720"
     @Option(help: "Frame rate (24, 25, 30, 30000/1001, 50, 60).") var fps = "30"

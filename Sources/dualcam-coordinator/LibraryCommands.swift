@@ -7,10 +7,10 @@ import Glibc
 
 /// Where the library commands look for sessions.
 struct LibraryFolderOption: ParsableArguments {
-    @Option(help: "Output folder holding the sessions (default: DualCam and DualCam-demo, where start and demo write).")
+    @Option(help: "Folder holding the sessions (default: the library, ~/Videos/DualCam or `library =` in coordinator.conf).")
     var out: String?
 
-    var library: SessionLibrary { SessionLibrary(directories: out.map { [$0] } ?? SessionLibrary.defaultDirectories) }
+    var library: SessionLibrary { SessionLibrary(directories: [out ?? SessionHome.directory()]) }
 }
 
 struct List: ParsableCommand {
@@ -19,11 +19,13 @@ struct List: ParsableCommand {
 
     func run() throws {
         let sessions = folder.library.sessions()
-        guard !sessions.isEmpty else {
-            print("No sessions in \(folder.library.directories.joined(separator: ", ")).")
-            return
-        }
+        if sessions.isEmpty { print("No sessions in \(folder.library.directories.joined(separator: ", ")).") }
         SessionListing.lines(sessions).forEach { print($0) }
+        if folder.out == nil {
+            for earlier in SessionHome.earlierFolders(besides: folder.library.directories[0]) {
+                print("(\(earlier) holds sessions recorded before the library existed: `list --out \(earlier)`, or move them into \(folder.library.directories[0]))")
+            }
+        }
     }
 }
 

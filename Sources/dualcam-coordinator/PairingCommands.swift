@@ -131,13 +131,14 @@ struct Discover: AsyncParsableCommand {
         }
         let (browser, events) = try AgentBrowser.browse()
         defer { browser.finish() }
+        // One line per agent, not per address or interface it is resolved on (IPv4, IPv6,
+        // each network): a line when it appears or what it announces changes, and one
+        // when its last announcement leaves. Written at once (not through stdio's buffer),
+        // so that a pipe (`discover --follow | tee`) sees each line as it happens.
+        var follower = DiscoveryFollower()
         for await event in events {
-            switch event {
-            case .updated(let agent): print("+ " + line(agent))
-            case .removed(let name): print("- \(name)")
-            case .failed(let error): throw error
-            }
-            FileHandle.standardOutput.synchronizeFile()
+            if case .failed(let error) = event { throw error }
+            for text in follower.lines(for: event, describe: line) { Console.out(text) }
         }
     }
 }

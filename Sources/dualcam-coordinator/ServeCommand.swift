@@ -19,7 +19,8 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup var agents: AgentChoice
     @Option(help: "Seconds each take records (default: until stopped).") var duration: Double?
-    @Option(help: "Output folder (one sub-folder per session).") var out = "DualCam"
+    @Option(help: "Output folder, one sub-folder per session (default: the library, ~/Videos/DualCam or `library =` in coordinator.conf).")
+    var out: String?
     @OptionGroup var take: TakeOptions
     @OptionGroup var state: StateOption
     @OptionGroup var studio: StudioOptions

@@ -116,7 +116,8 @@ struct Start: AsyncParsableCommand {
 
     @OptionGroup var agents: AgentChoice
     @Option(parsing: .unconditional, help: "Seconds to record (default: until Enter or Ctrl-C).") var duration: Double?
-    @Option(help: "Output folder (one sub-folder per session).") var out = "DualCam"
+    @Option(help: "Output folder, one sub-folder per session (default: the library, ~/Videos/DualCam or `library =` in coordinator.conf).")
+    var out: String?
     @OptionGroup var take: TakeOptions
     @OptionGroup var state: StateOption
 
@@ -164,7 +165,7 @@ struct Resume: AsyncParsableCommand {
         abstract: "Finish a session whose coordinator was killed: reconnect to its agents, which recorded on, and collect the rest.")
 
     @Argument(help: "The session's folder or ID (default: the newest unfinished session in --out).") var session: String?
-    @Option(help: "Output folder holding the sessions.") var out = "DualCam"
+    @Option(help: "Folder holding the sessions (default: the library).") var out: String?
     @Option(parsing: .unconditional, help: "Seconds to wait after the stop for an agent that does not answer.") var reconnectGrace = 30.0
     @Option(help: "Finish without this agent (by name; repeatable): what is held of it is kept, nothing more is asked of it.")
     var without: [String] = []
@@ -176,7 +177,7 @@ struct Resume: AsyncParsableCommand {
         Interrupts.install()
         let logger = CommandSupport.logger()
         let progress: @Sendable (String) -> Void = { line in Console.error(line) }
-        let outputDirectory = URL(fileURLWithPath: out).standardizedFileURL.path
+        let outputDirectory = URL(fileURLWithPath: out ?? SessionHome.directory()).standardizedFileURL.path
         let directory: String
         if let session {
             let asPath = URL(fileURLWithPath: session).standardizedFileURL.path

@@ -231,6 +231,24 @@ extension EndToEnd {
             #expect(pair.out.all().contains("rec-host already trusts this coordinator: nothing to pair"), "\(pair.out.all())")
         }
 
+        /// Sessions go to the library (~/Videos/DualCam here) whatever the current folder,
+        /// and every library command finds them there without --out.
+        @Test func sessionsLiveInTheLibraryWhateverTheCurrentFolder() throws {
+            let home = NSTemporaryDirectory() + "dualcam-library-\(getpid())"
+            defer { try? FileManager.default.removeItem(atPath: home) }
+            let env = ["HOME": home, "XDG_CONFIG_HOME": home + "/.config"]
+            let demo = try Child("dualcam-coordinator", ["demo", "--duration", "1", "--size", "320x180", "--no-sound"] + DemoRun.debugBuildClockGate,
+                                 environment: env)
+            #expect(demo.finish(seconds: 120) == 0, "\(demo.err.all())")
+            let library = home + "/Videos/DualCam"
+            let sessions = (try? FileManager.default.contentsOfDirectory(atPath: library)) ?? []
+            #expect(sessions.count == 1, "\(sessions)")
+            #expect(demo.out.all().contains(library + "/"), "the files are printed with their place: \(demo.out.all())")
+            let list = try Child("dualcam-coordinator", ["list"], environment: env)
+            #expect(list.finish() == 0)
+            #expect(sessions.allSatisfy { list.out.all().contains($0) }, "\(list.out.all())")
+        }
+
         /// A port on loopback that nothing listens on (bound, then closed).
         static func closedPort() -> Int {
             let (descriptor, port) = (try? LoopbackListener.open()) ?? (-1, 9)

@@ -3,10 +3,6 @@ import Foundation
 /// The sessions under one or more output folders: what `list`, `show`, `delete` and
 /// `recompose` work on.
 public struct SessionLibrary: Sendable {
-    /// Where `start` and `demo` write by default; searched when no `--out` is given, so
-    /// that a demo session is found without naming its folder.
-    public static let defaultDirectories = ["DualCam", "DualCam-demo"]
-
     public let directories: [String]
 
     /// `directories`: the folders to look in, relative to the working directory or absolute.
