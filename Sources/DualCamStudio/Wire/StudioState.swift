@@ -68,6 +68,8 @@ struct StudioState: Encodable {
         var finalising: Progress?
         var layout: String
         var warnings: [String]
+        /// The pre-flight lines the rig said as the countdown started (`TakeStatus`).
+        var preflight: [String]
         var reason: String?
         var files: Files?
     }
@@ -223,7 +225,7 @@ extension StudioState {
         }
         return Take(sessionID: t.sessionID, phase: phase(t.phase), isOver: t.isOver, countdownSeconds: t.countdownSeconds,
                     elapsedSeconds: t.elapsedSeconds, finalising: t.finalising.map { Progress(done: $0.done, total: $0.total) },
-                    layout: t.layout, warnings: t.warnings, reason: t.reason, files: files)
+                    layout: t.layout, warnings: t.warnings, preflight: t.preflight, reason: t.reason, files: files)
     }
 
     static func layout(_ spec: LayoutSpec, cameras: [Int], width: Int, height: Int) -> Layout {

@@ -56,6 +56,7 @@ export class TakeControls {
     this.progressText = $('finalising-text');
     this.reason = $('reason');
     this.warnings = $('warnings');
+    this.preflight = $('preflight');
     this.files = $('files');
     this.folder = $('folder');
     this.fileList = $('file-list');
@@ -66,6 +67,7 @@ export class TakeControls {
     this.shownSession = null;
     this.filesKey = '';
     this.warningsKey = '';
+    this.preflightKey = '';
 
     this.record.addEventListener('click', () => this.start());
     this.stop.addEventListener('click', () => this.sendStop());
@@ -176,6 +178,7 @@ export class TakeControls {
     this.reason.hidden = !showReason;
     setText(this.reason, showReason ? take.reason : '');
     this.renderWarnings(take?.warnings);
+    this.renderPreflight(take?.preflight);
     this.renderFiles(take?.files ?? null);
     this.tick();
   }
@@ -207,6 +210,23 @@ export class TakeControls {
       return item;
     }));
     this.warnings.hidden = list.length === 0;
+  }
+
+  // What each node records, as the rig said it when the countdown began; what is missing
+  // (a test pattern for a camera, no sound, a node not there) is written in capitals by the
+  // rig and marked here too.
+  renderPreflight(lines) {
+    const list = Array.isArray(lines) ? lines.map(String) : [];
+    const key = JSON.stringify(list);
+    if (key === this.preflightKey) return;
+    this.preflightKey = key;
+    this.preflight.replaceChildren(...list.map((line) => {
+      const item = document.createElement('li');
+      item.textContent = line.trim();
+      if (/TEST PATTERN|NO SOUND|NOT HERE/.test(line)) item.classList.add('alert');
+      return item;
+    }));
+    this.preflight.hidden = list.length === 0;
   }
 
   renderFiles(files) {
