@@ -58,6 +58,8 @@ extension EndToEnd {
                 }
             case .complete:
                 #expect(FileManager.default.fileExists(atPath: (rig.sessionDirectory ?? "/nonexistent") + "/manifest.json"), "\(err)")
+                // A countdown of 3 says 3, 2, 1 (it said 4 first, and never 1, before).
+                #expect(err.contains("3…\n") && err.contains("2…\n") && err.contains("1…\n") && !err.contains("4…"), "\(err)")
             }
         }
 
