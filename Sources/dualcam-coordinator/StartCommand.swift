@@ -27,6 +27,9 @@ struct TakeOptions: ParsableArguments {
         if let fps, let problem = FrameRate.optionProblem(fps) { throw ValidationError(problem) }
         do { _ = try QualityPreset.parse(preset) } catch { throw ValidationError("\(error)") }
         if let encoder, let problem = VideoEncoderSettings.problem(encoder: encoder, preset: nil) { throw ValidationError(problem) }
+        if layout.layout == nil {
+            do { _ = try CoordinatorConfig().layout() } catch { throw ValidationError("\(error)") }
+        }
     }
 
     /// The plan for `agents`, every option checked before anything slow happens; the
