@@ -69,7 +69,7 @@ extension EndToEnd {
             oldComposite.removeValue(forKey: "layoutEdition")
             old["composite"] = oldComposite
             try JSONSerialization.data(withJSONObject: old).write(to: URL(fileURLWithPath: folder + "/manifest.json"))
-            let legacy = try Self.coordinator(["recompose", folder, "--preset", "ultrafast"])
+            let legacy = try Self.coordinator(["recompose", folder, "--preset", "ultrafast", "--replace"])
             try #require(legacy.exitCode == 0, "\(legacy.stderr)")
             #expect(try Self.codes(combined, layout: split).elementsEqual(live, by: ==), "the old equal is not the old picture")
             let rewritten = try #require(try Self.manifest(folder)["composite"] as? [String: Any])
