@@ -2,6 +2,7 @@ import ArgumentParser
 import DualCamCoordinator
 import DualCamCore
 import DualCamMedia
+import DualCamNet
 import Foundation
 import Glibc
 
@@ -37,13 +38,20 @@ struct Show: ParsableCommand {
     }
 }
 
-struct Delete: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Delete a session's folder with all its files.")
+struct Delete: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Delete a session's folder with all its files, and the agents' spooled copies of it.",
+        discussion: """
+            Each agent named in the session's session.json is asked (for up to 5 s) to remove its spooled copy; \
+            one that is down, refuses or records the session is named, and the folder is deleted all the same.
+            """)
     @Argument(help: "The session's ID (see `list`) or its folder's path.") var session: String
     @OptionGroup var folder: LibraryFolderOption
     @Flag(help: "Do not ask for confirmation (needed when not run from a terminal).") var yes = false
+    @Flag(help: "Leave the agents' spooled copies of the session where they are: ask no agent.") var keepAgentCopies = false
+    @OptionGroup var state: StateOption
 
-    func run() throws {
+    func run() async throws {
         let found = try LibraryCommandSupport.resolve(session, in: folder)
         if !yes {
             // A script piping "y" in by accident must not delete recordings: only a person
@@ -52,7 +60,8 @@ struct Delete: ParsableCommand {
                 throw ValidationError("not deleting \(found.id): standard input is not a terminal, so nobody can confirm; "
                     + "pass --yes to delete without asking")
             }
-            print("Delete session \(found.id) (\(found.path), \(found.sizeText)) and every file in it? [y/N] ",
+            let agents = keepAgentCopies ? "" : " and the agents' spooled copies of it"
+            print("Delete session \(found.id) (\(found.path), \(found.sizeText)) and every file in it\(agents)? [y/N] ",
                   terminator: "")
             let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
             guard answer == "y" || answer == "yes" else {
@@ -60,8 +69,18 @@ struct Delete: ParsableCommand {
                 return
             }
         }
-        try folder.library.delete(found)
+        var forgetter: SpoolForgetter?
+        if !keepAgentCopies {
+            if let identity = try DeviceIdentity.loadIfPresent(in: state.directory) {
+                forgetter = SpoolForgetter(identity: identity)
+            } else {
+                print("This coordinator has no identity in \(state.directory) (pass the --state that `start` used), "
+                    + "so no agent would accept it: the agents' spooled copies of \(found.id) are left.")
+            }
+        }
+        let copies = try await folder.library.delete(found, forgetter: forgetter)
         print("Deleted \(found.path).")
+        copies.lines(sessionID: found.id).forEach { print($0) }
     }
 }
 
