@@ -3,7 +3,8 @@ import Testing
 
 extension EndToEnd {
     /// `delete` frees the agents' spools of the session too (protocol 1.4, ForgetSession),
-    /// and deletes the folder even when an agent is down, naming it. One short take each.
+    /// and deletes the folder even when an agent is down, naming it and noting it for
+    /// `delete --retry-agents`. One short take each.
     @Suite(.serialized) struct SessionDeleteTests {
         /// Records a 2 s take on the rig; returns its folder and each agent's spool of it.
         static func record(on rig: RecoveryRig) throws -> (folder: String, id: String, spools: [String]) {
@@ -47,8 +48,19 @@ extension EndToEnd {
             #expect(!FileManager.default.fileExists(atPath: spools[0]))
             #expect(FileManager.default.fileExists(atPath: spools[1]))
             #expect(out.contains("rec-host (127.0.0.1:\(rig.ports[0])): removed its spooled copy"), "\(out)")
-            #expect(out.contains("rec-guest (127.0.0.1:\(rig.ports[1])) still holds its spooled copy") && out.contains("not reachable"),
-                    "\(out)")
+            #expect(out.contains("rec-guest (127.0.0.1:\(rig.ports[1])) still holds its spooled copy") && out.contains("not reachable")
+                    && out.contains("--retry-agents"), "\(out)")
+
+            // Once it is up again, the agent noted as holding the session is asked again.
+            rig.agents[1] = try Child("dualcam-agent", rig.agentArguments(role: "guest", port: rig.ports[1]))
+            try #require(rig.agents[1].waitForLine(containing: "LISTENING") != nil, "\(rig.agents[1].errTail())")
+            let retry = try rig.coordinator(["delete", "--retry-agents"])
+            #expect(retry.finish(seconds: 30) == 0, "\(retry.err.all())")
+            #expect(retry.out.all().contains("rec-guest (127.0.0.1:\(rig.ports[1])): removed its spooled copy"), "\(retry.out.all())")
+            #expect(!FileManager.default.fileExists(atPath: spools[1]))
+            let again = try rig.coordinator(["delete", "--retry-agents"])
+            #expect(again.finish(seconds: 30) == 0)
+            #expect(again.out.all().contains("No agent is noted"), "\(again.out.all())")
         }
 
         /// `--keep-agent-copies` asks no agent.

@@ -17,6 +17,7 @@ public struct SpoolForgetter: Sendable {
         self.timeoutSeconds = timeoutSeconds
     }
 
+    /// Each agent's answer, in the order of `agents`.
     public func forget(sessionID: String, agents: [SessionRecord.Agent]) async -> [AgentCopy] {
         await withTaskGroup(of: (Int, AgentCopy).self) { group in
             for (i, agent) in agents.enumerated() {
@@ -29,11 +30,9 @@ public struct SpoolForgetter: Sendable {
     }
 
     private func ask(_ agent: SessionRecord.Agent, sessionID: String) async -> AgentCopy {
-        let name = WireIdentifier.printable(agent.name, maxCharacters: 64)
-        let address = "\(agent.hosts.first ?? "?"):\(agent.port)"
-        var copy = AgentCopy(name: name, address: address, outcome: .unanswered(""))
+        var copy = AgentCopy(agent: agent, outcome: .unanswered(""))
         guard let deviceID = DeviceID(parsing: agent.deviceID), !agent.hosts.isEmpty, (1...65_535).contains(agent.port) else {
-            copy.outcome = .unanswered("session.json names it without a usable address or device ID")
+            copy.outcome = .unanswered("the session's record holds no usable address or device ID for it")
             return copy
         }
         let endpoint = AgentEndpoint(hosts: agent.hosts, port: agent.port, deviceID: deviceID)
