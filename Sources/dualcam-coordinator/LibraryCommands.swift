@@ -2,6 +2,7 @@ import ArgumentParser
 import DualCamCoordinator
 import DualCamCore
 import DualCamMedia
+import DualCamNet
 import Foundation
 import Glibc
 
@@ -39,14 +40,38 @@ struct Show: ParsableCommand {
     }
 }
 
-struct Delete: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Delete a session's folder with all its files.")
-    @Argument(help: "The session's ID (see `list`) or its folder's path.") var session: String
+struct Delete: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Delete a session's folder with all its files, and the agents' spooled copies of it.",
+        discussion: """
+            Each agent named in the session's session.json is asked (for up to 5 s) to remove its spooled copy; \
+            one that is down, refuses or records the session is named and noted in the state folder, and the \
+            folder is deleted all the same. `delete --retry-agents` asks the noted agents again.
+            """)
+    @Argument(help: "The session's ID (see `list`) or its folder's path.") var session: String?
     @OptionGroup var folder: LibraryFolderOption
     @Flag(help: "Do not ask for confirmation (needed when not run from a terminal).") var yes = false
+    @Flag(help: "Leave the agents' spooled copies of the session where they are: ask no agent.") var keepAgentCopies = false
+    @Flag(help: "Delete no folder: ask the agents that still held copies of deleted sessions again.") var retryAgents = false
+    @OptionGroup var state: StateOption
 
-    func run() throws {
-        let found = try LibraryCommandSupport.resolve(session, in: folder)
+    func validate() throws {
+        if retryAgents && (session != nil || keepAgentCopies) {
+            throw ValidationError("--retry-agents takes no session and no --keep-agent-copies: it asks the agents noted by earlier deletes")
+        }
+        if !retryAgents && session == nil { throw ValidationError("name the session to delete (see `list`)") }
+    }
+
+    func run() async throws {
+        let pending = PendingAgentCopies(stateDirectory: state.directory)
+        if retryAgents {
+            guard let forgetter = try forgetter() else { return }
+            let results = try await pending.retry(with: forgetter)
+            if results.isEmpty { print("No agent is noted as holding a copy of a deleted session.") }
+            for copies in results { copies.lines().forEach { print($0) } }
+            return
+        }
+        let found = try LibraryCommandSupport.resolve(session ?? "", in: folder)
         if !yes {
             // A script piping "y" in by accident must not delete recordings: only a person
             // at a terminal answers the question.
@@ -54,7 +79,8 @@ struct Delete: ParsableCommand {
                 throw ValidationError("not deleting \(found.id): standard input is not a terminal, so nobody can confirm; "
                     + "pass --yes to delete without asking")
             }
-            print("Delete session \(found.id) (\(found.path), \(found.sizeText)) and every file in it? [y/N] ",
+            let agents = keepAgentCopies ? "" : " and the agents' spooled copies of it"
+            print("Delete session \(found.id) (\(found.path), \(found.sizeText)) and every file in it\(agents)? [y/N] ",
                   terminator: "")
             let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
             guard answer == "y" || answer == "yes" else {
@@ -62,8 +88,25 @@ struct Delete: ParsableCommand {
                 return
             }
         }
-        try folder.library.delete(found)
+        let copies = try await folder.library.delete(found, forgetter: keepAgentCopies ? nil : try forgetter())
         print("Deleted \(found.path).")
+        copies.lines().forEach { print($0) }
+        do {
+            try pending.note(copies)
+        } catch {
+            print("The agents that still hold copies cannot be noted for --retry-agents: \(error)")
+        }
+    }
+
+    /// Nil, said why, when this coordinator has no identity: no agent would accept it, and
+    /// a new identity would be paired with none.
+    private func forgetter() throws -> SpoolForgetter? {
+        guard let identity = try DeviceIdentity.loadIfPresent(in: state.directory) else {
+            print("This coordinator has no identity in \(state.directory) (pass the --state that `start` used), "
+                + "so no agent would accept it: the agents' spooled copies are left.")
+            return nil
+        }
+        return SpoolForgetter(identity: identity)
     }
 }
 

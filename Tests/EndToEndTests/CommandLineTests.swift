@@ -119,7 +119,7 @@ extension EndToEnd {
             #expect(after.err.all().contains("not paired"), "\(after.err.all())")
         }
 
-        /// One release for both, with the protocol they speak: "dualcam-agent 0.4.0 (protocol 1.3)".
+        /// One release for both, with the protocol they speak: "dualcam-agent 0.4.0 (protocol 1.4)".
         @Test func bothProgramsSayTheirVersion() throws {
             var versions: [String] = []
             for program in ["dualcam-agent", "dualcam-coordinator"] {

@@ -49,7 +49,7 @@ final class RecoveryRig {
 
     func coordinator(_ arguments: [String], agentPorts: [Int]? = nil, environment: [String: String] = [:]) throws -> Child {
         let targets = zip(agentPorts ?? ports, ids).flatMap { ["--agent", "127.0.0.1:\($0),\($1)"] }
-        let state = ["start", "resume"].contains(arguments[0]) ? ["--state", root + "/coordinator"] : []
+        let state = ["start", "resume", "delete"].contains(arguments[0]) ? ["--state", root + "/coordinator"] : []
         return try Child("dualcam-coordinator", arguments + state + ["--out", root + "/out"]
                             + (arguments[0] == "start" ? DemoRun.debugBuildClockGate + targets : []), environment: environment)
     }

@@ -131,6 +131,8 @@ final class CoordinatorSession: Sendable {
             c.preview.request(settings)
             prepared.camera?.want(settings != nil)
             reportBetweenTakes(settings != nil, c.connection)
+        case .forgetSession(let request):
+            forget(request, c)
         }
     }
 

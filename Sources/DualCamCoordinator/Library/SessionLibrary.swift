@@ -54,6 +54,44 @@ public struct SessionLibrary: Sendable {
         try checkInside(session, doing: "deleting")
         let lock = try SessionLock(sessionDirectory: session.path, purpose: "deleting")
         defer { withExtendedLifetime(lock) {} }
+        try remove(session)
+    }
+
+    /// Deletes the session as `delete(_:)` does, after asking the agents named in its
+    /// `session.json` to remove their spooled copies (nil `forgetter`: none is asked). The
+    /// folder is locked first, so that no agent is asked about a session that is being
+    /// recorded or resumed, and read before it goes; it goes whatever the agents answered.
+    public func delete(_ session: SessionFolder, forgetter: SpoolForgetter?) async throws -> AgentCopies {
+        try checkInside(session, doing: "deleting")
+        let lock = try SessionLock(sessionDirectory: session.path, purpose: "deleting")
+        defer { withExtendedLifetime(lock) {} }
+        let copies: AgentCopies
+        if let forgetter {
+            try refuseWhileAgentsRecord(for: session)
+            copies = await AgentCopies.ask(forgetter, about: session)
+        } else {
+            copies = .notAsked
+        }
+        try remove(session)
+        return copies
+    }
+
+    /// An agent serves one coordinator connection at a time, and a new one from the same
+    /// coordinator replaces the old: asking an agent that another process of this
+    /// coordinator records with would cut that take's connection.
+    private func refuseWhileAgentsRecord(for session: SessionFolder) throws {
+        guard let mine = try? SessionRecord.load(from: session.path) else { return }
+        let agents = Set(mine.agents.map(\.deviceID))
+        for other in sessions() where other.path != session.path && SessionLock.isHeld(sessionDirectory: other.path) {
+            guard let record = try? SessionRecord.load(from: other.path),
+                  let shared = record.agents.first(where: { agents.contains($0.deviceID) }) else { continue }
+            throw CoordinatorError("not deleting \(session.id) now: a coordinator is recording or resuming \(other.id) with "
+                + "\(shared.name), and asking that agent would take it from that take. Delete it once that take is finished, "
+                + "or pass --keep-agent-copies to delete it now without asking the agents")
+        }
+    }
+
+    private func remove(_ session: SessionFolder) throws {
         do {
             try FileManager.default.removeItem(atPath: session.path)
         } catch {

@@ -32,6 +32,8 @@ extension Take {
             break  // the take's own deadline decides
         case .previewFrame:
             break  // the rig's preview hub takes these before any take sees them
+        case .sessionForgotten:
+            break  // only `delete` asks, on a connection of its own
         case .telemetry(let telemetry):
             agents[i].telemetry = telemetry
             checkHealth(i, telemetry)

@@ -50,6 +50,16 @@ public struct DeviceIdentity: Sendable {
                                   privateKeyPEM: key.pemRepresentation)
     }
 
+    /// Loads the identity from `directory`; nil when there is none (a command that only
+    /// talks to paired peers has nothing to gain from a new one).
+    public static func loadIfPresent(in directory: String) throws -> DeviceIdentity? {
+        let fm = FileManager.default
+        guard fm.fileExists(atPath: directory + "/" + certificateFile), fm.fileExists(atPath: directory + "/" + keyFile) else {
+            return nil
+        }
+        return try loadOrCreate(in: directory, commonName: "unused")
+    }
+
     /// Loads the identity from `directory`, creating the folder and a new identity when
     /// there is none.
     public static func loadOrCreate(in directory: String, commonName: String) throws -> DeviceIdentity {

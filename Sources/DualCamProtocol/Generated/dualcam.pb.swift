@@ -8,7 +8,7 @@
 // For information on using the generated types, please see the documentation:
 //   https://github.com/apple/swift-protobuf/
 
-/// DualCam wire protocol, version 1.1. See PROTOCOL.md for framing, states and rules.
+/// DualCam wire protocol, version 1.4. See PROTOCOL.md for framing, states and rules.
 /// Every message on the wire is one Envelope, preceded by its length (4 bytes, big endian).
 /// Unknown fields are ignored by every receiver; field numbers are never reused.
 
@@ -452,6 +452,22 @@ public nonisolated struct Dualcam_V1_Envelope: Sendable {
     set {body = .previewFrame(newValue)}
   }
 
+  public var forgetSession: Dualcam_V1_ForgetSession {
+    get {
+      if case .forgetSession(let v)? = body {return v}
+      return Dualcam_V1_ForgetSession()
+    }
+    set {body = .forgetSession(newValue)}
+  }
+
+  public var sessionForgotten: Dualcam_V1_SessionForgotten {
+    get {
+      if case .sessionForgotten(let v)? = body {return v}
+      return Dualcam_V1_SessionForgotten()
+    }
+    set {body = .sessionForgotten(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Body: Equatable, Sendable {
@@ -481,6 +497,8 @@ public nonisolated struct Dualcam_V1_Envelope: Sendable {
     case pairShare(Dualcam_V1_PairShare)
     case previewRequest(Dualcam_V1_PreviewRequest)
     case previewFrame(Dualcam_V1_PreviewFrame)
+    case forgetSession(Dualcam_V1_ForgetSession)
+    case sessionForgotten(Dualcam_V1_SessionForgotten)
 
   }
 
@@ -1014,6 +1032,41 @@ public nonisolated struct Dualcam_V1_PreviewFrame: Sendable {
   public init() {}
 }
 
+/// Coordinator -> agent, at any time after the handshake except for the session of the
+/// connection's own phase (PROTOCOL.md §17, protocol 1.4): the coordinator deleted this
+/// session; remove everything of it from the agent's spool. Answered by SessionForgotten.
+public nonisolated struct Dualcam_V1_ForgetSession: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var sessionID: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// Agent -> coordinator, once per ForgetSession. `reason` is empty when the agent holds
+/// nothing of the session any more (it removed its spool now, freeing freed_bytes, or it
+/// held none of it: freed_bytes 0); otherwise it says, in a sentence for the operator, why
+/// the agent keeps it (it is recording or uploading that session now, or a removal failed).
+public nonisolated struct Dualcam_V1_SessionForgotten: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var sessionID: String = String()
+
+  public var freedBytes: UInt64 = 0
+
+  public var reason: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 public nonisolated struct Dualcam_V1_Error: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1154,7 +1207,7 @@ nonisolated extension Dualcam_V1_ErrorCode: SwiftProtobuf._ProtoNameProviding {
 
 nonisolated extension Dualcam_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Envelope"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sequence\0\u{3}in_reply_to\0\u{2}\u{8}hello\0\u{3}hello_ack\0\u{3}clock_ping\0\u{3}clock_pong\0\u{3}clock_status\0\u{1}prepare\0\u{1}ready\0\u{3}start_at\0\u{1}stop\0\u{3}segment_offer\0\u{3}segment_data\0\u{3}segment_ack\0\u{3}recording_finished\0\u{1}telemetry\0\u{1}error\0\u{1}keepalive\0\u{1}shutdown\0\u{3}segment_request\0\u{3}pair_request\0\u{4}\u{4}pair_confirm\0\u{3}pair_result\0\u{1}resume\0\u{3}pair_share\0\u{3}preview_request\0\u{3}preview_frame\0\u{c}\u{1d}\u{1}\u{c}\u{1e}\u{1}\u{c}\u{1f}\u{1}")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sequence\0\u{3}in_reply_to\0\u{2}\u{8}hello\0\u{3}hello_ack\0\u{3}clock_ping\0\u{3}clock_pong\0\u{3}clock_status\0\u{1}prepare\0\u{1}ready\0\u{3}start_at\0\u{1}stop\0\u{3}segment_offer\0\u{3}segment_data\0\u{3}segment_ack\0\u{3}recording_finished\0\u{1}telemetry\0\u{1}error\0\u{1}keepalive\0\u{1}shutdown\0\u{3}segment_request\0\u{3}pair_request\0\u{4}\u{4}pair_confirm\0\u{3}pair_result\0\u{1}resume\0\u{3}pair_share\0\u{3}preview_request\0\u{3}preview_frame\0\u{3}forget_session\0\u{3}session_forgotten\0\u{c}\u{1d}\u{1}\u{c}\u{1e}\u{1}\u{c}\u{1f}\u{1}")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1489,6 +1542,32 @@ nonisolated extension Dualcam_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf.
           self.body = .previewFrame(v)
         }
       }()
+      case 38: try {
+        var v: Dualcam_V1_ForgetSession?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .forgetSession(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .forgetSession(v)
+        }
+      }()
+      case 39: try {
+        var v: Dualcam_V1_SessionForgotten?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .sessionForgotten(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .sessionForgotten(v)
+        }
+      }()
       default: break
       }
     }
@@ -1605,6 +1684,14 @@ nonisolated extension Dualcam_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf.
     case .previewFrame?: try {
       guard case .previewFrame(let v)? = self.body else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 37)
+    }()
+    case .forgetSession?: try {
+      guard case .forgetSession(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 38)
+    }()
+    case .sessionForgotten?: try {
+      guard case .sessionForgotten(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 39)
     }()
     case nil: break
     }
@@ -2691,6 +2778,76 @@ nonisolated extension Dualcam_V1_PreviewFrame: SwiftProtobuf.Message, SwiftProto
     if lhs.width != rhs.width {return false}
     if lhs.height != rhs.height {return false}
     if lhs.h264 != rhs.h264 {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Dualcam_V1_ForgetSession: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ForgetSession"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}session_id\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.sessionID) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.sessionID.isEmpty {
+      try visitor.visitSingularStringField(value: self.sessionID, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Dualcam_V1_ForgetSession, rhs: Dualcam_V1_ForgetSession) -> Bool {
+    if lhs.sessionID != rhs.sessionID {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Dualcam_V1_SessionForgotten: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".SessionForgotten"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}session_id\0\u{3}freed_bytes\0\u{1}reason\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.sessionID) }()
+      case 2: try { try decoder.decodeSingularUInt64Field(value: &self.freedBytes) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.reason) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.sessionID.isEmpty {
+      try visitor.visitSingularStringField(value: self.sessionID, fieldNumber: 1)
+    }
+    if self.freedBytes != 0 {
+      try visitor.visitSingularUInt64Field(value: self.freedBytes, fieldNumber: 2)
+    }
+    if !self.reason.isEmpty {
+      try visitor.visitSingularStringField(value: self.reason, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Dualcam_V1_SessionForgotten, rhs: Dualcam_V1_SessionForgotten) -> Bool {
+    if lhs.sessionID != rhs.sessionID {return false}
+    if lhs.freedBytes != rhs.freedBytes {return false}
+    if lhs.reason != rhs.reason {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

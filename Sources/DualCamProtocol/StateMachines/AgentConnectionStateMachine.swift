@@ -31,6 +31,7 @@ public struct AgentConnectionStateMachine: Sendable {
     private var following = false
     private var uploads = UploadWindow(capacity: WireProtocol.defaultUploadWindowBytes)
     private var pings = OutstandingPings()
+    private var forgets = ForgetRequests()
 
     /// Starts at the moment the (authenticated) connection is up.
     public init(configuration: Configuration, now: Int64) {
@@ -167,11 +168,15 @@ public struct AgentConnectionStateMachine: Sendable {
             try MessageValidation.checkPreviewRequest(request)
             return [.deliver(.previewRequest(request))]
 
+        case .forgetSession(let request):
+            try forgets.ask(request, phase: phase)
+            return [.deliver(.forgetSession(request))]
+
         case .hello:
             throw ProtocolError(.badState, "second Hello on one connection")
 
         case .helloAck, .clockPing, .clockStatus, .ready, .segmentOffer, .segmentData,
-             .recordingFinished, .telemetry, .previewFrame:
+             .recordingFinished, .telemetry, .previewFrame, .sessionForgotten:
             throw ProtocolError(.badMessage, "\(body.name) is sent by agents, not to them")
 
         case .pairRequest, .pairShare, .pairConfirm, .pairResult:
@@ -208,6 +213,8 @@ public struct AgentConnectionStateMachine: Sendable {
             break
         case .previewFrame(let frame):
             try MessageValidation.checkPreviewFrame(frame)
+        case .sessionForgotten(let answer):
+            try forgets.answer(answer)
         case .ready(let ready):
             guard case .preparing(let id) = phase, id == ready.sessionID else {
                 throw ProtocolError(.badState, "Ready for \(ready.sessionID) while \(describe(phase))")
@@ -242,7 +249,7 @@ public struct AgentConnectionStateMachine: Sendable {
         case .segmentData(let data):
             try uploads.send(data)
         case .hello, .helloAck, .clockPong, .prepare, .startAt, .stop, .segmentAck, .segmentRequest, .resume, .shutdown,
-             .previewRequest:
+             .previewRequest, .forgetSession:
             throw ProtocolError(.badMessage, "agents do not send \(body.name)")
         case .pairRequest, .pairShare, .pairConfirm, .pairResult:
             throw ProtocolError(.badState, "\(body.name) belongs on a pairing connection (§14)")

@@ -26,5 +26,8 @@ public enum AgentEvent: Sendable, Equatable {
     case shutdown(Dualcam_V1_Shutdown)
     /// Start, change or stop (width 0) the live preview (§16); a key frame comes next.
     case previewRequest(Dualcam_V1_PreviewRequest)
+    /// Remove the session from the spool unless it is in use (§17), then answer
+    /// SessionForgotten with the bytes freed, or why it is kept.
+    case forgetSession(Dualcam_V1_ForgetSession)
     case peerError(Dualcam_V1_Error)
 }

@@ -35,6 +35,7 @@ public struct CoordinatorConnectionStateMachine: Sendable {
     /// The phase's session was taken up with Resume (§8.6): an Error
     /// ERROR_SEGMENT_UNAVAILABLE naming it (the agent holds nothing of it) ends it.
     private var following = false
+    private var forgets = ForgetRequests()
 
     public init(configuration: Configuration, now: Int64) {
         self.configuration = configuration
@@ -152,6 +153,12 @@ public struct CoordinatorConnectionStateMachine: Sendable {
             try MessageValidation.checkPreviewFrame(frame)
             return [.deliver(.previewFrame(frame))]
 
+        case .sessionForgotten(let answer):
+            try forgets.answer(answer)
+            var shown = answer
+            shown.reason = WireIdentifier.printable(answer.reason, maxCharacters: WireSentences.maxBytes)
+            return [.deliver(.sessionForgotten(shown))]
+
         case .ready(let ready):
             try MessageValidation.checkReady(ready)
             guard case .preparing(let id) = phase, id == ready.sessionID else {
@@ -187,7 +194,7 @@ public struct CoordinatorConnectionStateMachine: Sendable {
             throw ProtocolError(.badState, "second HelloAck on one connection")
 
         case .hello, .clockPong, .prepare, .startAt, .stop, .segmentAck, .segmentRequest, .resume, .shutdown,
-             .previewRequest:
+             .previewRequest, .forgetSession:
             throw ProtocolError(.badMessage, "\(body.name) is sent by coordinators, not to them")
 
         case .pairRequest, .pairShare, .pairConfirm, .pairResult:
@@ -218,6 +225,8 @@ public struct CoordinatorConnectionStateMachine: Sendable {
             break
         case .previewRequest(let request):
             try MessageValidation.checkPreviewRequest(request)
+        case .forgetSession(let request):
+            try forgets.ask(request, phase: phase)
         case .prepare(let prepare):
             guard phase == .idle else {
                 throw ProtocolError(.badState, "Prepare for \(prepare.sessionID) while \(describe(phase))")
@@ -254,7 +263,7 @@ public struct CoordinatorConnectionStateMachine: Sendable {
                 following = true
             }
         case .hello, .helloAck, .clockPing, .clockPong, .clockStatus, .ready, .segmentOffer, .segmentData,
-             .recordingFinished, .telemetry, .previewFrame:
+             .recordingFinished, .telemetry, .previewFrame, .sessionForgotten:
             throw ProtocolError(.badMessage, "coordinators do not send \(body.name)")
         case .pairRequest, .pairShare, .pairConfirm, .pairResult:
             throw ProtocolError(.badState, "\(body.name) belongs on a pairing connection (§14)")

@@ -18,4 +18,6 @@ public enum CoordinatorEvent: Sendable, Equatable {
     case peerError(Dualcam_V1_Error)
     /// One picture of the agent's live preview (§16), checked.
     case previewFrame(Dualcam_V1_PreviewFrame)
+    /// The agent's answer to ForgetSession (§17), checked, its reason made printable.
+    case sessionForgotten(Dualcam_V1_SessionForgotten)
 }

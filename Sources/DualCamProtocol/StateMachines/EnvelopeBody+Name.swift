@@ -27,6 +27,8 @@ extension Dualcam_V1_Envelope.OneOf_Body {
         case .pairResult: "PairResult"
         case .previewRequest: "PreviewRequest"
         case .previewFrame: "PreviewFrame"
+        case .forgetSession: "ForgetSession"
+        case .sessionForgotten: "SessionForgotten"
         }
     }
 

@@ -198,6 +198,15 @@ enum MessageValidation {
         }
     }
 
+    /// A count of bytes freed on an agent's disk: no disk holds 2^62 bytes.
+    static func checkSessionForgotten(_ answer: Dualcam_V1_SessionForgotten) throws(ProtocolError) {
+        try checkSessionID(answer.sessionID)
+        guard answer.freedBytes < UInt64(maxInstant) else {
+            throw ProtocolError(.badMessage, "SessionForgotten: freed_bytes \(answer.freedBytes) is out of range")
+        }
+        try checkSentences([answer.reason], in: "SessionForgotten reason")
+    }
+
     private static func checkInstant(_ instant: Int64, _ name: String) throws(ProtocolError) {
         guard instant > 0, instant < maxInstant else {
             throw ProtocolError(.badMessage, "\(name) \(instant) is not an instant on the shared clock (1…2^62 ns)")
