@@ -143,6 +143,7 @@ public struct DemoRunner {
         }
         var plan = SessionPlan(agents: try await locate(children, progress: progress), outputDirectory: options.outputDirectory,
                                durationSeconds: options.durationSeconds)
+        plan.demo = true
         plan.width = options.width
         plan.height = options.height
         plan.rate = options.rate

@@ -58,6 +58,9 @@ public enum AgentCopies: Sendable {
         } catch {
             return .unknown(sessionID: session.id, "its \(SessionRecord.fileName), which names its agents, cannot be read")
         }
+        // A demo's agents kept their spools in a scratch folder removed with the demo:
+        // there is nobody to ask, and nothing left to free.
+        if record.demo == true { return .notAsked }
         return .asked(sessionID: record.sessionID, await forgetter.forget(sessionID: record.sessionID, agents: record.agents))
     }
 }

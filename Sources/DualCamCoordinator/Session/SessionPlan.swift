@@ -45,6 +45,8 @@ public struct SessionPlan: Sendable {
     public var reconnectGraceSeconds: Double = 30
     /// Bits per second for the agents' encoders (nil: constant quality, `crf`).
     public var bitrate: Int?
+    /// The demo's own agents, which end with it (their spools too).
+    public var demo = false
     /// Agents (by name or role, lower case) without which the take does not start.
     public var required: [String] = []
     /// Paired agents that were looked for and not found, each with what to do: a take

@@ -37,6 +37,9 @@ public struct SessionRecord: Codable, Sendable {
     public var filter: String
     public var filterIntensity: Int
     public var agents: [Agent]
+    /// Recorded by `demo`, whose agents and their spools lived only as long as it did
+    /// (absent in records written before it was kept).
+    public var demo: Bool?
 
     static let fileName = "session.json"
 
@@ -60,6 +63,7 @@ public struct SessionRecord: Codable, Sendable {
         filter = plan.filter.kind.rawValue
         filterIntensity = plan.filter.intensity
         self.agents = agents
+        demo = plan.demo ? true : nil
     }
 
     static func currentBootID() -> String {
