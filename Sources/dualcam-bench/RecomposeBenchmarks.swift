@@ -50,7 +50,9 @@ func runRecomposeBenchmarks(arguments: [String]) throws {
     let preset = value("--preset") ?? session.preset
     let crf = value("--crf").flatMap { Int($0) } ?? session.crf
     let out = root + "/peer.mp4"
-    var ours = [coordinator, "recompose", session.directory, "--layout", "pip", "--preset", preset, "--crf", "\(crf)"]
+    // --replace: each round rewrites the one combined file the figures are read from,
+    // as the peer rewrites its output, instead of adding a render beside it.
+    var ours = [coordinator, "recompose", session.directory, "--layout", "pip", "--preset", preset, "--crf", "\(crf)", "--replace"]
     var peer = ["ffmpeg", "-hide_banner", "-loglevel", "error", "-y"] + session.cameraFiles.flatMap { ["-i", $0] }
         + ["-filter_complex", session.pipFilterGraph() + (session.hasSound ? ";" + session.mixFilterGraph() : ""),
            "-map", "[out]", "-c:v", "libx264", "-preset", preset,
