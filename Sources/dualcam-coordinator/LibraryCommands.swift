@@ -17,9 +17,14 @@ struct LibraryFolderOption: ParsableArguments {
 struct List: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "List the recorded sessions, oldest first.")
     @OptionGroup var folder: LibraryFolderOption
+    @Flag(help: "JSON for scripts (fields in docs/LIBRARY-JSON.md).") var json = false
 
     func run() throws {
         let sessions = folder.library.sessions()
+        if json {
+            print(try LibraryJSON.list(sessions, library: folder.library.directories))
+            return
+        }
         if sessions.isEmpty { print("No sessions in \(folder.library.directories.joined(separator: ", ")).") }
         SessionListing.lines(sessions).forEach { print($0) }
         if folder.out == nil {
@@ -34,9 +39,15 @@ struct Show: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Show a session: files, settings, cameras, composite, layout timeline, warnings.")
     @Argument(help: "The session's ID (see `list`) or its folder's path.") var session: String
     @OptionGroup var folder: LibraryFolderOption
+    @Flag(help: "JSON for scripts: the session, its manifest as it is, and its files (docs/LIBRARY-JSON.md).") var json = false
 
     func run() throws {
-        SessionReport.lines(try LibraryCommandSupport.resolve(session, in: folder)).forEach { print($0) }
+        let found = try LibraryCommandSupport.resolve(session, in: folder)
+        if json {
+            print(try LibraryJSON.show(found))
+            return
+        }
+        SessionReport.lines(found).forEach { print($0) }
     }
 }
 

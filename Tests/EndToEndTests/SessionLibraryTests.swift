@@ -26,6 +26,19 @@ extension EndToEnd {
             let row = try #require(list.stdout.split(separator: "\n").first { $0.hasPrefix(id) }, "\(list.stdout)")
             #expect(row.contains("2.0 s") && row.contains("split-horizontal") && row.hasSuffix("complete"), "\(row)")
 
+            // The same for scripts, in the documented fields (docs/LIBRARY-JSON.md).
+            let listedJSON = try Self.coordinator(["list", "--out", out, "--json"])
+            let listing = try #require(try JSONSerialization.jsonObject(with: Data(listedJSON.stdout.utf8)) as? [String: Any])
+            #expect(listing["format"] as? Int == 1)
+            let entry = try #require((listing["sessions"] as? [[String: Any]])?.first { $0["id"] as? String == id }, "\(listedJSON.stdout)")
+            #expect(entry["state"] as? String == "complete" && entry["durationSeconds"] as? Double == Double(Self.seconds))
+            #expect((entry["files"] as? [String: Any])?["combined"] as? String == combined, "\(entry)")
+            #expect(((entry["files"] as? [String: Any])?["cameras"] as? [String])?.count == 2)
+            let shownJSON = try Self.coordinator(["show", id, "--out", out, "--json"])
+            let detail = try #require(try JSONSerialization.jsonObject(with: Data(shownJSON.stdout.utf8)) as? [String: Any])
+            #expect(((detail["manifest"] as? [String: Any])?["cameras"] as? [Any])?.count == 2, "\(shownJSON.stdout.prefix(500))")
+            #expect((detail["contents"] as? [[String: Any]])?.contains { $0["name"] as? String == "manifest.json" } == true)
+
             let show = try Self.coordinator(["show", id, "--out", out])
             #expect(show.exitCode == 0)
             for expected in ["Cameras", "demo-host [host]", "demo-guest [guest]", "captured", "Layout timeline",

@@ -105,6 +105,17 @@ public struct SessionFolder: Sendable {
             .filter { !FileManager.default.fileExists(atPath: path + "/" + $0) }
     }
 
+    /// The status in one word, for scripts: complete, incomplete (files missing),
+    /// unfinished (no manifest yet), busy (a coordinator holds it now), damaged.
+    public var state: String {
+        if manifestProblem != nil { return "damaged" }
+        guard manifest != nil else {
+            if SessionLock.isHeld(sessionDirectory: path) { return "busy" }
+            return recordProblem == nil ? "unfinished" : "damaged"
+        }
+        return missingFiles.isEmpty ? "complete" : "incomplete"
+    }
+
     public var status: String {
         if let manifestProblem {
             let rebuildable = recordProblem == nil && FileManager.default.fileExists(atPath: path + "/" + SessionRecord.fileName)

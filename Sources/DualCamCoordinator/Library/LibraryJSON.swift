@@ -1,0 +1,87 @@
+import Foundation
+
+/// `list --json` and `show --json`: the library for scripts, in fields documented in
+/// docs/LIBRARY-JSON.md and kept stable (`format` changes when a field changes meaning;
+/// fields are only ever added within a format).
+public enum LibraryJSON {
+    public static let format = 1
+
+    /// One session in the listing.
+    struct Entry: Encodable {
+        var id: String
+        var path: String
+        /// complete, incomplete, unfinished, busy, damaged (see `SessionFolder.state`).
+        var state: String
+        /// The same in words, with what to do (as `list` prints it).
+        var status: String
+        /// ISO 8601, or nil when the folder says nothing of its date.
+        var date: String?
+        var durationSeconds: Double?
+        var sizeBytes: Int64
+        var layout: String?
+        var files: Files?
+    }
+
+    struct Files: Encodable {
+        var cameras: [String]
+        var sound: [String]
+        var combined: String
+        var renders: [String]
+        var manifest: String
+    }
+
+    struct Listing: Encodable {
+        var format: Int
+        var library: [String]
+        var sessions: [Entry]
+    }
+
+    struct Shown: Encodable {
+        var format: Int
+        var session: Entry
+        /// manifest.json as it is (nil for an unfinished or damaged session).
+        var manifest: SessionManifest?
+        /// Every file in the folder with its size (segments/ summed).
+        var contents: [Content]
+    }
+
+    struct Content: Encodable {
+        var name: String
+        var bytes: Int64
+    }
+
+    public static func list(_ sessions: [SessionFolder], library: [String]) throws -> String {
+        try encode(Listing(format: format, library: library, sessions: sessions.map(entry)))
+    }
+
+    public static func show(_ session: SessionFolder) throws -> String {
+        let fm = FileManager.default
+        let names = ((try? fm.contentsOfDirectory(atPath: session.path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+        let contents = names.map { name -> Content in
+            let path = session.path + "/" + name
+            var isDirectory: ObjCBool = false
+            _ = fm.fileExists(atPath: path, isDirectory: &isDirectory)
+            let bytes = isDirectory.boolValue ? SessionFolder(path: path).totalBytes
+                : ((try? fm.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
+            return Content(name: name, bytes: bytes)
+        }
+        return try encode(Shown(format: format, session: entry(session), manifest: session.manifest, contents: contents))
+    }
+
+    static func entry(_ s: SessionFolder) -> Entry {
+        let files = s.manifest.map { m in
+            Files(cameras: m.cameras.map { s.path + "/" + $0.file }, sound: m.cameras.compactMap(\.soundFile).map { s.path + "/" + $0 },
+                  combined: s.path + "/" + m.composite.file, renders: (m.renders ?? []).map { s.path + "/" + $0.file },
+                  manifest: s.path + "/" + SessionManifest.fileName)
+        }
+        return Entry(id: s.id, path: s.path, state: s.state, status: s.status,
+                     date: s.date.map { ISO8601DateFormatter().string(from: $0) }, durationSeconds: s.durationSeconds,
+                     sizeBytes: s.totalBytes, layout: s.manifest.map { _ in s.layoutText }, files: files)
+    }
+
+    private static func encode(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}
