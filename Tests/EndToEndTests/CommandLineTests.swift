@@ -65,7 +65,14 @@ final class Child: @unchecked Sendable {
     func finish(seconds: Double = 30) -> Int32 {
         let deadline = Date().addingTimeInterval(seconds)
         while process.isRunning && Date() < deadline { usleep(50_000) }
-        if process.isRunning { process.terminate() }
+        if process.isRunning {
+            // SIGTERM asks the coordinator to stop its take cleanly, which a wedged one
+            // never finishes: SIGKILL after a grace, so a test fails instead of hanging.
+            process.terminate()
+            let grace = Date().addingTimeInterval(10)
+            while process.isRunning && Date() < grace { usleep(50_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
         process.waitUntilExit()
         return process.terminationStatus
     }
