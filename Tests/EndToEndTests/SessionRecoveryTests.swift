@@ -116,6 +116,26 @@ extension EndToEnd {
             try rig.expectCompositeWhole(frames: 240)
         }
 
+        /// A resumed take stopped (Enter) before its agents have reconnected: each hears the
+        /// Stop once it is back. The rig once handled an agent's HelloAck before it held the
+        /// link, so the Resume and Stop sent in answer went nowhere and the agent recorded on
+        /// for as long as its disk lasted (seen once in CI).
+        @Test func aResumedTakeStoppedBeforeItsAgentsAreBackStopsThem() throws {
+            let rig = try RecoveryRig()
+            let start = try rig.coordinator(["start", "--countdown", "0", "--size", "320x240"])
+            #expect(start.waitForErr(containing: "recording ", seconds: 60) != nil, "\(start.err.all())")
+            Thread.sleep(forTimeInterval: 3)
+            kill(start.process.processIdentifier, SIGKILL)
+            _ = start.finish(seconds: 5)
+            let resume = try rig.coordinator(["resume"])
+            resume.type("")
+            #expect(resume.finish(seconds: 60) == 0, "\(resume.err.all())")
+            for agent in rig.agents {
+                #expect(agent.waitForErr(containing: " finished: ", seconds: 10) != nil, "still recording: \(agent.err.text.suffix(800))")
+            }
+            try rig.expectCompositeWhole(frames: try rig.codes("DualCam_Host_").count)
+        }
+
         /// `--reconnect-grace 0` means "do not wait for an agent that is gone", not "stop
         /// collecting at the stop": the last segments of connected agents still arrive
         /// (they were dropped, 2 s of every camera, with nothing listed missing).

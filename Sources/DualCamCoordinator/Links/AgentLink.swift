@@ -37,6 +37,8 @@ final class AgentLink: Sendable {
     let endpoint: AgentEndpoint
     private let connection: CoordinatorConnection
     private let channel: Channel
+    /// Starts reading (and sending Hello); run once, by `start`.
+    private let reader = NIOLockedValueBox<(@Sendable () -> Void)?>(nil)
 
     private init(index: Int, generation: Int, endpoint: AgentEndpoint, connection: CoordinatorConnection, channel: Channel) {
         self.index = index
@@ -54,7 +56,10 @@ final class AgentLink: Sendable {
         let connection = CoordinatorConnection(machine: machine, clock: clock)
         let link = AgentLink(index: index, generation: generation, endpoint: endpoint, connection: connection,
                              channel: channel.channel)
-        Task {
+        // Nothing is read until the rig holds the link (`start`): an agent's HelloAck
+        // handled first would have the take answer it (Resume, Stop) on no link at all,
+        // and those were lost (an agent recorded on after a resumed take was stopped).
+        link.reader.withLockedValue { $0 = { Task {
             let heard = NIOLockedValueBox(false)
             var failure: Error?
             var closedBy: ProtocolError?
@@ -81,8 +86,13 @@ final class AgentLink: Sendable {
                                               port: endpoint.port, identity: identity)
             }
             events.yield(.closed(agent: index, generation: generation, reason))
-        }
+        } } }
         return link
+    }
+
+    /// Starts the connection: Hello out, the agent's messages in. Once; later calls do nothing.
+    func start() {
+        reader.withLockedValue { r -> (@Sendable () -> Void)? in defer { r = nil }; return r }?()
     }
 
     /// Sends `body` if the protocol allows it in the connection's phase now.

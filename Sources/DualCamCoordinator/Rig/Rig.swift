@@ -189,6 +189,7 @@ public actor Rig {
             members[i].generation = link.generation
             notify("reconnected to \(members[i].name)")
             if let take, let t = take.rigIndices.firstIndex(of: i), !isFinalising(take) { take.attach(t, link: link) }
+            link.start()
         case .tick:
             if let waiter = connectWaiter, now >= waiter.deadline {
                 connectWaiter = nil
@@ -413,6 +414,7 @@ public actor Rig {
                                             identity: identity, events: input, previews: previews)
         members[i].link = link
         if let take, let t = take.rigIndices.firstIndex(of: i) { take.attach(t, link: link) }
+        link.start()
     }
 
     private func openOrReconnect(_ i: Int) async {
