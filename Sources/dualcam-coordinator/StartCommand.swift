@@ -158,7 +158,7 @@ struct Start: AsyncParsableCommand {
         } catch let cancelled as TakeCancelled {
             KeyReader.restoreTerminal()
             progress("\(cancelled)")
-            throw ExitCode(cancelled.folderKept ? 1 : Interrupts.exitCode(forReason: cancelled.reason))
+            throw ExitCode(cancelled.folderKept ? 1 : Interrupts.received?.exitCode ?? 1)
         }
     }
 }

@@ -1,3 +1,4 @@
+import DualCamCore
 import DualCamMedia
 import Foundation
 
@@ -6,11 +7,10 @@ public enum DiskSpace {
     /// Below this the agent warns at start and in its telemetry.
     public static let warnBytes: Int64 = 500 * 1_000_000
 
-    /// Bytes a recording of `seconds` at `bitsPerSecond` needs, with a margin for the
-    /// encoder overshooting its rate and the container's overhead (25 %), plus the
-    /// reserve at which the agent stops.
+    /// Bytes a recording of `seconds` at `bitsPerSecond` needs (with the margin of
+    /// `BitrateEstimate.storageBytes`), plus the reserve at which the agent stops.
     public static func needed(bitsPerSecond: Int, seconds: Double, reserveBytes: Int64) -> Int64 {
-        Int64(Double(bitsPerSecond) / 8 * seconds * 1.25) + reserveBytes
+        Int64(BitrateEstimate.storageBytes(bitsPerSecond: bitsPerSecond, seconds: seconds)) + reserveBytes
     }
 
     public static func megabytes(_ bytes: Int64) -> String { "\(bytes / 1_000_000) MB" }

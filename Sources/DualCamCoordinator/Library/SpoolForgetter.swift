@@ -75,26 +75,15 @@ private final class ForgetExchange: Sendable {
 
     func run(deadline: Date) async -> AgentCopy.Outcome {
         let clock: @Sendable () -> Int64 = { MonotonicTime.now() }
-        var unreachable: [String] = []
-        var opened: (EnvelopeChannel, String)?
-        for host in endpoint.hosts {
-            let left = max(deadline.timeIntervalSinceNow, 0.1)
-            do {
-                let channel = try await TLSTransport.connect(
-                    host: host, port: endpoint.port, identity: identity, expectedPeer: endpoint.deviceID,
-                    clock: clock, timeout: .milliseconds(Int64(left * 1000)))
-                opened = (channel, host)
-                break
-            } catch let error as TransportError where error.unreachable {
-                unreachable.append(error.description)
-                if Date() >= deadline { break }
-            } catch {
-                settle(.unanswered("\(error)"))
-                return outcome.withLockedValue { $0! }
-            }
-        }
-        guard let (envelopes, host) = opened else {
-            settle(.unanswered("not reachable: " + unreachable.joined(separator: "; ")))
+        let envelopes: EnvelopeChannel
+        let host: String
+        do {
+            (envelopes, host) = try await AgentLink.connectAny(endpoint, identity: identity, deadline: deadline)
+        } catch let error as TransportError where error.unreachable {
+            settle(.unanswered("not reachable: " + error.description))
+            return outcome.withLockedValue { $0! }
+        } catch {
+            settle(.unanswered("\(error)"))
             return outcome.withLockedValue { $0! }
         }
         channel.withLockedValue { $0 = envelopes.channel }

@@ -1,5 +1,6 @@
 import DualCamNet
 import DualCamProtocol
+import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
 
@@ -105,18 +106,21 @@ final class AgentLink: Sendable {
 
     /// Tries the endpoint's addresses in order until one answers. A peer that answered
     /// and then failed (a refused pin, a bad certificate) ends the attempt there: another
-    /// address would reach the same agent.
-    private static func connectAny(_ endpoint: AgentEndpoint,
-                                   identity: DeviceIdentity) async throws -> (EnvelopeChannel, String) {
+    /// address would reach the same agent. With a `deadline`, each address gets what is
+    /// left of it, and none is tried once it has passed.
+    static func connectAny(_ endpoint: AgentEndpoint, identity: DeviceIdentity,
+                           deadline: Date? = nil) async throws -> (EnvelopeChannel, String) {
         var unreachable: [String] = []
         for host in endpoint.hosts {
+            let left = deadline.map { max($0.timeIntervalSinceNow, 0.1) }
             do {
                 let channel = try await TLSTransport.connect(
                     host: host, port: endpoint.port, identity: identity, expectedPeer: endpoint.deviceID,
-                    clock: { MonotonicTime.now() })
+                    clock: { MonotonicTime.now() }, timeout: left.map { .milliseconds(Int64($0 * 1000)) } ?? .seconds(10))
                 return (channel, host)
             } catch let error as TransportError where error.unreachable {
                 unreachable.append(error.description)
+                if let deadline, Date() >= deadline { break }
             }
         }
         throw TransportError(unreachable.joined(separator: "; "), unreachable: true)

@@ -84,9 +84,10 @@ final class SessionOutputs: @unchecked Sendable {
 
     func finish(t0Shared: Int64, durationNanoseconds: Int64, cameras: [CameraStatistics],
                 deviceIDs: [String], warnings sessionWarnings: [String]) async throws -> SessionResult {
-        let (remuxWarnings, soundFiles): ([String], [String?]) = await withCheckedContinuation { done in
+        let (remuxWarnings, soundFiles, recorded): ([String], [String?], [Int]) = await withCheckedContinuation { done in
             remuxQueue.async { [self] in
                 var warnings: [String] = []
+                var recorded: [Int] = []
                 for (i, remux) in remuxes.enumerated() {
                     if !remux.missingSegments.isEmpty {
                         warnings.append("\(cameraNames[i]): segments after a gap never arrived: \(remux.missingSegments)")
@@ -97,14 +98,14 @@ final class SessionOutputs: @unchecked Sendable {
                         warnings.append("\(cameraNames[i]) recorded nothing: the session has no file of it")
                         continue
                     }
+                    recorded.append(i)
                     do { try remux.finish() } catch { record(error, "finishing \(remux.outputPath)") }
                 }
-                done.resume(returning: (warnings, remuxes.map { $0.hasSound ? $0.soundPath : nil }))
+                done.resume(returning: (warnings, remuxes.map { $0.hasSound ? $0.soundPath : nil }, recorded))
             }
         }
         let composite = try await composer.finish(endPresentationNanoseconds: durationNanoseconds)
         if let error = lock.withLock({ firstError }) { throw CoordinatorError(error) }
-        let recorded = remuxQueue.sync { remuxes.indices.filter { remuxes[$0].hasSegments } }
         guard !recorded.isEmpty else {
             throw CoordinatorError("no camera recorded anything: " + (sessionWarnings + remuxWarnings).joined(separator: "; "))
         }
@@ -118,7 +119,7 @@ final class SessionOutputs: @unchecked Sendable {
                             preset: plan.preset, crf: plan.crf, segmentMilliseconds: plan.segmentMilliseconds,
                             genlock: plan.genlock),
             cameras: recorded.map { i in
-                .init(file: (remuxes[i].outputPath as NSString).lastPathComponent, deviceID: deviceIDs[i], statistics: cameras[i],
+                .init(file: (cameraFiles[i] as NSString).lastPathComponent, deviceID: deviceIDs[i], statistics: cameras[i],
                       soundFile: soundFiles[i].map { ($0 as NSString).lastPathComponent })
             },
             composite: composite.manifestEntry(file: (composer.outputPath as NSString).lastPathComponent,
@@ -129,7 +130,7 @@ final class SessionOutputs: @unchecked Sendable {
         let manifestPath = sessionDirectory + "/manifest.json"
         try manifest.write(sessionDirectory: sessionDirectory)
         finished = (manifest, durationNanoseconds)
-        return SessionResult(sessionDirectory: sessionDirectory, perCameraFiles: recorded.map { remuxes[$0].outputPath },
+        return SessionResult(sessionDirectory: sessionDirectory, perCameraFiles: recorded.map { cameraFiles[$0] },
                              soundFiles: soundFiles.compactMap { $0 },
                              combinedFile: composer.outputPath, manifestFile: manifestPath)
     }

@@ -30,7 +30,7 @@ enum Preflight {
             parts.append(source.hasPrefix("synthetic") ? "TEST PATTERN (" + source + ")" : source)
             if source.hasSuffix("no sound") { parts.append("NO SOUND") }
             if let free = node.freeDiskBytes, free > 0 {
-                let hours = Double(free) / (Double(bits) / 8 * 1.25) / 3600
+                let hours = Double(free) / BitrateEstimate.storageBytes(bitsPerSecond: bits, seconds: 3600)
                 parts.append(String(format: "%.1f GB free (about %@)", Double(free) / 1e9,
                                     hours >= 2 ? "\(Int(hours)) h" : "\(Int(hours * 60)) min"))
             }

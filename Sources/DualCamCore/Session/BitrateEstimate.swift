@@ -11,4 +11,10 @@ public enum BitrateEstimate {
         // Each 6 CRF steps roughly halve or double the rate.
         return Int(pixelsPerSecond * 0.1 * pow(2, (23 - Double(crf ?? 23)) / 6))
     }
+
+    /// Bytes `seconds` of a recording at `bitsPerSecond` take on disk, with a margin for
+    /// the encoder overshooting its rate and the container's overhead (25 %).
+    public static func storageBytes(bitsPerSecond: Int, seconds: Double) -> Double {
+        Double(bitsPerSecond) / 8 * seconds * 1.25
+    }
 }

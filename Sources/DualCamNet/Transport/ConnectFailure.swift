@@ -17,7 +17,7 @@ public enum ConnectFailure {
         case ETIMEDOUT?:
             return "no answer from \(at) in time: a firewall, or the wrong address"
         default:
-            if error is ChannelError, case .connectTimeout = error as? ChannelError {
+            if case .connectTimeout? = error as? ChannelError {
                 return "no answer from \(at) in time: a firewall, or the wrong address"
             }
             let text = "\(error)"

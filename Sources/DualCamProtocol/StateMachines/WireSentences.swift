@@ -9,12 +9,11 @@ public enum WireSentences {
     /// character boundary to fit.
     public static func fitted(_ sentences: [String]) -> [String] {
         sentences.prefix(maxCount).map { sentence in
-            var cut = ""
-            for character in sentence {
-                guard cut.utf8.count + character.utf8.count <= maxBytes else { break }
-                cut.append(character)
-            }
-            return cut
+            var bytes = 0
+            return String(sentence.prefix { character in
+                bytes += character.utf8.count
+                return bytes <= maxBytes
+            })
         }
     }
 }

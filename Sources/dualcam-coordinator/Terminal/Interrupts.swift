@@ -27,12 +27,11 @@ enum Interrupts {
         }
     }
 
-    /// A take cancelled by one of these signals ends the process with its code.
-    static func exitCode(forReason reason: String) -> Int32 {
-        [Signal.interrupt, .terminate, .hangUp].first { $0.name == reason }?.exitCode ?? 1
-    }
-
     private static let handler = Mutex<(@Sendable (Signal) -> Void)?>(nil)
+    private static let first = Mutex<Signal?>(nil)
+
+    /// The first signal taken, if any: a take it cancelled ends the process with its code.
+    static var received: Signal? { first.withLock { $0 } }
     // Invariant: written once, by `install`, before any signal is unblocked for them;
     // only kept alive here.
     nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
@@ -57,6 +56,7 @@ enum Interrupts {
     }
 
     private static func deliver(_ signal: Signal) {
+        first.withLock { if $0 == nil { $0 = signal } }
         if let handle = handler.withLock({ $0 }) {
             handle(signal)
             return
