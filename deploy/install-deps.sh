@@ -24,11 +24,12 @@ PACKAGES=(
 # Playwright (installed from PyPI below): the system's chromium, so that Playwright never
 # downloads a browser of its own; a font, or the page's text has no size; numpy (also for
 # tools/dctc_read.py) reads the DCTC cells and PIL decodes the screenshots they are read
-# from; websockets is the viewers of tools/bench/studio-viewers.py. The demo needs none of it.
+# from; websockets is the viewers of tools/bench/studio-viewers.py; gcc builds the jitter
+# switch of the multi-host tests (tools/netns/jitterhub.c). The demo needs none of it.
 FOR_TESTS=0
 [ "${1:-}" = "--test" ] && FOR_TESTS=1
 if [ $FOR_TESTS -eq 1 ]; then
-  PACKAGES+=(chromium fonts-dejavu-core python3-numpy python3-pil python3-pip python3-websockets)
+  PACKAGES+=(gcc libc6-dev chromium fonts-dejavu-core python3-numpy python3-pil python3-pip python3-websockets)
 fi
 # The V4L2 tests run the capture code in a QEMU guest with the vivid driver
 # (tools/vivid-vm/run.sh). xz-utils unpacks the kernel once so the guest boots ~5 s faster.

@@ -6,7 +6,15 @@
 # private mount namespace whose /run/dbus and /run/avahi-daemon are tmpfs, so mDNS crosses
 # the bridge exactly as between machines, and nothing touches the machine's own daemons.
 #
-#   rig.sh up [PREFIX]          builds a rig; prints PREFIX (default: a fresh unique one)
+#   rig.sh up [PREFIX] [--switch "OPTS"] [--path ROLE=D,J,L,P,S …]
+#                               builds a rig; prints PREFIX (default: a fresh unique one).
+#                               --switch joins the hosts through the jitter switch
+#                               (jitterhub.c, built here with cc) instead of a bridge:
+#                               OPTS are its options, e.g. "-d 1000 -j 500 -l 5 -p 2
+#                               -s 20000 -R" (delay and jitter in µs, loss and spike %);
+#                               --path gives the frames sent *to* one host their own law
+#                               (delay µs, jitter µs, loss %, spike %, spike µs); a path
+#                               alone implies the switch with no impairment elsewhere
 #   rig.sh exec NS CMD [ARG…]   runs CMD inside host NS (PREFIX-coord, PREFIX-host,
 #                               PREFIX-guest): its network and its mount namespace, so
 #                               D-Bus/Avahi clients reach that host's own daemons. CMD
@@ -23,6 +31,8 @@
 #   rig.sh check                exits 0 when this machine can run a rig (root, ip netns,
 #                               nsenter, unshare, dbus-daemon, avahi-daemon), else says why
 #
+# The switch's counters (frames delayed, dropped, spiked, how late it sent): `down` copies
+# them to the file $DUALCAM_RIG_SWITCH_LOG names, when set.
 # Addresses: 10.77.0.10 coordinator, .11 host, .12 guest (each rig is isolated in its own
 # namespaces, so parallel rigs reuse them without clashing). Needs root and util-linux.
 # State (PIDs, avahi configs, the holders' logs) is in $STATE_ROOT/PREFIX; on the machine
@@ -101,9 +111,42 @@ enable-reflector=no
 EOF
 }
 
+# Builds the jitter switch once per source version, into the state root.
+switch_binary() {
+  local src here sum bin
+  here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+  src=$here/jitterhub.c
+  sum=$(sha256sum "$src" | cut -c1-12)
+  bin=$STATE_ROOT/jitterhub-$sum
+  if [ ! -x "$bin" ]; then
+    mkdir -p "$STATE_ROOT" && ${CC:-cc} -O2 -Wall -o "$bin.tmp" "$src" -lm && mv "$bin.tmp" "$bin" \
+      || { echo "rig: cannot build the jitter switch ($src): is a C compiler (gcc) installed?" >&2; return 1; }
+  fi
+  echo "$bin"
+}
+
 up() {
   check || exit 1
-  PREFIX=${1:-dcmh-$(head -c4 /dev/urandom | od -An -tx1 | tr -d ' \n')}
+  local switch_opts="" use_switch=0 paths=() arg
+  declare -A law=()
+  PREFIX=""
+  while [ $# -gt 0 ]; do
+    arg=$1; shift
+    case "$arg" in
+      --switch) [ $# -gt 0 ] || die "--switch needs its options (e.g. \"-d 1000 -j 500\")"; switch_opts=$1; use_switch=1; shift ;;
+      --path)
+        [ $# -gt 0 ] || die "--path needs ROLE=DELAY_US,JITTER_US,LOSS_PCT,SPIKE_PCT,SPIKE_US"
+        [[ $1 =~ ^(coord|host|guest)=[0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+$ ]] \
+          || die "--path $1: expected ROLE=DELAY_US,JITTER_US,LOSS_PCT,SPIKE_PCT,SPIKE_US with ROLE coord, host or guest"
+        law[${1%%=*}]=${1#*=}; use_switch=1; shift ;;
+      -*) die "up: unknown option $arg" ;;
+      *) [ -z "$PREFIX" ] || die "up: one PREFIX only"; PREFIX=$arg ;;
+    esac
+  done
+  [ $use_switch -eq 1 ] && [ -z "$switch_opts" ] && switch_opts="-d 0 -j 0 -R"
+  local hub=""
+  if [ $use_switch -eq 1 ]; then hub=$(switch_binary) || exit 1; fi
+  PREFIX=${PREFIX:-dcmh-$(head -c4 /dev/urandom | od -An -tx1 | tr -d ' \n')}
   case "$PREFIX" in *[!a-z0-9-]* | -* | *-) die "PREFIX may hold a-z, 0-9 and inner dashes only";; esac
   [ ${#PREFIX} -le 40 ] || die "PREFIX is longer than 40 characters"
   local dir=$STATE_ROOT/$PREFIX
@@ -116,15 +159,22 @@ up() {
 
   ip netns add "$PREFIX-br"
   ip -n "$PREFIX-br" link set lo up
-  ip -n "$PREFIX-br" link add br0 type bridge mcast_snooping 0 stp_state 0 forward_delay 0
-  ip -n "$PREFIX-br" link set br0 up
+  if [ $use_switch -eq 0 ]; then
+    ip -n "$PREFIX-br" link add br0 type bridge mcast_snooping 0 stp_state 0 forward_delay 0
+    ip -n "$PREFIX-br" link set br0 up
+  fi
   for ROLE in "${HOSTS[@]}"; do
     local ns=$PREFIX-$ROLE
     ip netns add "$ns"
     ip -n "$ns" link set lo up
     # Both ends are created inside the rig's namespaces: no interface in the machine's own.
     ip -n "$PREFIX-br" link add "v-$ROLE" type veth peer name eth0 netns "$ns"
-    ip -n "$PREFIX-br" link set "v-$ROLE" master br0 up
+    if [ $use_switch -eq 0 ]; then
+      ip -n "$PREFIX-br" link set "v-$ROLE" master br0 up
+    else
+      ip -n "$PREFIX-br" link set "v-$ROLE" up
+      paths+=("v-$ROLE${law[$ROLE]:+=${law[$ROLE]}}")
+    fi
     ip -n "$ns" addr add "$NET.${OCTET[$ROLE]}/24" dev eth0
     ip -n "$ns" link set eth0 multicast on up
     avahi_config "$ns" > "$dir/$ROLE-avahi.conf"
@@ -148,6 +198,12 @@ up() {
       exec sleep infinity
     ' rig-holder "$dir" "$ROLE" < /dev/null >> "$dir/$ROLE.log" 2>&1 ) &
   done
+  if [ $use_switch -eq 1 ]; then
+    # shellcheck disable=SC2086 # the switch's options are words
+    ( close_inherited; exec setsid ip netns exec "$PREFIX-br" "$hub" $switch_opts "${paths[@]}" \
+        < /dev/null >> "$dir/switch.log" 2>&1 ) &
+    echo $! > "$dir/switch.pid"
+  fi
   set +E
   trap - ERR
 
@@ -217,6 +273,15 @@ down() {
   PREFIX=${1:?down PREFIX}
   case "$PREFIX" in *[!a-z0-9-]* | -* | *-) die "PREFIX may hold a-z, 0-9 and inner dashes only";; esac
   local dir=$STATE_ROOT/$PREFIX ns pid pids=() role
+  # The switch first: SIGTERM makes it print its counters into switch.log.
+  pid=$(cat "$dir/switch.pid" 2>/dev/null)
+  if live_in_ns "$pid" "$PREFIX-br"; then
+    kill -TERM "$pid" 2>/dev/null
+    local waited
+    for waited in $(seq 20); do live_in_ns "$pid" "$PREFIX-br" || break; sleep 0.1; done
+    live_in_ns "$pid" "$PREFIX-br" && kill -KILL "$pid" 2>/dev/null
+    [ -n "${DUALCAM_RIG_SWITCH_LOG:-}" ] && cp "$dir/switch.log" "$DUALCAM_RIG_SWITCH_LOG" 2>/dev/null
+  fi
   for role in "${HOSTS[@]}"; do
     ns=$PREFIX-$role
     # What the rig started (holder, daemons), then whatever `exec` ran there: every
