@@ -43,11 +43,16 @@ public enum MediaProbe {
 
     /// Decodes the file's video and calls `body` with each picture in presentation order.
     public static func forEachFrame(path: String, _ body: (DecodedFrame) throws -> Void) throws {
+        try forEachFrameWhile(path: path) { try body($0); return true }
+    }
+
+    /// As `forEachFrame`, stopping (and decoding no further) once `body` returns false.
+    public static func forEachFrameWhile(path: String, _ body: (DecodedFrame) throws -> Bool) throws {
         let demuxer = try MediaDemuxer(path: path)
         let decoder = try VideoDecoder(parameters: demuxer.videoParameters)
         while let packet = try demuxer.nextVideoPacket() {
-            for frame in try decoder.decode(packet) { try body(frame) }
+            for frame in try decoder.decode(packet) where try !body(frame) { return }
         }
-        for frame in try decoder.flush() { try body(frame) }
+        for frame in try decoder.flush() where try !body(frame) { return }
     }
 }

@@ -45,17 +45,17 @@ struct StateOption: ParsableArguments {
 
 struct ClockSyncOptions: ParsableArguments {
     @Option(name: .customLong("clock-threshold-us"), parsing: .unconditional,
-            help: "Start only when every agent's clock error bound is under this many microseconds.")
-    var thresholdMicroseconds = 1000
+            help: "Start only when every agent's clock error bound is under this many microseconds (default: a twentieth of a frame, 1667 at 30 fps).")
+    var thresholdMicroseconds: Int?
     @Option(name: .customLong("clock-sync-timeout"), parsing: .unconditional, help: "Seconds to wait for that before giving up.")
     var timeoutSeconds = 30.0
 
     func validate() throws {
-        try CoordinatorRanges.clockThresholdMicroseconds.validate(thresholdMicroseconds)
+        if let thresholdMicroseconds { try CoordinatorRanges.clockThresholdMicroseconds.validate(thresholdMicroseconds) }
         try CoordinatorRanges.clockSyncTimeout.validate(timeoutSeconds)
     }
 
-    var thresholdNanoseconds: Int64 { Int64(thresholdMicroseconds) * 1000 }
+    var thresholdNanoseconds: Int64? { thresholdMicroseconds.map { Int64($0) * 1000 } }
     var timeoutNanoseconds: Int64 { Int64(timeoutSeconds * 1e9) }
 }
 

@@ -39,7 +39,11 @@ import Testing
     @Test(arguments: scenarios)
     func ninetyNinthPercentileOverAnHourAtOneHertz(scenario: Scenario) {
         for seed in 0..<2 as Range<UInt64> {
-            var sim = ClockSimulation(seed: seed &+ 1000, skewPPM: scenario.skewPPM, jitter: scenario.jitter)
+            // Polled at 1 Hz once locked (the default is 20 Hz): the hour must hold at the
+            // slower rate too, and 72 000 exchanges an hour would make this test slow.
+            var config = ClockEstimator.Configuration()
+            config.lockedIntervalNanoseconds = 1_000_000_000
+            var sim = ClockSimulation(seed: seed &+ 1000, skewPPM: scenario.skewPPM, jitter: scenario.jitter, configuration: config)
             var rng = SplitMix64(seed: seed)
             let start = sim.nextPoll
             var errors: [Int64] = []
@@ -58,19 +62,8 @@ import Testing
             #expect(Double(covered) >= 0.99 * Double(errors.count), "seed \(seed): bound covered \(covered)/\(errors.count)")
             #expect(sim.estimator.stepsDetected == 0)
             #expect(sim.estimator.estimate?.state == .locked)
-            // Locked polling is 1 Hz: about 3600 exchanges plus the burst.
+            // Locked polling at 1 Hz: about 3600 exchanges plus the burst.
             #expect(sim.exchanges < 3600 + 1500)
-        }
-    }
-
-    @Test func boundIsNeverBelowHalfTheBestRoundTrip() {
-        var sim = ClockSimulation(seed: 7)
-        let start = sim.nextPoll
-        var smallestDelay = Int64.max
-        for step in 1...400 as ClosedRange<Int64> {
-            sim.advance(to: start + step * 50_000_000)
-            smallestDelay = sim.estimator.window.map(\.delay).min() ?? smallestDelay
-            if let e = sim.estimator.estimate { #expect(e.errorBoundNanoseconds >= smallestDelay / 2) }
         }
     }
 
@@ -86,9 +79,9 @@ import Testing
         #expect(sim.estimator.nextPollInterval() == 10_000_000)
         sim.advance(to: start + 11_000_000_000)
         #expect(sim.estimator.estimate?.state == .locked)
-        #expect(sim.estimator.nextPollInterval() > 100_000_000)
+        #expect(sim.estimator.nextPollInterval() == 50_000_000)
         sim.advance(to: start + 60_000_000_000)
-        #expect(sim.estimator.nextPollInterval() == 1_000_000_000)
+        #expect(sim.estimator.nextPollInterval() == 50_000_000)
     }
 
     @Test func rateAndOffsetAreRecovered() {
@@ -162,7 +155,8 @@ import Testing
     }
 
     /// The documented blind spot: an asymmetry `d` shifts the estimate by `d/2`, and the
-    /// bound (never below half the minimum round trip) still covers it.
+    /// bound (never below half the gap between the two directions' fastest readings,
+    /// which holds the asymmetry) still covers it.
     @Test func pathAsymmetryShiftsByHalfAndStaysInsideTheBound() {
         var sim = ClockSimulation(seed: 9)
         sim.delays.asymmetryNanoseconds = 400_000
@@ -190,6 +184,7 @@ import Testing
     @Test func leastSquaresAlternativeStillWorksOverAnHour() {
         var config = ClockEstimator.Configuration()
         config.fit = .leastSquares
+        config.lockedIntervalNanoseconds = 1_000_000_000
         var sim = ClockSimulation(seed: 1)
         sim.estimator = ClockEstimator(configuration: config)
         let start = sim.nextPoll

@@ -7,7 +7,9 @@
 /// using a seeded generator, so a failing seed can be replayed exactly.
 struct ClockSimulation {
     struct DelayModel {
-        enum Jitter { case uniform, exponential }
+        /// `normal`: the project's jitter switch (`tools/netns/jitterhub.c`), each one-way
+        /// delay `floor + max(0, N(mean, jitter))`, plus spikes and TCP-retransmitted losses.
+        enum Jitter { case uniform, exponential, normal }
         var jitter: Jitter = .uniform
         /// Mean one-way delay.
         var meanNanoseconds: Double = 1_000_000
@@ -21,6 +23,14 @@ struct ClockSimulation {
         var turnaroundNanoseconds: Double = 30_000
         /// Extra outbound delay on every exchange: a constant path asymmetry.
         var asymmetryNanoseconds: Double = 0
+        /// Normal model: the path's own floor (veth, kernel, TLS) under the switch's delay.
+        var floorNanoseconds: Double = 25_000
+        /// Normal model: share of packets held up by `spikeNanoseconds` more.
+        var spikeFraction: Double = 0
+        var spikeNanoseconds: Double = 0
+        /// Normal model: share of packets lost; TCP sends them again after its minimum
+        /// retransmission timeout (200 ms on Linux), so a loss is a late packet.
+        var lossFraction: Double = 0
 
         func draw(using rng: inout SplitMix64) -> (out: Int64, back: Int64) {
             func oneWay() -> Double {
@@ -30,6 +40,13 @@ struct ClockSimulation {
                 case .exponential:
                     let u = max(rng.unit(), 1e-300)
                     return meanNanoseconds - jitterNanoseconds - jitterNanoseconds * naturalLog(u)
+                case .normal:
+                    // The floor itself wavers by up to 20 µs (interrupts, scheduling, TLS).
+                    var d = floorNanoseconds + 20_000 * rng.unit()
+                        + max(0, meanNanoseconds + jitterNanoseconds * rng.standardNormal())
+                    if rng.unit() < spikeFraction { d += spikeNanoseconds }
+                    if rng.unit() < lossFraction { d += 200_000_000 + meanNanoseconds }
+                    return d
                 }
             }
             var out = oneWay() + asymmetryNanoseconds, back = oneWay()
@@ -58,7 +75,9 @@ struct ClockSimulation {
     var nextPoll: Int64 = 0
     var exchanges = 0
 
-    init(seed: UInt64, offsetNanoseconds: Int64 = 37_000_000, skewPPM: Double = 80, jitter: DelayModel.Jitter = .uniform) {
+    init(seed: UInt64, offsetNanoseconds: Int64 = 37_000_000, skewPPM: Double = 80, jitter: DelayModel.Jitter = .uniform,
+         configuration: ClockEstimator.Configuration = .init()) {
+        estimator = ClockEstimator(configuration: configuration)
         rng = SplitMix64(seed: seed)
         // The agent's process started a while before the session; the skew counts from then.
         clock = SimulatedClockError(offsetNanoseconds: offsetNanoseconds, skewPPM: skewPPM,

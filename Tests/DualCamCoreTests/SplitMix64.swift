@@ -18,4 +18,11 @@ struct SplitMix64: RandomNumberGenerator {
     mutating func unit() -> Double {
         Double(next() >> 11) * 0x1.0p-53
     }
+
+    /// Approximately standard normal (Irwin–Hall: twelve uniforms), cut off at ±6.
+    mutating func standardNormal() -> Double {
+        var sum = 0.0
+        for _ in 0..<12 { sum += unit() }
+        return sum - 6
+    }
 }

@@ -8,14 +8,7 @@ public final class AgentClock: Sendable {
     public let simulatedError: SimulatedClockError
     private let estimator: NIOLockedValueBox<ClockEstimator>
 
-    /// The agent locks after 3 s of burst exchanges (the core's default, 10 s, suits a
-    /// rig that syncs once before a long session; an agent that is asked to start soon
-    /// after connecting needs its rate sooner, and keeps refining it while recording).
-    static var configuration: ClockEstimator.Configuration {
-        var c = ClockEstimator.Configuration()
-        c.lockSpanNanoseconds = 3_000_000_000
-        return c
-    }
+    static var configuration: ClockEstimator.Configuration { .agent }
 
     public init(simulatedError: SimulatedClockError) {
         self.simulatedError = simulatedError

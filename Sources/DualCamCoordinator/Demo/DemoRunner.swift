@@ -24,7 +24,7 @@ public struct DemoOptions: Sendable {
     public var sound = true
     public var agentExecutable: String
     public var coordinatorStateDirectory: String
-    public var clockThresholdNanoseconds: Int64 = 1_000_000
+    public var clockThresholdNanoseconds: Int64? = nil
     public var clockSyncTimeoutNanoseconds: Int64 = 30_000_000_000
 
     public init(outputDirectory: String, agentExecutable: String, coordinatorStateDirectory: String) {

@@ -74,7 +74,7 @@ enum ManifestRebuilder {
         }
         let result = try await outputs.finish(t0Shared: record.t0SharedNanoseconds, durationNanoseconds: stop - record.t0SharedNanoseconds,
                                               cameras: statistics, deviceIDs: record.agents.map(\.deviceID), warnings: warnings)
-        do { _ = try outputs.addSoundSyncReport() } catch { progress("sound check not written into the manifest: \(error)") }
+        do { _ = try outputs.addSyncReports() } catch { progress("sync checks not written into the manifest: \(error)") }
         // The frames in each file stand in for the agents' counts, which were lost.
         var manifest = try SessionManifest.read(sessionDirectory: session.path)
         for i in manifest.cameras.indices {

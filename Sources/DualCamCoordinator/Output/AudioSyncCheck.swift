@@ -50,4 +50,20 @@ enum AudioSyncCheck {
         }
         return entries
     }
+
+    /// Confidence under which a measured offset is not trusted enough to warn about.
+    static let warningConfidence = 0.5
+
+    /// A warning for each node whose sound was further than a tenth of a frame from the
+    /// reference's, at the start or the end, where the measure is confident.
+    static func warnings(_ entries: [Entry], periodNanoseconds: Int64) -> [String] {
+        let limit = periodNanoseconds / 10
+        return entries.compactMap { e in
+            let apart = [(e.startOffsetNanoseconds, e.startConfidence), (e.endOffsetNanoseconds, e.endConfidence)]
+                .filter { $0.1 >= warningConfidence }.map { $0.0.magnitude }.max() ?? 0
+            guard apart > limit else { return nil }
+            return String(format: "%@ was %.2f ms from %@ by their sound (a tenth of a frame is %.2f ms)",
+                          e.camera, Double(apart) / 1e6, e.reference, Double(limit) / 1e6)
+        }
+    }
 }

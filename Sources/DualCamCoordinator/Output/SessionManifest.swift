@@ -139,4 +139,8 @@ struct SessionManifest: Codable {
     /// the end: a check of the clock figures above that does not rely on them. Absent
     /// in manifests from before sound, or when fewer than two cameras recorded any.
     var audioSync: [AudioSyncCheck.Entry]? = nil
+    /// The clocks' true error read from the frame codes of test-pattern sources, and how
+    /// far apart such cameras really were; absent without such sources, and in manifests
+    /// from before it was measured.
+    var clockTruth: ClockTruthCheck.Report? = nil
 }

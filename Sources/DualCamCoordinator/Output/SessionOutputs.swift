@@ -8,14 +8,14 @@ import Logging
 /// cooperative pool). Finishing waits for both and writes manifest.json.
 final class SessionOutputs: @unchecked Sendable {
     // Invariant: `remuxes` is touched only on `remuxQueue`; `firstError` only under `lock`;
-    // `finished` is written by `finish` and read by `addSoundSyncReport`, which the one
+    // `finished` is written by `finish` and read by `addSyncReports`, which the one
     // caller runs after `finish` has returned.
     private let remuxQueue = DispatchQueue(label: "dualcam.remux")
     private let lock = NSLock()
     private var remuxes: [CameraRemux]
     private var firstError: String?
     private let composer: LiveComposer
-    /// The manifest as `finish` wrote it, for the sound sync report added after.
+    /// The manifest as `finish` wrote it, for the sync reports added after.
     private var finished: (manifest: SessionManifest, durationNanoseconds: Int64)?
     let plan: SessionPlan
     let sessionDirectory: String
@@ -135,16 +135,35 @@ final class SessionOutputs: @unchecked Sendable {
                              combinedFile: composer.outputPath, manifestFile: manifestPath)
     }
 
-    /// The nodes' offset measured from their sound, written into the manifest once the
-    /// files are final: it reads and correlates the cameras' sound, which takes a moment
-    /// that the files should not wait for. Returns the entries (empty without sound).
-    func addSoundSyncReport() throws -> [AudioSyncCheck.Entry] {
-        guard let (original, duration) = finished else { return [] }
+    /// What the files themselves say of sync, written into the manifest once they are
+    /// final (reading and decoding them takes a moment the files should not wait for):
+    /// the nodes' offset from their sound, and the clocks' true error from the frame
+    /// codes of test-pattern sources, with a warning where cameras were further apart than
+    /// a tenth of a frame.
+    func addSyncReports() throws -> SyncReports {
+        guard let (original, duration) = finished else { return SyncReports() }
         var manifest = original
-        let entries = AudioSyncCheck.measure(files: cameraFiles, names: cameraNames, durationNanoseconds: duration)
-        guard !entries.isEmpty else { return [] }
-        manifest.audioSync = entries
+        var reports = SyncReports()
+        let period = plan.rate.periodNanoseconds
+        reports.sound = AudioSyncCheck.measure(files: cameraFiles, names: cameraNames, durationNanoseconds: duration)
+        let files = manifest.cameras.map { sessionDirectory + "/" + $0.file }
+        reports.clockTruth = ClockTruthCheck.measure(files: files, names: manifest.cameras.map(\.statistics.name),
+                                                     sources: manifest.cameras.map(\.statistics.source),
+                                                     t0Shared: manifest.t0SharedNanoseconds, durationNanoseconds: duration,
+                                                     periodNanoseconds: period)
+        reports.warnings = reports.clockTruth.map { ClockTruthCheck.warnings($0, periodNanoseconds: period) } ?? []
+        reports.warnings += AudioSyncCheck.warnings(reports.sound, periodNanoseconds: period)
+        guard !reports.sound.isEmpty || reports.clockTruth != nil else { return reports }
+        if !reports.sound.isEmpty { manifest.audioSync = reports.sound }
+        manifest.clockTruth = reports.clockTruth
+        manifest.warnings += reports.warnings
         try manifest.write(sessionDirectory: sessionDirectory)
-        return entries
+        return reports
     }
+}
+
+struct SyncReports {
+    var sound: [AudioSyncCheck.Entry] = []
+    var clockTruth: ClockTruthCheck.Report?
+    var warnings: [String] = []
 }

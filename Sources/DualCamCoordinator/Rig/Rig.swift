@@ -342,7 +342,7 @@ public actor Rig {
                 }
                 take.feed(.disk(agent: t, freeBytes: Int64(clamping: members[i].freeDiskBytes)))
             }
-            notify("syncing clocks (threshold \(plan.clockThresholdNanoseconds / 1000) µs)")
+            notify("syncing clocks (threshold \(Take.settings(plan).clockThreshold / 1000) µs)")
             take.feed(.start(now: now))
         case .stop(let reason):
             guard let take else { throw RigError("nothing is recording") }

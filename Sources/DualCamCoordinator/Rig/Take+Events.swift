@@ -268,13 +268,23 @@ extension Take {
         notice(String(format: "files final %.2f s after the stop instant (every segment in after %.2f s)", afterStop, collected))
         let started = MonotonicTime.now()
         do {
-            for e in try outputs.addSoundSyncReport() {
-                notice(String(format: "sound check: %@ against %@ %+.2f ms at the start, %+.2f ms at the end (confidence %.2f / %.2f), measured in %.1f s",
+            let reports = try outputs.addSyncReports()
+            let took = Double(MonotonicTime.now() - started) / 1e9
+            for e in reports.sound {
+                notice(String(format: "sound check: %@ against %@ %+.2f ms at the start, %+.2f ms at the end (confidence %.2f / %.2f)",
                               e.camera, e.reference, Double(e.startOffsetNanoseconds) / 1e6, Double(e.endOffsetNanoseconds) / 1e6,
-                              e.startConfidence, e.endConfidence, Double(MonotonicTime.now() - started) / 1e9))
+                              e.startConfidence, e.endConfidence))
             }
+            for c in reports.clockTruth?.cameras ?? [] {
+                let pair = c.pairError.map { String(format: "; against %@ p99 %.0f µs, max %.0f µs", c.reference ?? "", $0.p99Microseconds, $0.maxMicroseconds) } ?? ""
+                notice(String(format: "clock truth (frame codes): %@ error median %.0f µs, p99 %.0f µs, mean %+.0f µs over %d frames%@",
+                              c.camera, c.trueError.p50Microseconds, c.trueError.p99Microseconds, c.trueError.meanMicroseconds,
+                              c.trueError.frames, pair))
+            }
+            for w in reports.warnings { notice("warning: " + w) }
+            if !reports.sound.isEmpty || reports.clockTruth != nil { notice(String(format: "sync checks took %.1f s", took)) }
         } catch {
-            notice("sound check not written into the manifest: \(error)")
+            notice("sync checks not written into the manifest: \(error)")
         }
         return result
     }

@@ -31,8 +31,9 @@ public struct SessionPlan: Sendable {
     public var filter = Filter(kind: .none)
     /// The combined file's sound.
     public var mix = AudioMixSpec.all
-    /// Agents must report an error bound under this before the start is scheduled.
-    public var clockThresholdNanoseconds: Int64 = 1_000_000
+    /// Agents must report an error bound under this before the start is scheduled (nil:
+    /// a twentieth of the frame period, `TakeMachine.Settings.defaultClockThreshold`).
+    public var clockThresholdNanoseconds: Int64? = nil
     /// How long the start waits for every agent's bound to drop under the threshold.
     public var clockSyncTimeoutNanoseconds: Int64 = 30_000_000_000
     /// How far ahead of "now" T0 is scheduled.

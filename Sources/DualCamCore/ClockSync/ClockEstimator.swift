@@ -15,13 +15,13 @@
 ///   slow change of either crystal's rate (temperature) bends the fit only briefly.
 /// - **Error bound.** The envelope fit reports the widest offset any straight line with
 ///   non-negative delays in both directions could have: a hard bound as long as the rate
-///   was constant over the window and the path symmetric. It is never below half the round
-///   trip of the exchanges the line rests on, and it widens away from the reference by
-///   the spread of such lines' rates (`ClockEstimate.errorBound(atLocal:)`).
+///   was constant over the window, whatever the path's asymmetry. It widens away from the
+///   reference by the spread of such lines' rates (`ClockEstimate.errorBound(atLocal:)`).
 /// - **States.** `unsynced` until the first exchange, `converging` until the window holds
 ///   `lockSamples` over `lockSpanNanoseconds`, then `locked`.
-/// - **Steps.** An exchange that puts a one-way delay below zero by more than the tolerance
-///   is held back; when `stepConfirmationSamples` such exchanges agree with one another,
+/// - **Steps.** An exchange that leaves no straight line under every outbound and over
+///   every return reading (by more than the tolerance) is held back; when
+///   `stepConfirmationSamples` such exchanges agree with one another,
 ///   one of the clocks stepped (or the coordinator restarted): the window is discarded and
 ///   estimation restarts from them. A local clock that runs backwards between exchanges
 ///   restarts it at once. A lone slow or odd exchange changes nothing.
@@ -33,9 +33,10 @@
 /// away over a symmetric path, so no filter or fit can detect it. The cost is a fixed
 /// error of `d/2` in every mapped instant, in the same direction for `shared(fromLocal:)`
 /// and `local(fromShared:)`, hence a fixed `d/2` skew between this agent's frames and
-/// another's. It cannot exceed half the minimum round trip, which is why the bound never
-/// goes below that: tens of microseconds on a switched LAN, up to about a millisecond
-/// over Wi-Fi whose uplink is busier than its downlink.
+/// another's. It cannot exceed half the sum of the fastest outbound and the fastest
+/// return delay, the gap between the hulls, which is why the bound never goes below
+/// that: tens of microseconds on a switched LAN, up to about a millisecond over Wi-Fi
+/// whose uplink is busier than its downlink.
 public struct ClockEstimator: Sendable {
     public let configuration: Configuration
     public private(set) var estimate: ClockEstimate?
@@ -139,25 +140,18 @@ public struct ClockEstimator: Sendable {
     enum Verdict { case consistent, ambiguous, outlier }
 
     private func classify(_ o: ClockObservation) -> Verdict {
-        guard let current = estimate, let line = fit else { return .consistent }
-        // Each reading should keep at least the line's minimum one-way delay from it; one
-        // that comes closer by more than the line's own imprecision (or crosses it) means
-        // the clocks no longer agree with the line.
-        func predicted(_ t: Int64) -> Double {
-            current.offsetNanoseconds + current.rate * Double(t &- current.referenceLocalNanoseconds)
-        }
-        func tolerance(_ t: Int64) -> Double {
-            let distance = Double(t &- current.referenceLocalNanoseconds).magnitude
-            return Double(configuration.stepThresholdNanoseconds)
-                + configuration.stepPrecisionFactor * (line.spread + line.rateSpread * distance)
-        }
-        // A short window overstates the minimum delay (its lowest reading is still well
-        // above the path's floor), so until it holds enough exchanges only crossing the
-        // line itself counts.
-        let margin = window.count >= configuration.lockSamples ? line.margin : 0
-        let forwardShortfall = predicted(o.t1) + margin - Double(o.forward)
-        let backwardExcess = Double(o.backward) - (predicted(o.t4) - margin)
-        if forwardShortfall > tolerance(o.t1) || backwardExcess > tolerance(o.t4) { return .outlier }
+        guard estimate != nil, !window.isEmpty else { return .consistent }
+        // A reading may come closer to the line than any before (on a jittery path the
+        // fastest packets are rare, and the floor is reached late) without contradicting
+        // anything. What no real path can do is leave the window with no straight line
+        // under every outbound reading and over every return reading, within the allowed
+        // rates: then a clock stepped. Judging by distance from the fitted line instead
+        // took each new fastest packet for a step and threw the window away (dozens of
+        // times a minute at 5 ms ± 3 ms, with errors of milliseconds after each).
+        var trial = frontier
+        trial.append(o)
+        let overlap = EnvelopeFit(trial, reference: o.midpoint, base: o.forward / 2 &+ o.backward / 2).widestGap()
+        if overlap < -Double(configuration.stepThresholdNanoseconds) { return .outlier }
         // A slow exchange agrees with everything; it must not clear a suspected step.
         if let newest = suspects.last, agree(o, newest) { return .ambiguous }
         return .consistent

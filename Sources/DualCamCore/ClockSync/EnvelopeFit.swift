@@ -152,6 +152,12 @@ struct EnvelopeFit {
         return lo...max(lo, hi)
     }
 
+    /// The widest gap any allowed rate leaves between the hulls; negative when no line
+    /// fits under every outbound and over every return reading.
+    func widestGap() -> Double {
+        breakpoints().map(gap).max() ?? 0
+    }
+
     /// Fits the line. `tolerance` is how far below the widest gap a slope may be and still
     /// count as fitting the data; the rate is the middle of those slopes, so that a window
     /// too short to show a rate yields one near zero instead of an extreme.
@@ -172,18 +178,18 @@ struct EnvelopeFit {
             highest = max(highest, ceiling(r))
             lowest = min(lowest, floor(r))
         }
-        var bound = max(highest - offset, offset - lowest, -widest / 2)
-        // Never claim better than half the round trip of the exchanges the line rests on:
-        // a constant path asymmetry hides inside it. The shortest of them: every exchange
-        // carries the same asymmetry, and one that was held up in one direction only (a
-        // ping queued through a pulled cable, seconds long, whose other reading is as
-        // tight as any) may be a vertex too; its round trip said nothing of the path and
-        // once made the bound seconds wide while the offset stayed right.
-        var used: [Int64: Int64] = [:]
+        // Every line between the hulls is possible, the true one included, however the
+        // minimum delays split between the two directions: so this also holds a constant
+        // path asymmetry, up to half the gap (the sum of the two fastest one-way delays).
+        // An earlier floor of half the round trip of the exchanges the line rests on was
+        // not needed for that (the gap already is the room an asymmetry has) and made the
+        // bound 2-10x the true error on a jittery path, where the fastest outbound and the
+        // fastest return readings come from different exchanges, each with a slow other half.
+        let bound = max(highest - offset, offset - lowest, -widest / 2)
+        var used: Set<Int64> = []
         for r in [plausible.lowerBound, rate, plausible.upperBound] {
-            for v in [forwardVertex(r), backwardVertex(r)] { used[v.id] = v.delay }
+            for v in [forwardVertex(r), backwardVertex(r)] { used.insert(v.id) }
         }
-        if let shortest = used.values.min() { bound = max(bound, Double(shortest) / 2) }
         let rateUncertainty = max(feasible.upperBound - rate, rate - feasible.lowerBound)
         // How far lines that fit nearly as well stray from this one: a working precision
         // (unlike the bound, blind to asymmetry) for telling a clock step from noise.

@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# How true the shared clock is over a real (emulated) network: for each path, a rig of
+# three network namespaces joined by the jitter switch (tools/netns/rig.sh --switch), a
+# host agent and a guest agent whose clock is simulated 37 ms off and 80 ppm fast, both
+# with genlocked synthetic sources, and a take of DURATION seconds (default 60) at
+# 640x360. The clocks' true error is read by the coordinator from the frames' DCTC codes
+# (manifest.json, clockTruth); the table prints it per camera with the worst pair error
+# and the error bound the agents reported.
+#
+#   sudo tools/bench/clock-network.sh [DURATION] [PATH-NAME …]
+#
+# Paths: bridge (no switch), lan (1 ms ± 0.5 ms each way), lossy (lan + 5 % loss + 2 %
+# spikes of 20 ms), wifi (5 ms ± 3 ms), asym (lan, but 0.3 ms slower towards the
+# coordinator). Release build (built here). Needs root, like the multi-host tests.
+# With chronyd installed (Debian's chrony), each path also measures chrony as the outside
+# reference: a chronyd on the host's namespace polling the coordinator's every 62.5 ms
+# (poll -4) without touching the clock (-x); every namespace shares the same clock, so
+# its estimated offset is its error.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+duration=${1:-60}
+shift || true
+names=("$@")
+[ ${#names[@]} -gt 0 ] || names=(bridge lan lossy wifi asym)
+[ "$(id -u)" -eq 0 ] || { echo "clock-network: needs root (network namespaces)" >&2; exit 1; }
+
+declare -A SWITCH=(
+  [bridge]=""
+  [lan]="-d 1000 -j 500 -R"
+  [lossy]="-d 1000 -j 500 -l 5 -p 2 -s 20000 -R"
+  [wifi]="-d 5000 -j 3000 -R"
+  [asym]="-d 1000 -j 500 -R"
+)
+declare -A EXTRA=([asym]="--path coord=1300,500,0,0,0")
+
+. deploy/swift-env.sh
+swift build -c release --product dualcam-coordinator >/dev/null
+swift build -c release --product dualcam-agent >/dev/null
+bin=$(swift build -c release --show-bin-path)
+rig=tools/netns/rig.sh
+work=$(mktemp -d /tmp/dualcam-clocknet.XXXXXX)
+prefix=""
+cleanup() { [ -n "$prefix" ] && bash $rig down "$prefix" >/dev/null 2>&1; rm -rf "$work"; }
+trap cleanup EXIT
+
+chrony_run() {  # PREFIX SECONDS -> prints "median p99" of |offset| in µs, or "- -"
+  local p=$1 seconds=$2 dir=$work/chrony
+  command -v chronyd >/dev/null || { echo "- -"; return; }
+  mkdir -p "$dir"
+  cat > "$dir/server.conf" <<CONF
+local stratum 1
+allow 10.77.0.0/24
+port 123
+cmdport 0
+pidfile $dir/server.pid
+driftfile $dir/server.drift
+CONF
+  cat > "$dir/client.conf" <<CONF
+server 10.77.0.10 iburst minpoll -4 maxpoll -4 xleave
+cmdport 0
+pidfile $dir/client.pid
+driftfile $dir/client.drift
+logdir $dir
+log tracking
+CONF
+  bash $rig exec "$p-coord" chronyd -x -d -f "$dir/server.conf" >"$dir/server.log" 2>&1 &
+  local server=$!
+  bash $rig exec "$p-host" chronyd -x -d -f "$dir/client.conf" >"$dir/client.log" 2>&1 &
+  local client=$!
+  sleep "$seconds"
+  kill "$client" "$server" 2>/dev/null; wait "$client" "$server" 2>/dev/null || true
+  # tracking.log: column 7 is the offset (s) the client measured; the first 10 s are its lock.
+  python3 - "$dir/tracking.log" <<'PY'
+import sys
+try:
+    rows = [l.split() for l in open(sys.argv[1]) if l[:1].isdigit()]
+except OSError:
+    print("- -"); sys.exit()
+v = sorted(abs(float(r[6])) * 1e6 for r in rows[len(rows) // 6:] if len(r) > 6)
+print(f"{v[len(v)//2]:.0f} {v[(len(v)-1)*99//100]:.0f}" if v else "- -")
+PY
+}
+
+printf '%-8s %-34s %12s %12s %12s %12s %14s %10s\n' path switch "host µs" "guest µs" "pair max µs" "bound p99 µs" "dropped" "chrony µs"
+for name in "${names[@]}"; do
+  opts=${SWITCH[$name]:-}
+  args=()
+  [ -n "$opts" ] && args+=(--switch "$opts")
+  # shellcheck disable=SC2206 # the extra options are words
+  [ -n "${EXTRA[$name]:-}" ] && args+=(${EXTRA[$name]})
+  prefix=$(bash $rig up "${args[@]}")
+  root=$work/$name
+  mkdir -p "$root"
+  coordinator_id=$(bash $rig exec "$prefix-coord" "$bin/dualcam-coordinator" id --state "$root/coordinator")
+  pids=()
+  for role in host guest; do
+    clock=()
+    [ $role = guest ] && clock=(--simulate-clock-offset-ms 37 --simulate-clock-skew-ppm 80)
+    bash $rig exec "$prefix-$role" "$bin/dualcam-agent" run --source synthetic --role $role --name "cn-$role" \
+      --state "$root/$role" --trust "$coordinator_id" "${clock[@]}" >"$root/$role.out" 2>"$root/$role.log" &
+    pids+=($!)
+  done
+  ids=()
+  for role in host guest; do
+    for _ in $(seq 100); do grep -q LISTENING "$root/$role.out" 2>/dev/null && break; sleep 0.1; done
+    ids+=(--agent "$(grep LISTENING "$root/$role.out" | sed 's/.*id=\([^ ]*\).*/\1/')")
+  done
+  bash $rig exec "$prefix-coord" "$bin/dualcam-coordinator" start "${ids[@]}" --state "$root/coordinator" \
+    --out "$root/out" --countdown 0 --size 640x360 --duration "$duration" >"$root/coordinator.out" 2>"$root/coordinator.log" \
+    || { echo "$name: the take failed:"; tail -20 "$root/coordinator.log"; }
+  kill -INT "${pids[@]}" 2>/dev/null; wait "${pids[@]}" 2>/dev/null || true
+  chrony=$(chrony_run "$prefix" "$duration")
+  manifest=$(ls "$root"/out/*/manifest.json 2>/dev/null | head -1)
+  python3 - "$manifest" "$name" "$opts${EXTRA[$name]:+ ${EXTRA[$name]}}" "$chrony" <<'PY'
+import json, sys
+path, name, opts, chrony = sys.argv[1:5]
+try:
+    m = json.load(open(path))
+except (OSError, ValueError):
+    print(f"{name:<8} {opts:<34} no manifest"); sys.exit()
+truth = {c["camera"]: c for c in (m.get("clockTruth") or {}).get("cameras", [])}
+def cell(role):
+    c = next((v for k, v in truth.items() if k.endswith(role)), None)
+    return f'{c["trueError"]["p50Microseconds"]:.0f}/{c["trueError"]["p99Microseconds"]:.0f}' if c else "-"
+pair = max((c["pairError"]["maxMicroseconds"] for c in truth.values() if c.get("pairError")), default=float("nan"))
+bounds = [c["statistics"].get("clockOverSession", {}).get("errorBoundP99Microseconds", float("nan")) for c in m["cameras"]]
+dropped = "+".join(str(c["statistics"]["framesDropped"]) for c in m["cameras"])
+med = chrony.split()
+print(f"{name:<8} {opts or 'bridge':<34} {cell('host'):>12} {cell('guest'):>12} {pair:>12.0f} {max(bounds):>12.0f} {dropped:>14} {'/'.join(med):>10}")
+PY
+  bash $rig down "$prefix" >/dev/null
+  prefix=""
+done
+echo "(host and guest: true error median/p99 over the take, read from the frame codes; chrony: median/p99 of its offset)"
