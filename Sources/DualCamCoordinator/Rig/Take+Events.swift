@@ -34,6 +34,8 @@ extension Take {
             break  // the rig's preview hub takes these before any take sees them
         case .sessionForgotten:
             break  // only `delete` asks, on a connection of its own
+        case .cameraState:
+            break  // `camera` asks on a connection of its own
         case .telemetry(let telemetry):
             agents[i].telemetry = telemetry
             checkHealth(i, telemetry)
