@@ -56,6 +56,7 @@ public enum CameraWire {
             wire.name = fit(outcome.name)
             wire.applied = outcome.applied
             wire.value = outcome.value ?? 0
+            wire.hasValue_p = outcome.value != nil
             wire.problem = WireSentences.fitted([outcome.problem ?? ""])[0]
             return wire
         }
@@ -111,7 +112,7 @@ public enum CameraWire {
                           flags: CameraControl.Flags(rawValue: wire.flags))
         }
         report.outcomes = state.results.map {
-            .init(name: $0.name, value: $0.applied ? $0.value : nil,
+            .init(name: $0.name, value: $0.applied && $0.hasValue_p ? $0.value : nil,
                   problem: $0.applied ? nil : ($0.problem.isEmpty ? "refused" : $0.problem))
         }
         if state.hasZoom, let centre = ZoomPoint(x: state.zoom.centreX, y: state.zoom.centreY) {

@@ -1268,6 +1268,9 @@ public nonisolated struct Dualcam_V1_ControlResult: Sendable {
   /// not applied: why, and what to do, for the operator
   public var problem: String = String()
 
+  /// value is set (false for a lock, a zoom, a button)
+  public var hasValue_p: Bool = false
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -3395,7 +3398,7 @@ nonisolated extension Dualcam_V1_ControlMenuEntry: SwiftProtobuf.Message, SwiftP
 
 nonisolated extension Dualcam_V1_ControlResult: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ControlResult"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}applied\0\u{1}value\0\u{1}problem\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}applied\0\u{1}value\0\u{1}problem\0\u{3}has_value\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3407,6 +3410,7 @@ nonisolated extension Dualcam_V1_ControlResult: SwiftProtobuf.Message, SwiftProt
       case 2: try { try decoder.decodeSingularBoolField(value: &self.applied) }()
       case 3: try { try decoder.decodeSingularInt64Field(value: &self.value) }()
       case 4: try { try decoder.decodeSingularStringField(value: &self.problem) }()
+      case 5: try { try decoder.decodeSingularBoolField(value: &self.hasValue_p) }()
       default: break
       }
     }
@@ -3425,6 +3429,9 @@ nonisolated extension Dualcam_V1_ControlResult: SwiftProtobuf.Message, SwiftProt
     if !self.problem.isEmpty {
       try visitor.visitSingularStringField(value: self.problem, fieldNumber: 4)
     }
+    if self.hasValue_p != false {
+      try visitor.visitSingularBoolField(value: self.hasValue_p, fieldNumber: 5)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -3433,6 +3440,7 @@ nonisolated extension Dualcam_V1_ControlResult: SwiftProtobuf.Message, SwiftProt
     if lhs.applied != rhs.applied {return false}
     if lhs.value != rhs.value {return false}
     if lhs.problem != rhs.problem {return false}
+    if lhs.hasValue_p != rhs.hasValue_p {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
