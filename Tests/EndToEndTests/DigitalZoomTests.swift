@@ -71,6 +71,14 @@ extension EndToEnd {
             } else {
                 Issue.record("no ramp in \(scales)")
             }
+            // The manifest keeps the ramp as the guest's zoom timeline, like the layout's.
+            let manifest = try RecordedSession(out: out, name: try sessions(out)[1]).manifest()
+            let cameras = try #require(manifest["cameras"] as? [[String: Any]])
+            let timelines = cameras.map { (($0["statistics"] as? [String: Any])?["zoomTimeline"] as? [[String: Any]]) ?? [] }
+            let guestTimeline = try #require(zip(cameras, timelines).first { ($0.0["file"] as? String)?.hasPrefix("DualCam_Guest_") == true }?.1)
+            #expect(guestTimeline.count == 1 && guestTimeline.first?["factor"] as? Double == 2
+                    && guestTimeline.first?["rampMilliseconds"] as? Int == 1000, "\(guestTimeline)")
+            #expect(timelines.map(\.count).reduce(0, +) == 1, "only the guest zoomed: \(timelines)")
             serve.type("quit")
             #expect(serve.finish(seconds: 20) == 0, "\(serve.errTail())")
         }

@@ -54,13 +54,26 @@ extension Rig {
                 answer.unmatched = plan.unmatched
             }
             do {
-                answer.report = try await ask(i, wanted)
+                let asked = MonotonicTime.now()
+                let report = try await ask(i, wanted)
+                answer.report = report
+                if let zoom = wanted.zoom, report.outcomes.contains(where: { $0.name == "zoom" && $0.applied }) {
+                    noteZoom(zoom, agent: i, at: asked)
+                }
             } catch {
                 answer.problem = "\(error)"
             }
             answers.append(answer)
         }
         return answers
+    }
+
+    /// A zoom applied while this agent records a take goes into its file's zoom timeline.
+    private func noteZoom(_ zoom: CameraChange.Zoom, agent i: Int, at instant: Int64) {
+        guard let take, let t = take.rigIndices.firstIndex(of: i), let t0 = take.t0, !take.machine.phase.isOver else { return }
+        take.agents[t].zoomChanges.append(ZoomChange(
+            presentationNanoseconds: max(0, instant - t0), factor: zoom.factor, centreX: zoom.centre.x, centreY: zoom.centre.y,
+            rampMilliseconds: zoom.rampNanoseconds / 1_000_000))
     }
 
     private func cameraMembers(_ target: String?) throws -> [Int] {

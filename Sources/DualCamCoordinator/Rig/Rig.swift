@@ -41,7 +41,7 @@ public actor Rig {
     /// Every camera's live picture, for screens that show it.
     public nonisolated let previews: PreviewHub
     var members: [Member]
-    private var take: Take?
+    var take: Take?
     /// How the last take ended, kept for screens until the next one starts.
     private var lastTake: TakeStatus?
     private let events: AsyncStream<SessionEvent>

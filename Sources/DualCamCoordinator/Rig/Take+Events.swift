@@ -261,6 +261,7 @@ extension Take {
             s.rejoins = a.rejoins
             s.missingSegments = a.missingSegments
             s.source = a.source
+            s.zoomTimeline = a.zoomChanges.isEmpty ? nil : a.zoomChanges
             return s
         }
         let collected = Double(MonotonicTime.now() - stop) / 1e9

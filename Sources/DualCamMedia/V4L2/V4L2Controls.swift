@@ -66,10 +66,14 @@ public final class V4L2Controls {
             throw V4L2Error(code: 0, call: "set \(name)", device: path, detail: "no such control")
         }
         let wide: Int32 = control.type == V4L2_CTRL_TYPE_INTEGER64.rawValue ? 1 : 0
-        if wide == 0 && (value < Int64(Int32.min) || value > Int64(Int32.max)) {
+        // A bitmask is 32 unsigned bits in the control's signed 32-bit member.
+        let fits = control.type == V4L2_CTRL_TYPE_BITMASK.rawValue ? (0...Int64(UInt32.max)).contains(value)
+            : wide == 1 || (Int64(Int32.min)...Int64(Int32.max)).contains(value)
+        guard fits else {
             throw V4L2Error(code: ERANGE, call: "VIDIOC_S_EXT_CTRLS", device: path, detail: "\(name) \(value) does not fit 32 bits")
         }
-        guard dc_v4l2_set_control(device.fd, control.id, wide, value) == 0 else {
+        let raw = control.type == V4L2_CTRL_TYPE_BITMASK.rawValue ? Int64(Int32(truncatingIfNeeded: value)) : value
+        guard dc_v4l2_set_control(device.fd, control.id, wide, raw) == 0 else {
             throw V4L2Error(code: errno, call: "VIDIOC_S_EXT_CTRLS", device: path, detail: "\(name)=\(value)")
         }
         if control.type == V4L2_CTRL_TYPE_BUTTON.rawValue { return nil }
@@ -82,7 +86,7 @@ public final class V4L2Controls {
         guard dc_v4l2_get_control(device.fd, id, wide, &value) == 0 else {
             throw V4L2Error(code: errno, call: "VIDIOC_G_EXT_CTRLS", device: path)
         }
-        return value
+        return type == V4L2_CTRL_TYPE_BITMASK.rawValue ? Int64(UInt32(truncatingIfNeeded: value)) : value
     }
 
     private func menu(of query: v4l2_query_ext_ctrl) -> [CameraControl.MenuEntry] {
