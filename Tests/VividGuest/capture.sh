@@ -16,6 +16,18 @@ record yuyv --duration 3 --pixel-format YUYV
 # No --source: the agent must find the camera by itself.
 "$agent" record --size 320x180 --fps 30 --preset ultrafast --duration 2 --out /out/auto > /out/auto.log 2>&1
 echo $? > /out/auto.rc
+"$agent" record --source v4l2 --device /dev/video0 --size 320x180 --fps 30 --preset ultrafast \
+    --segment-seconds 1 --duration 30 --out /out/unplug > /out/unplug.log 2>&1 &
+pid=$!
+sleep 7
+# vivid's "Disconnect" button control acts as if the USB cable were pulled.
+v4l2-ctl -d /dev/video0 -c disconnect=1 > /out/disconnect.log 2>&1
+wait $pid
+echo $? > /out/unplug.rc
+# The unplug above removed the camera for good: vivid is loaded again for what follows.
+rmmod vivid && insmod /vivid-vm/vivid.ko $(cat /vivid-vm/ctl/vivid-options)
+n=0
+while [ ! -e /dev/video0 ] && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
 # Camera controls (docs/CONTROLS.md): listed locally, a dim recording, then brightness set
 # over the protocol by the coordinator's `camera` command to an agent serving on
 # loopback, read back from the driver, and a bright recording.
@@ -25,7 +37,7 @@ record dim --duration 2
 ip link set lo up
 "$coordinator" id --state /tmp/coordinator > /out/coordinator.id 2>&1
 "$agent" id --state /tmp/agent > /out/agent.id 2>&1
-"$agent" run --source v4l2 --device /dev/video0 --size 320x180 --fps 30 --state /tmp/agent --listen 127.0.0.1 \
+"$agent" run --source v4l2 --device /dev/video0 --size 320x180 --fps 30 --state /tmp/agent --name vivid-node --listen 127.0.0.1 \
     --port 7420 --no-mdns --first-pairing-window 0 --trust "$(cat /out/coordinator.id)" > /out/agent-run.log 2>&1 &
 served=$!
 n=0
@@ -41,11 +53,3 @@ remote remote-bad --set brightness=999 --set contrast=abc --set nosuch=1
 v4l2-ctl -d /dev/video0 -C brightness > /out/readback.log 2>&1
 kill $served; wait $served
 record bright --duration 2
-"$agent" record --source v4l2 --device /dev/video0 --size 320x180 --fps 30 --preset ultrafast \
-    --segment-seconds 1 --duration 30 --out /out/unplug > /out/unplug.log 2>&1 &
-pid=$!
-sleep 7
-# vivid's "Disconnect" button control acts as if the USB cable were pulled.
-v4l2-ctl -d /dev/video0 -c disconnect=1 > /out/disconnect.log 2>&1
-wait $pid
-echo $? > /out/unplug.rc
