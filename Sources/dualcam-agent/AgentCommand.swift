@@ -13,7 +13,7 @@ struct AgentCommand: AsyncParsableCommand {
         commandName: "dualcam-agent",
         abstract: "DualCam capture agent: records one camera and serves a coordinator over mutual TLS.",
         version: Release.software("dualcam-agent") + " (protocol \(WireProtocol.major).\(WireProtocol.minor))",
-        subcommands: [Run.self, Record.self, Cameras.self, Microphones.self, ID.self, Pair.self, Unpair.self, Paired.self],
+        subcommands: [Run.self, Record.self, Cameras.self, Controls.self, Microphones.self, ID.self, Pair.self, Unpair.self, Paired.self],
         defaultSubcommand: Run.self)
 
     /// Parses by hand rather than through the generated entry point, to expand

@@ -19,11 +19,17 @@ struct Record: AsyncParsableCommand {
     @Option(help: "Synthetic source: a node name to draw beside the timecode (default: no label).") var name: String?
     @Option(help: "Synthetic source: the role drawn under --name, which also picks the colour: host, guest or camera.")
     var role = "host"
+    @Option(parsing: .unconditional, help: "Digital zoom, 1 to 4 (a crop scaled back to --size).") var zoom: Double = 1
+    @Option(help: "Where the zoom looks: x,y as fractions of the picture (0.5,0.5 is the middle).") var zoomCentre = "0.5,0.5"
 
     func validate() throws {
         try AgentRanges.recordDuration.validate(duration)
         try AgentRanges.telemetrySeconds.validate(telemetrySeconds)
         if Dualcam_V1_Role(name: role) == nil { throw ValidationError("--role must be host, guest or camera") }
+        if let problem = ZoomRamp.problem(factor: zoom, rampSeconds: 0) { throw ValidationError("--zoom: \(problem)") }
+        guard ZoomPoint(parsing: zoomCentre) != nil else {
+            throw ValidationError("--zoom-centre \(zoomCentre): give x,y between 0 and 1, e.g. 0.5,0.5 for the middle")
+        }
     }
 
     func run() async throws {
@@ -37,6 +43,9 @@ struct Record: AsyncParsableCommand {
         if case .stdin = settings.source {} else if duration == nil {
             // A synthetic or camera recording with no end only stops on a signal.
             logger.info("no --duration: recording until Ctrl-C or SIGTERM")
+        }
+        if zoom != 1, let centre = ZoomPoint(parsing: zoomCentre) {
+            DigitalZoom.shared.set(factor: zoom, centre: centre, rampNanoseconds: 0, now: 0)
         }
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         let recorder = LocalRecorder(settings: settings, outputDirectory: out, durationSeconds: duration,

@@ -51,7 +51,10 @@ func runCaptureBenchmarks(rounds: Int) throws {
     }
     print("Capture agent benchmark: \(frameCount) frames \(size) yuv420p at 30 fps (\(rawBytes >> 20) MiB on stdin), "
           + "libx264 veryfast crf 23, runs A B alternating \(rounds) times, \(ProcessInfo.processInfo.activeProcessorCount) cores")
+    // Digital zoom's cost: run A again at 2× (a crop scaled back to 1080p on every frame).
+    func agentZoomed(_ out: String) -> [String] { agentStdin(out) + ["--zoom", "2"] }
     print("  A  " + shellLine(agentStdin(root + "/A1")) + " < frames")
+    print("  Z  " + shellLine(agentZoomed(root + "/Z1")) + " < frames   (digital zoom 2×)")
     print("  B  " + shellLine(peer(root + "/B1")) + " < frames")
     print("  C  " + shellLine(agentSynthetic(root + "/C")) + "   (real time, renders its own pattern)")
     print("  (later rounds write to A2, B2, …; frames, video kB: H.264 packets and their bytes by ffprobe)")
@@ -66,17 +69,23 @@ func runCaptureBenchmarks(rounds: Int) throws {
     print("  " + pad("run", -18) + pad("CPU s", 9) + pad("sys s", 8) + pad("ms/frame", 9) + pad("max RSS", 10)
           + pad("wall s", 8) + pad("fps", 9) + pad("frames", 9) + pad("video kB", 9))
 
-    var agentRuns: [ChildRun] = [], peerRuns: [ChildRun] = []
-    var allCounted = true
+    var agentRuns: [ChildRun] = [], peerRuns: [ChildRun] = [], zoomRuns: [ChildRun] = []
+    var allCounted = true, zoomCounted = true
     for round in 1...rounds {
-        for isAgent in [true, false] {
-            let dir = root + (isAgent ? "/A\(round)" : "/B\(round)")
-            let run = try ChildRun(isAgent ? agentStdin(dir) : peer(dir), stdin: frames, dir: dir)
+        for kind in ["A", "B", "Z"] {
+            let dir = root + "/\(kind)\(round)"
+            let isAgent = kind != "B"
+            let argv = kind == "A" ? agentStdin(dir) : kind == "B" ? peer(dir) : agentZoomed(dir)
+            let run = try ChildRun(argv, stdin: frames, dir: dir)
             let video = try probeVideo(isAgent ? run.joinedFile : dir + "/peer.ts", dir: dir)
             let counted = run.succeeded && video.packets == frameCount && (!isAgent || run.recorded?.frames == frameCount)
-            allCounted = allCounted && counted
-            printRow(isAgent ? "A\(round) agent" : "B\(round) ffmpeg", run, frames: frameCount, video: video, counted: counted)
-            if isAgent { agentRuns.append(run) } else { peerRuns.append(run) }
+            let label = kind == "A" ? "A\(round) agent" : kind == "B" ? "B\(round) ffmpeg" : "Z\(round) agent 2× zoom"
+            printRow(label, run, frames: frameCount, video: video, counted: counted)
+            switch kind {
+            case "A": agentRuns.append(run); allCounted = allCounted && counted
+            case "B": peerRuns.append(run); allCounted = allCounted && counted
+            default: zoomRuns.append(run); zoomCounted = zoomCounted && counted
+            }
             try? FileManager.default.removeItem(atPath: dir)
         }
     }
@@ -106,6 +115,7 @@ func runCaptureBenchmarks(rounds: Int) throws {
                      pairs.min()!, pairs.max()!))
     }
     print("  \(agentRSS <= rssTargetKiB ? "PASS" : "FAIL")  agent resident memory, peak of runs A and C: \(megabytes(agentRSS))   target ≤ 64 MB (\(rssTargetKiB) KiB)")
+    reportZoomCost(plain: agentRuns, zoomed: zoomRuns, counted: zoomCounted, frames: frameCount)
     if let r = synthetic.recorded {
         let kept = synthetic.succeeded && r.dropped == 0 && r.frames == frameCount
         print("  \(kept ? "ok  " : "LATE")  run C kept real time: recorded \(r.frames) frames in \(r.segments) segments, \(r.dropped) dropped")
@@ -280,4 +290,18 @@ func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
 func shellLine(_ argv: [String]) -> String {
     argv.map { $0.contains(" ") ? "'\($0)'" : $0 }.joined(separator: " ")
+}
+
+/// Digital zoom's CPU per frame against the same agent run without it (target ≤ 10 % more).
+private func reportZoomCost(plain: [ChildRun], zoomed: [ChildRun], counted: Bool, frames: Int) {
+    let plainMs = median(plain.map { $0.cpuSeconds * 1000 / Double(frames) })
+    let zoomMs = median(zoomed.map { $0.cpuSeconds * 1000 / Double(frames) })
+    let ratio = zoomMs / plainMs
+    let pairs = zip(zoomed, plain).map { $0.cpuSeconds / $1.cpuSeconds }
+    print(String(format: "  median CPU per frame with digital zoom 2×: %.2f ms against %.2f ms without (+%.2f ms)",
+                 zoomMs, plainMs, zoomMs - plainMs))
+    print("  CPU zoom / no zoom by round: " + pairs.map { String(format: "%.3f", $0) }.joined(separator: ", "))
+    if !counted { print("  FAIL  a zoomed run did not exit cleanly with all \(frames) frames") }
+    print(String(format: "  %@  CPU per frame: zoom 2× / no zoom = %.3f   target ≤ 1.10",
+                 (counted && ratio <= 1.10 ? "PASS" : "FAIL") as NSString, ratio))
 }

@@ -2,7 +2,8 @@
 //   dualcam-bench [core]    compositor and filters, one thread
 //   dualcam-bench net       TLS transport on loopback: clock round trip, segment ingest
 //   dualcam-bench capture [rounds]   dualcam-agent record against the ffmpeg CLI, 1080p30 libx264:
-//                                    CPU per frame and peak RSS, rounds A/B pairs (default 3)
+//                                    CPU per frame and peak RSS, rounds A/B pairs (default 3), and the
+//                                    agent again with digital zoom 2× (Z) against A
 //   dualcam-bench recompose [--session DIR] [--rounds N] [--duration S] [--preset P] [--crf Q] [--tune T]
 //                                    dualcam-coordinator recompose against the ffmpeg CLI (scale + overlay),
 //                                    same inputs and libx264 settings: wall and CPU time, ratio

@@ -51,6 +51,7 @@ extension CoordinatorRanges {
 extension Start {
     func validate() throws {
         try CoordinatorRanges.duration.validate(duration)
+        for words in cameraWords { _ = try CameraArguments.parse(words.split(separator: " ").map(String.init)) }
     }
 }
 

@@ -123,6 +123,9 @@ struct Start: AsyncParsableCommand {
     var out: String?
     @OptionGroup var take: TakeOptions
     @OptionGroup var state: StateOption
+    @Option(name: .customLong("camera"), parsing: .unconditionalSingleValue,
+            help: "Camera settings before the take, as `camera` takes them, e.g. --camera \"guest --zoom 2 --lock exposure\" (repeatable).")
+    var cameraWords: [String] = []
 
     func run() async throws {
         Interrupts.install()
@@ -130,7 +133,12 @@ struct Start: AsyncParsableCommand {
         let progress: @Sendable (String) -> Void = { line in Console.error(line) }
         let outputDirectory = try CommandSupport.outputFolder(out)
         let identity = try DeviceIdentity.loadOrCreate(in: state.directory, commonName: "dualcam-coordinator")
+        let cameraSettings = try cameraWords.map { try CameraArguments.parse($0.split(separator: " ").map(String.init)) }
         let terminal: @Sendable (Rig) async -> Void = { rig in
+            // What a camera refuses is said, and the take records anyway.
+            for settings in cameraSettings {
+                do { _ = try await settings.perform(on: rig, say: progress) } catch { progress("camera: \(error)") }
+            }
             TerminalClient(rig: rig).attach(keys: true, takesInterrupts: true)
         }
         for unfinished in SessionResumer.unfinished(in: outputDirectory, warn: progress) {

@@ -24,10 +24,11 @@ enum VividRun {
     private static func boot() -> Result<String, VividFailure> {
         try? FileManager.default.removeItem(atPath: out)
         let agent = DemoRun.binDirectory + "/dualcam-agent"
+        let coordinator = DemoRun.binDirectory + "/dualcam-coordinator"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: repository + "/tools/vivid-vm/run.sh")
-        process.arguments = ["--out", out, "--timeout", "400", "--file", agent, "--file", "/usr/bin/v4l2-ctl", "--",
-                             repository + "/Tests/VividGuest/capture.sh", agent]
+        process.arguments = ["--out", out, "--timeout", "400", "--file", agent, "--file", coordinator,
+                             "--file", "/usr/bin/v4l2-ctl", "--", repository + "/Tests/VividGuest/capture.sh", agent, coordinator]
         let err = Pipe()
         process.standardError = err
         process.standardOutput = FileHandle.nullDevice

@@ -80,8 +80,11 @@ final class PreparedSource: Sendable {
             var source = handoff.source
             let wait = !source.isPaced
             let preview = PreviewTap.shared
+            let zoom = ZoomStage(rate: settings.rate)
             do {
-                while let frame = try source.next(stopLocalNanoseconds: { self.stopLocal() }) {
+                while let captured = try source.next(stopLocalNanoseconds: { self.stopLocal() }) {
+                    // Zoomed before anything sees it: the recording and the preview alike.
+                    let frame = zoom.apply(captured)
                     firstFrameSeen.withLockedValue { $0 = true }
                     // Before a take and during it, the preview sees what is captured.
                     preview.offer(frame)

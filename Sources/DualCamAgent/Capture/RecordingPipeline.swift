@@ -54,7 +54,11 @@ final class RecordingPipeline: Sendable {
         ActiveRecordings.add(self)
         let handoff = prepared.map(PreparedHandoff.init)
         let thread = Thread { [self] in
+            // Lock during takes (camera controls): pinned now, let go once it has ended.
+            let controls = CameraControlsService.current.withLockedValue { $0 }
+            controls?.takeStarted()
             let summary = run(handoff?.prepared)
+            controls?.takeEnded()
             ActiveRecordings.remove(self)
             onFinish(summary)
         }
@@ -240,6 +244,8 @@ enum SourceFactory {
                                    genlock: settings.genlock, clock: clock, startShared: gridFromShared,
                                    identity: settings.patternIdentity)
         case .v4l2(let device, let pixelFormat):
+            // What was set on this camera comes back whenever it is opened (a replug too).
+            CameraControlsService.current.withLockedValue { $0 }?.reapply(device: device)
             return try V4L2Source(device: device, pixelFormat: pixelFormat, width: settings.width, height: settings.height,
                                   rate: settings.rate, clock: clock, frameLogPath: settings.frameLogPath)
         case .stdin(let format):

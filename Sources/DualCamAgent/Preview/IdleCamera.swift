@@ -1,3 +1,4 @@
+import DualCamCore
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
@@ -60,7 +61,7 @@ final class IdleCamera: Sendable {
             if case .stdin = settings.source { return }
             do {
                 let source = try SourceFactory.make(settings: settings, clock: clock, gridFromShared: nil)
-                let run = IdleRun(SourceHandoff(source), tap: tap, stats: stats)
+                let run = IdleRun(SourceHandoff(source), tap: tap, stats: stats, rate: settings.rate)
                 state.withLockedValue { $0.run = run }
                 logger.info("preview: \(source.description) open between takes")
             } catch {
@@ -77,9 +78,10 @@ private final class IdleRun: Sendable {
     private let stopped = NIOLockedValueBox(false)
     private let done = DispatchSemaphore(value: 0)
 
-    init(_ handoff: SourceHandoff, tap: PreviewTap, stats: PipelineStats) {
+    init(_ handoff: SourceHandoff, tap: PreviewTap, stats: PipelineStats, rate: FrameRate) {
         let thread = Thread { [stopped, done] in
             var source = handoff.source
+            let zoom = ZoomStage(rate: rate)
             defer { done.signal() }
             // Far past, but far from Int64.min so a source's arithmetic cannot overflow.
             let stop: () -> Int64? = { stopped.withLockedValue { $0 } ? Int64.min / 4 : nil }
@@ -88,7 +90,7 @@ private final class IdleRun: Sendable {
                     $0.captured += 1
                     $0.sourceDrops += frame.droppedBefore
                 }
-                tap.offer(frame)
+                tap.offer(zoom.apply(frame))
             }
         }
         thread.name = "dualcam-idle-camera"

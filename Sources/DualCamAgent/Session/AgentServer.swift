@@ -34,6 +34,8 @@ public struct AgentServer: Sendable {
         let logger = self.logger
         // The camera between takes (the preview), shared by the connections one after another.
         let camera = IdleCamera(settings: options.defaults, clock: clock, logger: logger)
+        CameraControlsService(source: options.defaults.source, stateDirectory: options.stateDirectory,
+                              now: { clock.localNow() }, logger: logger).install()
         let paired = PairedDevices(stateDirectory: options.stateDirectory)
         let extra = options.trusted
         let window = PairingWindow()

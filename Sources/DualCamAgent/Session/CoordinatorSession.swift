@@ -133,6 +133,8 @@ final class CoordinatorSession: Sendable {
             reportBetweenTakes(settings != nil, c.connection)
         case .forgetSession(let request):
             forget(request, c)
+        case .cameraRequest(let request):
+            camera(request, c)
         }
     }
 

@@ -23,6 +23,20 @@ public struct CameraStatistics: Codable, Sendable {
     /// Its source, encoder and sound, as the agent described them at Prepare (absent in
     /// manifests written before they were kept).
     public var source: String? = nil
+    /// Digital zoom changes asked while recording, in order (the zoom before the first is
+    /// the camera's own setting); absent when none was. Like the layout's timeline.
+    public var zoomTimeline: [ZoomChange]? = nil
+}
+
+/// One digital zoom change in a camera's file: from `presentationNanoseconds` (when the
+/// coordinator asked, from T0) the zoom ramps to `factor` at (`centreX`, `centreY`) over
+/// `rampMilliseconds`.
+public struct ZoomChange: Codable, Sendable, Equatable {
+    public var presentationNanoseconds: Int64
+    public var factor: Double
+    public var centreX: Double
+    public var centreY: Double
+    public var rampMilliseconds: Int64
 }
 
 /// `manifest.json`: what a session was, and how well it went.

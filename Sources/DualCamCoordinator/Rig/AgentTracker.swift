@@ -42,6 +42,8 @@ struct AgentTracker {
     var lastHeard: Int64 = 0
     var errors: [String] = []
     var reconnects = 0
+    /// Digital zoom changes asked during the take (the manifest's zoom timeline).
+    var zoomChanges: [ZoomChange] = []
     /// Restarted agent asked to record again (Prepare sent; StartAt follows once it is
     /// ready and its clock is locked).
     var rejoining = false

@@ -31,6 +31,8 @@ public actor Rig {
         var reconnecting: Task<Void, Never>?
         /// Whether this connection was last asked for a preview (§16).
         var previewAsked = false
+        /// The agent's protocol minor (HelloAck): camera controls need 1.5.
+        var protocolMinor: UInt32 = 0
     }
 
     /// The coordinator's own identity (the studio's HTTPS certificate is this one).
@@ -38,8 +40,8 @@ public actor Rig {
     let logger: Logger
     /// Every camera's live picture, for screens that show it.
     public nonisolated let previews: PreviewHub
-    private var members: [Member]
-    private var take: Take?
+    var members: [Member]
+    var take: Take?
     /// How the last take ended, kept for screens until the next one starts.
     private var lastTake: TakeStatus?
     private let events: AsyncStream<SessionEvent>
@@ -50,6 +52,9 @@ public actor Rig {
     private var connectWaiter: (deadline: Int64, continuation: CheckedContinuation<Void, any Error>)?
     private var takeWaiter: CheckedContinuation<SessionResult, any Error>?
     private var shuttingDown = false
+    /// Camera requests sent and not answered yet (Rig+Camera).
+    var cameraWaiters: [UInt64: CameraWaiter] = [:]
+    var nextCameraRequest: UInt64 = 1
 
     public init(agents: [AgentEndpoint], identity: DeviceIdentity, logger: Logger,
                 preview: PreviewHub.Settings = PreviewHub.Settings()) {
@@ -197,6 +202,7 @@ public actor Rig {
                 waiter.continuation.resume(throwing: CoordinatorError("timed out waiting for hello: " + missing.joined(separator: "; ")))
             }
             if let take, !isFinalising(take) { take.feed(.tick(now: now)) }
+            expireCameraRequests(now: now)
         case .command(let command, let reply):
             do {
                 try perform(command, now: now)
@@ -216,6 +222,7 @@ public actor Rig {
             var shutdown = Dualcam_V1_Shutdown()
             shutdown.reason = "session complete"
             for i in members.indices {
+                failCameraRequests(of: i, reason: "the rig is shutting down")
                 members[i].reconnecting?.cancel()
                 if sendShutdown { try? members[i].link?.send(.shutdown(shutdown)) }
                 members[i].link?.finish()
@@ -364,6 +371,7 @@ public actor Rig {
             members[i].lostSince = nil
             members[i].name = ack.nodeName
             members[i].role = ack.role
+            members[i].protocolMinor = ack.version.minor
             members[i].freeDiskBytes = ack.capabilities.freeDiskBytes
             let caps = ack.capabilities
             members[i].limits = CameraLimits(maxWidth: Int(caps.maxWidth), maxHeight: Int(caps.maxHeight),
@@ -379,6 +387,8 @@ public actor Rig {
             members[i].telemetry = telemetry
             members[i].telemetryAt = now
             if telemetry.freeDiskBytes > 0 { members[i].freeDiskBytes = telemetry.freeDiskBytes }
+        case .cameraState(let state):
+            answerCamera(state, from: i)
         case .peerError(let error) where take == nil:
             notify("\(members[i].name): \(error.message)")
         default:
@@ -388,6 +398,7 @@ public actor Rig {
 
     private func lose(_ i: Int, reason: String, now: Int64) {
         let wasConnected = members[i].connected
+        failCameraRequests(of: i, reason: reason)
         members[i].connected = false
         members[i].link = nil
         members[i].clock = nil

@@ -34,6 +34,8 @@ extension Take {
             break  // the rig's preview hub takes these before any take sees them
         case .sessionForgotten:
             break  // only `delete` asks, on a connection of its own
+        case .cameraState:
+            break  // `camera` asks on a connection of its own
         case .telemetry(let telemetry):
             agents[i].telemetry = telemetry
             checkHealth(i, telemetry)
@@ -259,6 +261,7 @@ extension Take {
             s.rejoins = a.rejoins
             s.missingSegments = a.missingSegments
             s.source = a.source
+            s.zoomTimeline = a.zoomChanges.isEmpty ? nil : a.zoomChanges
             return s
         }
         let collected = Double(MonotonicTime.now() - stop) / 1e9

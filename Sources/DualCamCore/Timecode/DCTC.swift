@@ -144,7 +144,10 @@ public enum DCTC {
             lo = Int(((a + b) / 2).rounded(.down))
             hi = lo + 1
         }
-        return max(lo, 0)..<min(max(hi, 0), limit)
+        // A cell off the picture (a reader told a scale larger than the frame's) is empty,
+        // never an inverted range.
+        let lower = min(max(lo, 0), limit)
+        return lower..<max(lower, min(hi, limit))
     }
 
     private static func bit(_ image: YUV420Image, _ xs: Range<Int>, _ ys: Range<Int>) -> UInt32 {

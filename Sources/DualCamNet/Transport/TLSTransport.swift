@@ -34,6 +34,10 @@ public enum TLSTransport {
         // Hostnames mean nothing here (agents are found by mDNS or typed as addresses);
         // the custom callback pins the device ID instead.
         config.certificateVerification = .noHostnameVerification
+        // No certificate authority is ever consulted (the pinned device ID decides), so
+        // none is loaded: the platform's store is not needed, and a node without one (no
+        // ca-certificates, a minimal image) would otherwise fail to listen at all.
+        config.trustRoots = .certificates([])
         config.shutdownTimeout = closeNotifyWait
         return try NIOSSLContext(configuration: config)
     }
@@ -51,6 +55,7 @@ public enum TLSTransport {
         config.minimumTLSVersion = .tlsv13
         config.maximumTLSVersion = .tlsv13
         config.certificateVerification = .noHostnameVerification
+        config.trustRoots = .certificates([])  // as the server's: pinned, no authority
         config.shutdownTimeout = closeNotifyWait
         return try NIOSSLContext(configuration: config)
     }

@@ -8,7 +8,7 @@
 // For information on using the generated types, please see the documentation:
 //   https://github.com/apple/swift-protobuf/
 
-/// DualCam wire protocol, version 1.4. See PROTOCOL.md for framing, states and rules.
+/// DualCam wire protocol, version 1.5. See PROTOCOL.md for framing, states and rules.
 /// Every message on the wire is one Envelope, preceded by its length (4 bytes, big endian).
 /// Unknown fields are ignored by every receiver; field numbers are never reused.
 
@@ -137,6 +137,46 @@ public nonisolated enum Dualcam_V1_Container: SwiftProtobuf.Enum, Swift.CaseIter
   // The compiler won't synthesize support with the UNRECOGNIZED case.
   public static let allCases: [Dualcam_V1_Container] = [
     .mpegts,
+  ]
+
+}
+
+public nonisolated enum Dualcam_V1_LockDuringTakes: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
+  case unchanged // = 0
+
+  /// lock all three at each take's start, release after
+  case on // = 1
+  case off // = 2
+  case UNRECOGNIZED(Int)
+
+  public init() {
+    self = .unchanged
+  }
+
+  public init?(rawValue: Int) {
+    switch rawValue {
+    case 0: self = .unchanged
+    case 1: self = .on
+    case 2: self = .off
+    default: self = .UNRECOGNIZED(rawValue)
+    }
+  }
+
+  public var rawValue: Int {
+    switch self {
+    case .unchanged: return 0
+    case .on: return 1
+    case .off: return 2
+    case .UNRECOGNIZED(let i): return i
+    }
+  }
+
+  // The compiler won't synthesize support with the UNRECOGNIZED case.
+  public static let allCases: [Dualcam_V1_LockDuringTakes] = [
+    .unchanged,
+    .on,
+    .off,
   ]
 
 }
@@ -468,6 +508,22 @@ public nonisolated struct Dualcam_V1_Envelope: Sendable {
     set {body = .sessionForgotten(newValue)}
   }
 
+  public var cameraRequest: Dualcam_V1_CameraRequest {
+    get {
+      if case .cameraRequest(let v)? = body {return v}
+      return Dualcam_V1_CameraRequest()
+    }
+    set {body = .cameraRequest(newValue)}
+  }
+
+  public var cameraState: Dualcam_V1_CameraState {
+    get {
+      if case .cameraState(let v)? = body {return v}
+      return Dualcam_V1_CameraState()
+    }
+    set {body = .cameraState(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Body: Equatable, Sendable {
@@ -499,6 +555,8 @@ public nonisolated struct Dualcam_V1_Envelope: Sendable {
     case previewFrame(Dualcam_V1_PreviewFrame)
     case forgetSession(Dualcam_V1_ForgetSession)
     case sessionForgotten(Dualcam_V1_SessionForgotten)
+    case cameraRequest(Dualcam_V1_CameraRequest)
+    case cameraState(Dualcam_V1_CameraState)
 
   }
 
@@ -1067,6 +1125,199 @@ public nonisolated struct Dualcam_V1_SessionForgotten: Sendable {
   public init() {}
 }
 
+/// Coordinator -> agent, at any time after the handshake, recording or not: read the
+/// camera's controls and optionally change them. Answered by one CameraState with the same
+/// request_id. An empty request only reads. Nothing in it can stop a recording: a setting
+/// the camera refuses is reported in CameraState.results, and the rest still apply.
+public nonisolated struct Dualcam_V1_CameraRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// 1 ... 2^53, distinct among unanswered requests
+  public var requestID: UInt64 = 0
+
+  /// at most 64; automatic modes are applied first
+  public var set: [Dualcam_V1_ControlSetting] = []
+
+  /// absent: the digital zoom is left as it is
+  public var zoom: Dualcam_V1_DigitalZoom {
+    get {_zoom ?? Dualcam_V1_DigitalZoom()}
+    set {_zoom = newValue}
+  }
+  /// Returns true if `zoom` has been explicitly set.
+  public var hasZoom: Bool {self._zoom != nil}
+  /// Clears the value of `zoom`. Subsequent reads from it will return its default value.
+  public mutating func clearZoom() {self._zoom = nil}
+
+  /// "exposure", "focus", "white-balance"
+  public var lock: [String] = []
+
+  /// the same words: the automatic mode back on
+  public var unlock: [String] = []
+
+  public var lockDuringTakes: Dualcam_V1_LockDuringTakes = .unchanged
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _zoom: Dualcam_V1_DigitalZoom? = nil
+}
+
+public nonisolated struct Dualcam_V1_ControlSetting: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// a control's stable name, e.g. "brightness"
+  public var name: String = String()
+
+  /// a number, on/off, or a menu entry's name ("manual_mode")
+  public var value: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Dualcam_V1_DigitalZoom: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// 1.0 ... 4.0
+  public var factor: Double = 0
+
+  /// 0 ... 1 of the picture's width (0.5: the middle)
+  public var centreX: Double = 0
+
+  public var centreY: Double = 0
+
+  /// 0 (at once) ... 60 000
+  public var rampMs: UInt32 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Dualcam_V1_CameraControl: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var name: String = String()
+
+  /// the driver's words
+  public var label: String = String()
+
+  /// integer, boolean, menu, integer-menu, button, integer64, bitmask
+  public var kind: String = String()
+
+  public var minimum: Int64 = 0
+
+  public var maximum: Int64 = 0
+
+  public var step: Int64 = 0
+
+  public var defaultValue: Int64 = 0
+
+  /// false: value means nothing (a button, write-only)
+  public var readable: Bool = false
+
+  public var value: Int64 = 0
+
+  public var menu: [Dualcam_V1_ControlMenuEntry] = []
+
+  /// 1 inactive, 2 grabbed, 4 read-only, 8 disabled, 16 volatile, 32 write-only
+  public var flags: UInt32 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Dualcam_V1_ControlMenuEntry: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var index: Int64 = 0
+
+  public var name: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Dualcam_V1_ControlResult: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// a setting's name, or "zoom", "lock exposure", ...
+  public var name: String = String()
+
+  public var applied: Bool = false
+
+  /// applied: the value in effect (drivers round and clamp)
+  public var value: Int64 = 0
+
+  /// not applied: why, and what to do, for the operator
+  public var problem: String = String()
+
+  /// value is set (false for a lock, a zoom, a button)
+  public var hasValue_p: Bool = false
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// Agent -> coordinator, once per CameraRequest: the controls as they are after it.
+public nonisolated struct Dualcam_V1_CameraState: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var requestID: UInt64 = 0
+
+  /// the source, e.g. "v4l2 /dev/video0 (vivid)"
+  public var camera: String = String()
+
+  /// Non-empty when the source has no controls of its own, saying whose they are (a pipe's
+  /// producer, the synthetic pattern); digital zoom still works.
+  public var controlsNote: String = String()
+
+  public var controls: [Dualcam_V1_CameraControl] = []
+
+  /// one per setting, zoom and lock asked, in order
+  public var results: [Dualcam_V1_ControlResult] = []
+
+  /// the digital zoom the agent is going to (its target)
+  public var zoom: Dualcam_V1_DigitalZoom {
+    get {_zoom ?? Dualcam_V1_DigitalZoom()}
+    set {_zoom = newValue}
+  }
+  /// Returns true if `zoom` has been explicitly set.
+  public var hasZoom: Bool {self._zoom != nil}
+  /// Clears the value of `zoom`. Subsequent reads from it will return its default value.
+  public mutating func clearZoom() {self._zoom = nil}
+
+  public var lockDuringTakes: Bool = false
+
+  /// what is locked now
+  public var locked: [String] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _zoom: Dualcam_V1_DigitalZoom? = nil
+}
+
 public nonisolated struct Dualcam_V1_Error: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1201,13 +1452,17 @@ nonisolated extension Dualcam_V1_Container: SwiftProtobuf._ProtoNameProviding {
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0CONTAINER_MPEGTS\0")
 }
 
+nonisolated extension Dualcam_V1_LockDuringTakes: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0LOCK_DURING_TAKES_UNCHANGED\0\u{1}LOCK_DURING_TAKES_ON\0\u{1}LOCK_DURING_TAKES_OFF\0")
+}
+
 nonisolated extension Dualcam_V1_ErrorCode: SwiftProtobuf._ProtoNameProviding {
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0ERROR_UNSPECIFIED\0\u{1}ERROR_VERSION_MISMATCH\0\u{1}ERROR_NOT_PAIRED\0\u{1}ERROR_BAD_STATE\0\u{1}ERROR_BAD_MESSAGE\0\u{1}ERROR_SOURCE_FAILED\0\u{1}ERROR_ENCODER_FAILED\0\u{1}ERROR_DISK_FULL\0\u{1}ERROR_INSUFFICIENT_DISK\0\u{1}ERROR_CHECKSUM_MISMATCH\0\u{1}ERROR_UNSUPPORTED_SETTINGS\0\u{1}ERROR_FRAME_TOO_LARGE\0\u{1}ERROR_TIMEOUT\0\u{1}ERROR_FLOW_CONTROL\0\u{1}ERROR_SEGMENT_UNAVAILABLE\0\u{1}ERROR_BUSY\0")
 }
 
 nonisolated extension Dualcam_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Envelope"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sequence\0\u{3}in_reply_to\0\u{2}\u{8}hello\0\u{3}hello_ack\0\u{3}clock_ping\0\u{3}clock_pong\0\u{3}clock_status\0\u{1}prepare\0\u{1}ready\0\u{3}start_at\0\u{1}stop\0\u{3}segment_offer\0\u{3}segment_data\0\u{3}segment_ack\0\u{3}recording_finished\0\u{1}telemetry\0\u{1}error\0\u{1}keepalive\0\u{1}shutdown\0\u{3}segment_request\0\u{3}pair_request\0\u{4}\u{4}pair_confirm\0\u{3}pair_result\0\u{1}resume\0\u{3}pair_share\0\u{3}preview_request\0\u{3}preview_frame\0\u{3}forget_session\0\u{3}session_forgotten\0\u{c}\u{1d}\u{1}\u{c}\u{1e}\u{1}\u{c}\u{1f}\u{1}")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sequence\0\u{3}in_reply_to\0\u{2}\u{8}hello\0\u{3}hello_ack\0\u{3}clock_ping\0\u{3}clock_pong\0\u{3}clock_status\0\u{1}prepare\0\u{1}ready\0\u{3}start_at\0\u{1}stop\0\u{3}segment_offer\0\u{3}segment_data\0\u{3}segment_ack\0\u{3}recording_finished\0\u{1}telemetry\0\u{1}error\0\u{1}keepalive\0\u{1}shutdown\0\u{3}segment_request\0\u{3}pair_request\0\u{4}\u{4}pair_confirm\0\u{3}pair_result\0\u{1}resume\0\u{3}pair_share\0\u{3}preview_request\0\u{3}preview_frame\0\u{3}forget_session\0\u{3}session_forgotten\0\u{3}camera_request\0\u{3}camera_state\0\u{c}\u{1d}\u{1}\u{c}\u{1e}\u{1}\u{c}\u{1f}\u{1}")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1568,6 +1823,32 @@ nonisolated extension Dualcam_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf.
           self.body = .sessionForgotten(v)
         }
       }()
+      case 40: try {
+        var v: Dualcam_V1_CameraRequest?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .cameraRequest(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .cameraRequest(v)
+        }
+      }()
+      case 41: try {
+        var v: Dualcam_V1_CameraState?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .cameraState(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .cameraState(v)
+        }
+      }()
       default: break
       }
     }
@@ -1692,6 +1973,14 @@ nonisolated extension Dualcam_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf.
     case .sessionForgotten?: try {
       guard case .sessionForgotten(let v)? = self.body else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 39)
+    }()
+    case .cameraRequest?: try {
+      guard case .cameraRequest(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 40)
+    }()
+    case .cameraState?: try {
+      guard case .cameraState(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 41)
     }()
     case nil: break
     }
@@ -2848,6 +3137,379 @@ nonisolated extension Dualcam_V1_SessionForgotten: SwiftProtobuf.Message, SwiftP
     if lhs.sessionID != rhs.sessionID {return false}
     if lhs.freedBytes != rhs.freedBytes {return false}
     if lhs.reason != rhs.reason {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Dualcam_V1_CameraRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".CameraRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}request_id\0\u{1}set\0\u{1}zoom\0\u{1}lock\0\u{1}unlock\0\u{3}lock_during_takes\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.requestID) }()
+      case 2: try { try decoder.decodeRepeatedMessageField(value: &self.set) }()
+      case 3: try { try decoder.decodeSingularMessageField(value: &self._zoom) }()
+      case 4: try { try decoder.decodeRepeatedStringField(value: &self.lock) }()
+      case 5: try { try decoder.decodeRepeatedStringField(value: &self.unlock) }()
+      case 6: try { try decoder.decodeSingularEnumField(value: &self.lockDuringTakes) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if self.requestID != 0 {
+      try visitor.visitSingularUInt64Field(value: self.requestID, fieldNumber: 1)
+    }
+    if !self.set.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.set, fieldNumber: 2)
+    }
+    try { if let v = self._zoom {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
+    } }()
+    if !self.lock.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.lock, fieldNumber: 4)
+    }
+    if !self.unlock.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.unlock, fieldNumber: 5)
+    }
+    if self.lockDuringTakes != .unchanged {
+      try visitor.visitSingularEnumField(value: self.lockDuringTakes, fieldNumber: 6)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Dualcam_V1_CameraRequest, rhs: Dualcam_V1_CameraRequest) -> Bool {
+    if lhs.requestID != rhs.requestID {return false}
+    if lhs.set != rhs.set {return false}
+    if lhs._zoom != rhs._zoom {return false}
+    if lhs.lock != rhs.lock {return false}
+    if lhs.unlock != rhs.unlock {return false}
+    if lhs.lockDuringTakes != rhs.lockDuringTakes {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Dualcam_V1_ControlSetting: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ControlSetting"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}value\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.name) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.value) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.name.isEmpty {
+      try visitor.visitSingularStringField(value: self.name, fieldNumber: 1)
+    }
+    if !self.value.isEmpty {
+      try visitor.visitSingularStringField(value: self.value, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Dualcam_V1_ControlSetting, rhs: Dualcam_V1_ControlSetting) -> Bool {
+    if lhs.name != rhs.name {return false}
+    if lhs.value != rhs.value {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Dualcam_V1_DigitalZoom: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".DigitalZoom"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}factor\0\u{3}centre_x\0\u{3}centre_y\0\u{3}ramp_ms\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularDoubleField(value: &self.factor) }()
+      case 2: try { try decoder.decodeSingularDoubleField(value: &self.centreX) }()
+      case 3: try { try decoder.decodeSingularDoubleField(value: &self.centreY) }()
+      case 4: try { try decoder.decodeSingularUInt32Field(value: &self.rampMs) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.factor.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.factor, fieldNumber: 1)
+    }
+    if self.centreX.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.centreX, fieldNumber: 2)
+    }
+    if self.centreY.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.centreY, fieldNumber: 3)
+    }
+    if self.rampMs != 0 {
+      try visitor.visitSingularUInt32Field(value: self.rampMs, fieldNumber: 4)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Dualcam_V1_DigitalZoom, rhs: Dualcam_V1_DigitalZoom) -> Bool {
+    if lhs.factor != rhs.factor {return false}
+    if lhs.centreX != rhs.centreX {return false}
+    if lhs.centreY != rhs.centreY {return false}
+    if lhs.rampMs != rhs.rampMs {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Dualcam_V1_CameraControl: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".CameraControl"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}label\0\u{1}kind\0\u{1}minimum\0\u{1}maximum\0\u{1}step\0\u{3}default_value\0\u{1}readable\0\u{1}value\0\u{1}menu\0\u{1}flags\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.name) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.label) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.kind) }()
+      case 4: try { try decoder.decodeSingularInt64Field(value: &self.minimum) }()
+      case 5: try { try decoder.decodeSingularInt64Field(value: &self.maximum) }()
+      case 6: try { try decoder.decodeSingularInt64Field(value: &self.step) }()
+      case 7: try { try decoder.decodeSingularInt64Field(value: &self.defaultValue) }()
+      case 8: try { try decoder.decodeSingularBoolField(value: &self.readable) }()
+      case 9: try { try decoder.decodeSingularInt64Field(value: &self.value) }()
+      case 10: try { try decoder.decodeRepeatedMessageField(value: &self.menu) }()
+      case 11: try { try decoder.decodeSingularUInt32Field(value: &self.flags) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.name.isEmpty {
+      try visitor.visitSingularStringField(value: self.name, fieldNumber: 1)
+    }
+    if !self.label.isEmpty {
+      try visitor.visitSingularStringField(value: self.label, fieldNumber: 2)
+    }
+    if !self.kind.isEmpty {
+      try visitor.visitSingularStringField(value: self.kind, fieldNumber: 3)
+    }
+    if self.minimum != 0 {
+      try visitor.visitSingularInt64Field(value: self.minimum, fieldNumber: 4)
+    }
+    if self.maximum != 0 {
+      try visitor.visitSingularInt64Field(value: self.maximum, fieldNumber: 5)
+    }
+    if self.step != 0 {
+      try visitor.visitSingularInt64Field(value: self.step, fieldNumber: 6)
+    }
+    if self.defaultValue != 0 {
+      try visitor.visitSingularInt64Field(value: self.defaultValue, fieldNumber: 7)
+    }
+    if self.readable != false {
+      try visitor.visitSingularBoolField(value: self.readable, fieldNumber: 8)
+    }
+    if self.value != 0 {
+      try visitor.visitSingularInt64Field(value: self.value, fieldNumber: 9)
+    }
+    if !self.menu.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.menu, fieldNumber: 10)
+    }
+    if self.flags != 0 {
+      try visitor.visitSingularUInt32Field(value: self.flags, fieldNumber: 11)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Dualcam_V1_CameraControl, rhs: Dualcam_V1_CameraControl) -> Bool {
+    if lhs.name != rhs.name {return false}
+    if lhs.label != rhs.label {return false}
+    if lhs.kind != rhs.kind {return false}
+    if lhs.minimum != rhs.minimum {return false}
+    if lhs.maximum != rhs.maximum {return false}
+    if lhs.step != rhs.step {return false}
+    if lhs.defaultValue != rhs.defaultValue {return false}
+    if lhs.readable != rhs.readable {return false}
+    if lhs.value != rhs.value {return false}
+    if lhs.menu != rhs.menu {return false}
+    if lhs.flags != rhs.flags {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Dualcam_V1_ControlMenuEntry: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ControlMenuEntry"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}index\0\u{1}name\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularInt64Field(value: &self.index) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.name) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.index != 0 {
+      try visitor.visitSingularInt64Field(value: self.index, fieldNumber: 1)
+    }
+    if !self.name.isEmpty {
+      try visitor.visitSingularStringField(value: self.name, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Dualcam_V1_ControlMenuEntry, rhs: Dualcam_V1_ControlMenuEntry) -> Bool {
+    if lhs.index != rhs.index {return false}
+    if lhs.name != rhs.name {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Dualcam_V1_ControlResult: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ControlResult"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}applied\0\u{1}value\0\u{1}problem\0\u{3}has_value\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.name) }()
+      case 2: try { try decoder.decodeSingularBoolField(value: &self.applied) }()
+      case 3: try { try decoder.decodeSingularInt64Field(value: &self.value) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.problem) }()
+      case 5: try { try decoder.decodeSingularBoolField(value: &self.hasValue_p) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.name.isEmpty {
+      try visitor.visitSingularStringField(value: self.name, fieldNumber: 1)
+    }
+    if self.applied != false {
+      try visitor.visitSingularBoolField(value: self.applied, fieldNumber: 2)
+    }
+    if self.value != 0 {
+      try visitor.visitSingularInt64Field(value: self.value, fieldNumber: 3)
+    }
+    if !self.problem.isEmpty {
+      try visitor.visitSingularStringField(value: self.problem, fieldNumber: 4)
+    }
+    if self.hasValue_p != false {
+      try visitor.visitSingularBoolField(value: self.hasValue_p, fieldNumber: 5)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Dualcam_V1_ControlResult, rhs: Dualcam_V1_ControlResult) -> Bool {
+    if lhs.name != rhs.name {return false}
+    if lhs.applied != rhs.applied {return false}
+    if lhs.value != rhs.value {return false}
+    if lhs.problem != rhs.problem {return false}
+    if lhs.hasValue_p != rhs.hasValue_p {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Dualcam_V1_CameraState: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".CameraState"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}request_id\0\u{1}camera\0\u{3}controls_note\0\u{1}controls\0\u{1}results\0\u{1}zoom\0\u{3}lock_during_takes\0\u{1}locked\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.requestID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.camera) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.controlsNote) }()
+      case 4: try { try decoder.decodeRepeatedMessageField(value: &self.controls) }()
+      case 5: try { try decoder.decodeRepeatedMessageField(value: &self.results) }()
+      case 6: try { try decoder.decodeSingularMessageField(value: &self._zoom) }()
+      case 7: try { try decoder.decodeSingularBoolField(value: &self.lockDuringTakes) }()
+      case 8: try { try decoder.decodeRepeatedStringField(value: &self.locked) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if self.requestID != 0 {
+      try visitor.visitSingularUInt64Field(value: self.requestID, fieldNumber: 1)
+    }
+    if !self.camera.isEmpty {
+      try visitor.visitSingularStringField(value: self.camera, fieldNumber: 2)
+    }
+    if !self.controlsNote.isEmpty {
+      try visitor.visitSingularStringField(value: self.controlsNote, fieldNumber: 3)
+    }
+    if !self.controls.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.controls, fieldNumber: 4)
+    }
+    if !self.results.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.results, fieldNumber: 5)
+    }
+    try { if let v = self._zoom {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 6)
+    } }()
+    if self.lockDuringTakes != false {
+      try visitor.visitSingularBoolField(value: self.lockDuringTakes, fieldNumber: 7)
+    }
+    if !self.locked.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.locked, fieldNumber: 8)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Dualcam_V1_CameraState, rhs: Dualcam_V1_CameraState) -> Bool {
+    if lhs.requestID != rhs.requestID {return false}
+    if lhs.camera != rhs.camera {return false}
+    if lhs.controlsNote != rhs.controlsNote {return false}
+    if lhs.controls != rhs.controls {return false}
+    if lhs.results != rhs.results {return false}
+    if lhs._zoom != rhs._zoom {return false}
+    if lhs.lockDuringTakes != rhs.lockDuringTakes {return false}
+    if lhs.locked != rhs.locked {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -32,6 +32,7 @@ public struct AgentConnectionStateMachine: Sendable {
     private var uploads = UploadWindow(capacity: WireProtocol.defaultUploadWindowBytes)
     private var pings = OutstandingPings()
     private var forgets = ForgetRequests()
+    private var cameraRequests = CameraRequests()
 
     /// Starts at the moment the (authenticated) connection is up.
     public init(configuration: Configuration, now: Int64) {
@@ -172,11 +173,15 @@ public struct AgentConnectionStateMachine: Sendable {
             try forgets.ask(request, phase: phase)
             return [.deliver(.forgetSession(request))]
 
+        case .cameraRequest(let request):
+            try cameraRequests.ask(request)
+            return [.deliver(.cameraRequest(request))]
+
         case .hello:
             throw ProtocolError(.badState, "second Hello on one connection")
 
         case .helloAck, .clockPing, .clockStatus, .ready, .segmentOffer, .segmentData,
-             .recordingFinished, .telemetry, .previewFrame, .sessionForgotten:
+             .recordingFinished, .telemetry, .previewFrame, .sessionForgotten, .cameraState:
             throw ProtocolError(.badMessage, "\(body.name) is sent by agents, not to them")
 
         case .pairRequest, .pairShare, .pairConfirm, .pairResult:
@@ -215,6 +220,8 @@ public struct AgentConnectionStateMachine: Sendable {
             try MessageValidation.checkPreviewFrame(frame)
         case .sessionForgotten(let answer):
             try forgets.answer(answer)
+        case .cameraState(let state):
+            try cameraRequests.answer(state)
         case .ready(let ready):
             guard case .preparing(let id) = phase, id == ready.sessionID else {
                 throw ProtocolError(.badState, "Ready for \(ready.sessionID) while \(describe(phase))")
@@ -249,7 +256,7 @@ public struct AgentConnectionStateMachine: Sendable {
         case .segmentData(let data):
             try uploads.send(data)
         case .hello, .helloAck, .clockPong, .prepare, .startAt, .stop, .segmentAck, .segmentRequest, .resume, .shutdown,
-             .previewRequest, .forgetSession:
+             .previewRequest, .forgetSession, .cameraRequest:
             throw ProtocolError(.badMessage, "agents do not send \(body.name)")
         case .pairRequest, .pairShare, .pairConfirm, .pairResult:
             throw ProtocolError(.badState, "\(body.name) belongs on a pairing connection (§14)")

@@ -29,5 +29,7 @@ public enum AgentEvent: Sendable, Equatable {
     /// Remove the session from the spool unless it is in use (§17), then answer
     /// SessionForgotten with the bytes freed, or why it is kept.
     case forgetSession(Dualcam_V1_ForgetSession)
+    /// Read and change the camera's controls (§18); answer CameraState with its request_id.
+    case cameraRequest(Dualcam_V1_CameraRequest)
     case peerError(Dualcam_V1_Error)
 }

@@ -36,6 +36,7 @@ public struct CoordinatorConnectionStateMachine: Sendable {
     /// ERROR_SEGMENT_UNAVAILABLE naming it (the agent holds nothing of it) ends it.
     private var following = false
     private var forgets = ForgetRequests()
+    private var cameraRequests = CameraRequests()
 
     public init(configuration: Configuration, now: Int64) {
         self.configuration = configuration
@@ -159,6 +160,10 @@ public struct CoordinatorConnectionStateMachine: Sendable {
             shown.reason = WireIdentifier.printable(answer.reason, maxCharacters: WireSentences.maxBytes)
             return [.deliver(.sessionForgotten(shown))]
 
+        case .cameraState(let state):
+            try cameraRequests.answer(state)
+            return [.deliver(.cameraState(CameraMessageValidation.printable(state)))]
+
         case .ready(let ready):
             try MessageValidation.checkReady(ready)
             guard case .preparing(let id) = phase, id == ready.sessionID else {
@@ -194,7 +199,7 @@ public struct CoordinatorConnectionStateMachine: Sendable {
             throw ProtocolError(.badState, "second HelloAck on one connection")
 
         case .hello, .clockPong, .prepare, .startAt, .stop, .segmentAck, .segmentRequest, .resume, .shutdown,
-             .previewRequest, .forgetSession:
+             .previewRequest, .forgetSession, .cameraRequest:
             throw ProtocolError(.badMessage, "\(body.name) is sent by coordinators, not to them")
 
         case .pairRequest, .pairShare, .pairConfirm, .pairResult:
@@ -227,6 +232,8 @@ public struct CoordinatorConnectionStateMachine: Sendable {
             try MessageValidation.checkPreviewRequest(request)
         case .forgetSession(let request):
             try forgets.ask(request, phase: phase)
+        case .cameraRequest(let request):
+            try cameraRequests.ask(request)
         case .prepare(let prepare):
             guard phase == .idle else {
                 throw ProtocolError(.badState, "Prepare for \(prepare.sessionID) while \(describe(phase))")
@@ -263,7 +270,7 @@ public struct CoordinatorConnectionStateMachine: Sendable {
                 following = true
             }
         case .hello, .helloAck, .clockPing, .clockPong, .clockStatus, .ready, .segmentOffer, .segmentData,
-             .recordingFinished, .telemetry, .previewFrame, .sessionForgotten:
+             .recordingFinished, .telemetry, .previewFrame, .sessionForgotten, .cameraState:
             throw ProtocolError(.badMessage, "coordinators do not send \(body.name)")
         case .pairRequest, .pairShare, .pairConfirm, .pairResult:
             throw ProtocolError(.badState, "\(body.name) belongs on a pairing connection (§14)")

@@ -20,4 +20,6 @@ public enum CoordinatorEvent: Sendable, Equatable {
     case previewFrame(Dualcam_V1_PreviewFrame)
     /// The agent's answer to ForgetSession (§17), checked, its reason made printable.
     case sessionForgotten(Dualcam_V1_SessionForgotten)
+    /// The agent's answer to CameraRequest (§18), checked, its sentences made printable.
+    case cameraState(Dualcam_V1_CameraState)
 }

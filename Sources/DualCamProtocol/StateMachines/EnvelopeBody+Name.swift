@@ -29,6 +29,8 @@ extension Dualcam_V1_Envelope.OneOf_Body {
         case .previewFrame: "PreviewFrame"
         case .forgetSession: "ForgetSession"
         case .sessionForgotten: "SessionForgotten"
+        case .cameraRequest: "CameraRequest"
+        case .cameraState: "CameraState"
         }
     }
 

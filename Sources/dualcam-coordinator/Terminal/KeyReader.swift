@@ -10,6 +10,8 @@ enum KeyReader {
         case filter(String)
         /// `mix SPEC`
         case mix(String)
+        /// `camera [NAME] [--set …] [--zoom …]`: the words after `camera`
+        case camera(String)
     }
 
     // Invariant: written once, on the reader thread before any other use, and read by
@@ -60,6 +62,7 @@ enum KeyReader {
                     if command.hasPrefix("layout ") { handle(.layout(String(command.dropFirst(7)))) }
                     if command.hasPrefix("filter ") { handle(.filter(String(command.dropFirst(7)))) }
                     if command.hasPrefix("mix ") { handle(.mix(String(command.dropFirst(4)))) }
+                    if command == "camera" || command.hasPrefix("camera ") { handle(.camera(String(command.dropFirst(6)))) }
                 }
             }
         }

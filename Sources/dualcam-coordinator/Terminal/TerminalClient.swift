@@ -105,6 +105,9 @@ final class TerminalClient: Sendable {
                 status.note("not a mix: \(error)")
                 return
             }
+        case .camera(let words):
+            camera(words)
+            return
         case .quit:
             if busy {
                 status.note("a take is under way: stop it first (Enter), then quit")
@@ -146,5 +149,25 @@ final class TerminalClient: Sendable {
         KeyReader.restoreTerminal()
         Console.error("\nleaving now; an agent still recording records on: `dualcam-coordinator resume` finishes the session")
         exit(signal.exitCode)
+    }
+}
+
+extension TerminalClient {
+    /// `camera …` typed into a running rig: the camera command's words, on this rig's links.
+    fileprivate func camera(_ words: String) {
+        let arguments: CameraArguments
+        do {
+            arguments = try CameraArguments.parse(words.split(separator: " ").map(String.init))
+        } catch {
+            status.note("camera: \(CameraArguments.message(for: error))")
+            return
+        }
+        Task {
+            do {
+                _ = try await arguments.perform(on: rig) { self.status.note($0) }
+            } catch {
+                self.status.note("camera: \(error)")
+            }
+        }
     }
 }
