@@ -253,6 +253,7 @@ extension EndToEnd {
                 let figures = try #require(camera["trueError"] as? [String: Any])
                 let median = try #require(figures["p50Microseconds"] as? Double)
                 let p99 = try #require(figures["p99Microseconds"] as? Double)
+                print("clock truth through the jitter switch, \(camera["camera"] ?? ""): median \(median) µs, p99 \(p99) µs, mean \(figures["meanMicroseconds"] ?? 0) µs; pair \(camera["pairError"] ?? "-")")
                 #expect(try #require(figures["frames"] as? Int) >= 590, "\(camera)")
                 #expect(median <= 50 && p99 <= 200, "\(camera["camera"] ?? ""): median \(median) µs, p99 \(p99) µs\n\(err)")
                 if let pair = camera["pairError"] as? [String: Any] {
