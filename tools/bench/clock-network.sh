@@ -33,14 +33,19 @@ declare -A SWITCH=(
 )
 declare -A EXTRA=([asym]="--path coord=1300,500,0,0,0")
 
+# DUALCAM_BENCH_CONFIG=debug uses the debug build; DUALCAM_BENCH_KEEP=1 keeps the sessions.
+config=${DUALCAM_BENCH_CONFIG:-release}
 . deploy/swift-env.sh
-swift build -c release --product dualcam-coordinator >/dev/null
-swift build -c release --product dualcam-agent >/dev/null
-bin=$(swift build -c release --show-bin-path)
+swift build -c "$config" --product dualcam-coordinator >/dev/null
+swift build -c "$config" --product dualcam-agent >/dev/null
+bin=$(swift build -c "$config" --show-bin-path)
 rig=tools/netns/rig.sh
 work=$(mktemp -d /tmp/dualcam-clocknet.XXXXXX)
 prefix=""
-cleanup() { [ -n "$prefix" ] && bash $rig down "$prefix" >/dev/null 2>&1; rm -rf "$work"; }
+cleanup() {
+  [ -n "$prefix" ] && bash $rig down "$prefix" >/dev/null 2>&1
+  if [ -n "${DUALCAM_BENCH_KEEP:-}" ]; then echo "sessions kept in $work"; else rm -rf "$work"; fi
+}
 trap cleanup EXIT
 
 chrony_run() {  # PREFIX SECONDS -> prints "median p99" of |offset| in µs, or "- -"
