@@ -1,0 +1,58 @@
+import DualCamCore
+import DualCamMedia
+import Foundation
+
+/// The session's contact sheet (a dozen pictures of the combined file) and thumbnail, made
+/// from pictures the composer already holds: the core's `FrameSampler` says which ticks to
+/// keep, each kept one is scaled down at once, and at stop only the tiling and two JPEG
+/// encodes remain, so the sheet costs the finalising next to nothing and no file is read
+/// again. Used on the composer's queue only.
+final class ContactSheetRecorder {
+    static let sheetName = "contact-sheet.jpg"
+    static let thumbnailName = "thumbnail.jpg"
+
+    private var sampler = FrameSampler()
+    private var pictures: [Int64: YUV420Image] = [:]
+    let layout: ContactSheetLayout
+    private let scaler = SwsScaler()
+    /// Time spent scaling kept pictures while recording.
+    private(set) var samplingNanoseconds: Int64 = 0
+
+    init(width: Int, height: Int) {
+        layout = ContactSheetLayout(sourceWidth: width, sourceHeight: height)
+    }
+
+    func offer(_ picture: YUV420Image, tick: Int64) {
+        guard sampler.wants(tick: tick) else { return }
+        let started = ContinuousClock.now
+        pictures[tick] = scaler.scale(picture, crop: PixelRect(x: 0, y: 0, width: picture.width, height: picture.height),
+                                      toWidth: layout.tileWidth, height: layout.tileHeight)
+        for dropped in sampler.keep(tick: tick) { pictures[dropped] = nil }
+        samplingNanoseconds += Self.nanoseconds(since: started)
+    }
+
+    /// Writes the sheet and the thumbnail into `directory` (each under a temporary name,
+    /// then renamed); returns the time it took.
+    func write(into directory: String) throws -> Int64 {
+        let started = ContinuousClock.now
+        let picks = sampler.pick(layout.count).compactMap { pictures[$0] }
+        guard let middle = picks.isEmpty ? nil : picks[picks.count / 2] else { return 0 }
+        try Self.writeJPEG(layout.sheet(picks), to: directory + "/" + Self.sheetName, quality: 4)
+        try Self.writeJPEG(middle, to: directory + "/" + Self.thumbnailName, quality: 3)
+        return Self.nanoseconds(since: started)
+    }
+
+    private static func writeJPEG(_ picture: YUV420Image, to path: String, quality: Int) throws {
+        let bytes = try JPEGEncoder(width: picture.width, height: picture.height, quality: quality).encode(picture)
+        let temporary = (path as NSString).deletingLastPathComponent + "/.tmp-" + (path as NSString).lastPathComponent
+        guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)), rename(temporary, path) == 0 else {
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw CoordinatorError("cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    static func nanoseconds(since start: ContinuousClock.Instant) -> Int64 {
+        let d = ContinuousClock.now - start
+        return d.components.seconds * 1_000_000_000 + d.components.attoseconds / 1_000_000_000
+    }
+}
