@@ -372,7 +372,7 @@ def take_check(page, viewer_b, demo):
 
 
 def library_check(page, demo):
-    section("(f) the library: the take listed, its contact sheet, the combined file played, its FCPXML downloaded")
+    section("(g) the library: the take listed, its contact sheet, the combined file played, its FCPXML downloaded")
     page.click("#library-toggle")
     page.wait_for_selector("#library-list .session-card", timeout=10_000)
     listing = page.request.get("/api/library").json()

@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from fractions import Fraction
 
 import opentimelineio as otio
 
@@ -55,7 +56,7 @@ def main(session):
             check(abs(got[0] - start) <= 1, f"{label}: {name} starts at frame {got[0]} (file: {start})")
             check(abs(got[1] - frames) <= 1, f"{label}: {name} lasts {got[1]} frames (file: {frames})")
 
-    def clips_of(tracks, kind=otio.schema.TrackKind.Video, origin=0):
+    def clips_of(tracks, kind=otio.schema.TrackKind.Video, origin=0, whole_rate_durations=False):
         found = {}
         for track in tracks:
             if track.kind != kind:
@@ -65,7 +66,13 @@ def main(session):
                 continue
             clip = clips[0]
             place = track.range_of_child(clip)
-            found[clip.name] = (round(place.start_time.value) - origin, round(place.duration.value))
+            frames = place.duration.value
+            if whole_rate_durations:
+                # otio-fcpx-xml-adapter reads a duration in frames of the rate cut down to a
+                # whole number (29 for 29.97) but an offset in frames of the true rate: its
+                # durations are turned back into seconds, then into true frames.
+                frames = place.duration.value / place.duration.rate * fps
+            found[clip.name] = (round(place.start_time.value) - origin, round(frames))
         return found
 
     # OpenTimelineIO's native format.
@@ -87,11 +94,11 @@ def main(session):
     check(len(projects) == 1, f"fcpxml: {len(projects)} project")
     tree = ET.parse(fcpx_path).getroot()
     sequence = tree.find("./library/event/project/sequence")
-    from otio_fcpx_xml_adapter.fcpx_xml import to_rational_time
-    origin = to_rational_time(sequence.get("tcStart"), int(fps)).value
+    # The adapter counts offsets from the sequence's tcStart in frames of the true rate.
+    origin = int(float(Fraction(sequence.get("tcStart").rstrip("s"))) * fps)
     lanes = [t for t in projects[0].tracks if t.kind == otio.schema.TrackKind.Video]
     check(len(lanes) == len(files), f"fcpxml: {len(lanes)} video lanes for {len(files)} files")
-    compare("fcpxml", clips_of(projects[0].tracks, origin=origin))
+    compare("fcpxml", clips_of(projects[0].tracks, origin=origin, whole_rate_durations=True))
     angles = tree.findall("./resources/media/multicam/mc-angle")
     check([a.get("name") for a in angles] == names[:-1], f"fcpxml: multicam angles {[a.get('name') for a in angles]}")
     for angle in angles:

@@ -93,15 +93,16 @@ extension EndToEnd {
             #expect(absolute.exitCode == 0, "\(absolute.stderr)")
             #expect(try String(contentsOfFile: elsewhere + "/abs.xml", encoding: .utf8).contains("<pathurl>file://\(folder)/DualCam_Host_"))
 
-            // The contact sheet: twelve 320x180 tiles, and a thumbnail; and what it cost.
+            // The contact sheet: twelve 240x134 tiles, and a thumbnail; and what it cost.
             let sheet = try #require(manifest["contactSheet"] as? [String: Any])
-            for (name, size) in [("contact-sheet.jpg", "1300x556"), ("thumbnail.jpg", "320x180")] {
+            for (name, size) in [("contact-sheet.jpg", "980x418"), ("thumbnail.jpg", "240x134")] {
                 let probe = try Self.ffprobe(folder + "/" + name)
                 let stream = try #require((probe["streams"] as? [[String: Any]])?.first)
                 #expect("\(stream["width"] ?? 0)x\(stream["height"] ?? 0)" == size, "\(name): \(stream)")
             }
             let writing = try #require(sheet["writingMilliseconds"] as? Double)
-            let finalising = try #require(sheet["finalisingMilliseconds"] as? Double)
+            // The finalising a user waits for: from the stop instant to the manifest.
+            let finalising = try #require(sheet["sinceStopMilliseconds"] as? Double)
             let sampling = try #require(sheet["samplingMilliseconds"] as? Double)
             print("contact sheet: \(writing) ms at stop, \(100 * writing / finalising) % of \(finalising) ms finalising; "
                 + "\(sampling) ms scaling while recording (\(Self.seconds) s at 29.97 fps)")

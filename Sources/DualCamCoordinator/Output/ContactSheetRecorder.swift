@@ -25,8 +25,11 @@ final class ContactSheetRecorder {
     func offer(_ picture: YUV420Image, tick: Int64) {
         guard sampler.wants(tick: tick) else { return }
         let started = ContinuousClock.now
-        pictures[tick] = scaler.scale(picture, crop: PixelRect(x: 0, y: 0, width: picture.width, height: picture.height),
-                                      toWidth: layout.tileWidth, height: layout.tileHeight)
+        // Stretched to JPEG's full range now, while recording, so that the stop pays only
+        // for pasting and encoding.
+        pictures[tick] = JPEGEncoder.fullRange(
+            scaler.scale(picture, crop: PixelRect(x: 0, y: 0, width: picture.width, height: picture.height),
+                         toWidth: layout.tileWidth, height: layout.tileHeight))
         for dropped in sampler.keep(tick: tick) { pictures[dropped] = nil }
         samplingNanoseconds += Self.nanoseconds(since: started)
     }
@@ -37,13 +40,13 @@ final class ContactSheetRecorder {
         let started = ContinuousClock.now
         let picks = sampler.pick(layout.count).compactMap { pictures[$0] }
         guard let middle = picks.isEmpty ? nil : picks[picks.count / 2] else { return 0 }
-        try Self.writeJPEG(layout.sheet(picks), to: directory + "/" + Self.sheetName, quality: 4)
+        try Self.writeJPEG(layout.sheet(picks, black: 0), to: directory + "/" + Self.sheetName, quality: 4)
         try Self.writeJPEG(middle, to: directory + "/" + Self.thumbnailName, quality: 3)
         return Self.nanoseconds(since: started)
     }
 
     private static func writeJPEG(_ picture: YUV420Image, to path: String, quality: Int) throws {
-        let bytes = try JPEGEncoder(width: picture.width, height: picture.height, quality: quality).encode(picture)
+        let bytes = try JPEGEncoder(width: picture.width, height: picture.height, quality: quality).encode(picture, fullRange: true)
         let temporary = (path as NSString).deletingLastPathComponent + "/.tmp-" + (path as NSString).lastPathComponent
         guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)), rename(temporary, path) == 0 else {
             try? FileManager.default.removeItem(atPath: temporary)

@@ -45,8 +45,11 @@ struct SessionManifest: Codable {
         var samplingMilliseconds: Double
         /// Tiling and encoding the sheet and the thumbnail at stop.
         var writingMilliseconds: Double
-        /// The whole finalising (last files, composite tail, sheet, manifest) for scale.
+        /// Finishing the files (remux tails, composite tail, sheet) up to the manifest.
         var finalisingMilliseconds: Double
+        /// From the stop instant to the manifest: the finalising a user waits for (for a
+        /// resumed session, the time it lay unfinished too; nil from rebuild-manifest).
+        var sinceStopMilliseconds: Double? = nil
     }
     struct Settings: Codable {
         var width: Int

@@ -1,5 +1,6 @@
 import DualCamCore
 import DualCamMedia
+import DualCamNet
 import Foundation
 import Logging
 
@@ -96,7 +97,8 @@ final class SessionOutputs: @unchecked Sendable {
     }
 
     func finish(t0Shared: Int64, durationNanoseconds: Int64, cameras: [CameraStatistics],
-                deviceIDs: [String], warnings sessionWarnings: [String]) async throws -> SessionResult {
+                deviceIDs: [String], warnings sessionWarnings: [String],
+                sinceStop: Int64? = nil) async throws -> SessionResult {
         let finishing = ContinuousClock.now
         let (remuxWarnings, soundFiles, recorded, startTimecodes): ([String], [String?], [Int], [SMPTETimecode?]) = await withCheckedContinuation { done in
             remuxQueue.async { [self] in
@@ -148,15 +150,17 @@ final class SessionOutputs: @unchecked Sendable {
                 ? .init(file: ContactSheetRecorder.sheetName, thumbnail: ContactSheetRecorder.thumbnailName,
                         samplingMilliseconds: Double(composite.sheetSamplingNanoseconds) / 1e6,
                         writingMilliseconds: Double(composite.sheetWritingNanoseconds) / 1e6,
-                        finalisingMilliseconds: Double(ContactSheetRecorder.nanoseconds(since: finishing)) / 1e6)
+                        finalisingMilliseconds: Double(ContactSheetRecorder.nanoseconds(since: finishing)) / 1e6,
+                        sinceStopMilliseconds: sinceStop.map { Double(MonotonicTime.now() - $0) / 1e6 })
                 : nil)
         let manifestPath = sessionDirectory + "/manifest.json"
         try manifest.write(sessionDirectory: sessionDirectory)
         finished = (manifest, durationNanoseconds)
         if let sheet = manifest.contactSheet {
-            let share: Double = sheet.writingMilliseconds / max(sheet.finalisingMilliseconds, 1e-3) * 100
+            let whole = sheet.sinceStopMilliseconds ?? sheet.finalisingMilliseconds
+            let share: Double = sheet.writingMilliseconds / max(whole, 1e-3) * 100
             let figures = String(format: "%.1f ms at stop (%.2f %% of %.0f ms finalising), %.1f ms scaling pictures while recording",
-                                 sheet.writingMilliseconds, share, sheet.finalisingMilliseconds, sheet.samplingMilliseconds)
+                                 sheet.writingMilliseconds, share, whole, sheet.samplingMilliseconds)
             logger.info("contact sheet: \(figures)")
         }
         // The editors' timelines, cheap beside the manifest: a failure costs only them.

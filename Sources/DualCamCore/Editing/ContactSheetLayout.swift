@@ -7,7 +7,7 @@ public struct ContactSheetLayout: Sendable, Hashable {
     public let rows: Int
     public let margin: Int
 
-    public init(sourceWidth: Int, sourceHeight: Int, tileWidth: Int = 320, columns: Int = 4, rows: Int = 3, margin: Int = 4) {
+    public init(sourceWidth: Int, sourceHeight: Int, tileWidth: Int = 240, columns: Int = 4, rows: Int = 3, margin: Int = 4) {
         self.tileWidth = tileWidth & ~1
         let height = Int((Double(tileWidth) * Double(max(sourceHeight, 1)) / Double(max(sourceWidth, 1))).rounded())
         tileHeight = max(height & ~1, 2)
@@ -26,22 +26,36 @@ public struct ContactSheetLayout: Sendable, Hashable {
                   width: tileWidth, height: tileHeight)
     }
 
-    /// The sheet: `tiles` (each `tileWidth` x `tileHeight`) pasted in order on black.
-    public func sheet(_ tiles: [YUV420Image]) -> YUV420Image {
+    /// The sheet: `tiles` (each `tileWidth` x `tileHeight`) pasted in order on a ground of
+    /// luma `black` (16 for limited-range tiles, 0 for full-range ones).
+    public func sheet(_ tiles: [YUV420Image], black: UInt8 = 16) -> YUV420Image {
         var sheet = YUV420Image(width: width, height: height)
+        if black != 16 { sheet.y = [UInt8](repeating: black, count: sheet.y.count) }
         for (i, picture) in tiles.prefix(count).enumerated() {
             let place = tile(i)
-            for row in 0..<min(picture.height, place.height) {
-                let from = row * picture.lumaStride, to = (place.y + row) * sheet.lumaStride + place.x
-                sheet.y.replaceSubrange(to..<to + min(picture.width, place.width), with: picture.y[from..<from + min(picture.width, place.width)])
-            }
-            let chromaWidth = min(picture.chromaWidth, place.width / 2)
-            for row in 0..<min(picture.chromaHeight, place.height / 2) {
-                let from = row * picture.chromaStride, to = (place.y / 2 + row) * sheet.chromaStride + place.x / 2
-                sheet.cb.replaceSubrange(to..<to + chromaWidth, with: picture.cb[from..<from + chromaWidth])
-                sheet.cr.replaceSubrange(to..<to + chromaWidth, with: picture.cr[from..<from + chromaWidth])
-            }
+            Self.paste(picture.y, stride: picture.lumaStride, width: min(picture.width, place.width),
+                       rows: min(picture.height, place.height), into: &sheet.y, stride: sheet.lumaStride, x: place.x, y: place.y)
+            let chromaWidth = min(picture.chromaWidth, place.width / 2), chromaRows = min(picture.chromaHeight, place.height / 2)
+            Self.paste(picture.cb, stride: picture.chromaStride, width: chromaWidth, rows: chromaRows, into: &sheet.cb,
+                       stride: sheet.chromaStride, x: place.x / 2, y: place.y / 2)
+            Self.paste(picture.cr, stride: picture.chromaStride, width: chromaWidth, rows: chromaRows, into: &sheet.cr,
+                       stride: sheet.chromaStride, x: place.x / 2, y: place.y / 2)
         }
         return sheet
+    }
+
+    /// Row by row as whole blocks: the sheet is made at stop, where every millisecond
+    /// counts against the finalising (a loop per pixel costs ten times more unoptimised).
+    private static func paste(_ source: [UInt8], stride sourceStride: Int, width: Int, rows: Int, into target: inout [UInt8],
+                              stride targetStride: Int, x: Int, y: Int) {
+        source.withUnsafeBufferPointer { from in
+            target.withUnsafeMutableBufferPointer { to in
+                for row in 0..<rows {
+                    let a = row * sourceStride, b = (y + row) * targetStride + x
+                    precondition(a + width <= from.count && b + width <= to.count, "tile outside the sheet")
+                    UnsafeMutableRawPointer(to.baseAddress! + b).copyMemory(from: from.baseAddress! + a, byteCount: width)
+                }
+            }
+        }
     }
 }
