@@ -53,19 +53,28 @@ extension EndToEnd {
             let t0 = Double(try #require(SMPTETimecode(parsing: sessionTimecode, rate: Self.rate)).frames) * 1001 / 30000
             #expect(abs(t0 - tod) < 30 || abs(t0 - tod) > 86_300, "timecode \(sessionTimecode) is not the time of day \(tod) s")
 
-            // The same instant (the same DCTC code) has the same timecode in every file.
-            let host = try session.codes("DualCam_Host_")
-            let guest = try session.codes("DualCam_Guest_")
+            // The same instant (the same DCTC code) has the same timecode in every file. A
+            // frame's timecode is its file's start timecode counted on by its time in the
+            // file (as an editor places it), not by its index: a loaded machine may drop one.
+            func frames(_ file: String, _ read: (YUV420Image) -> UInt32) throws -> [(code: UInt32, frame: Int64)] {
+                var found: [(code: UInt32, ns: Int64)] = []
+                try MediaProbe.forEachFrame(path: file) { found.append((read($0.image), $0.ptsNanoseconds)) }
+                let first = found.first?.ns ?? 0
+                return found.map { ($0.code, GenlockGrid(rate: Self.rate).nearestFrameIndex(to: $0.ns - first)) }
+            }
             let split = CompositeCodes(LayoutSpec(kind: .splitHorizontal), outputWidth: Self.width, outputHeight: Self.height,
                                        sourceWidth: Self.width, sourceHeight: Self.height)
-            var combined: [UInt32] = []
-            try MediaProbe.forEachFrame(path: files[2]) { combined.append(split.read($0.image)[0]) }
+            let host = try frames(files[0]) { DCTC.read($0) }
+            let guest = try frames(files[1]) { DCTC.read($0) }
+            let combined = try frames(files[2]) { split.read($0)[0] }
             for k in [0, 1, 300, 301] {
                 try #require(k < host.count, "host has \(host.count) frames")
-                let same = { (codes: [UInt32]) in codes.firstIndex { abs(DCTC.differenceNanoseconds($0, host[k])) <= 500_000 } }
+                let same = { (codes: [(code: UInt32, frame: Int64)]) in
+                    codes.first { abs(DCTC.differenceNanoseconds($0.code, host[k].code)) <= 500_000 }?.frame
+                }
                 let j = try #require(same(guest), "no guest frame shows host frame \(k)'s instant")
                 let m = try #require(same(combined), "no combined frame shows host frame \(k)'s instant")
-                let h = starts[0].adding(frames: Int64(k)), g = starts[1].adding(frames: Int64(j)), c = starts[2].adding(frames: Int64(m))
+                let h = starts[0].adding(frames: host[k].frame), g = starts[1].adding(frames: j), c = starts[2].adding(frames: m)
                 #expect(h == g && h == c, "frame \(k): host \(h), guest \(g) (frame \(j)), combined \(c) (frame \(m))")
             }
 

@@ -41,9 +41,9 @@ struct SessionManifest: Codable {
     struct ContactSheet: Codable {
         var file: String
         var thumbnail: String
-        /// Scaling the kept pictures while the session recorded.
+        /// CPU time scaling the kept pictures while the session recorded.
         var samplingMilliseconds: Double
-        /// Tiling and encoding the sheet and the thumbnail at stop.
+        /// CPU time tiling, encoding and writing the sheet and the thumbnail at stop.
         var writingMilliseconds: Double
         /// Finishing the files (remux tails, composite tail, sheet) up to the manifest.
         var finalisingMilliseconds: Double
