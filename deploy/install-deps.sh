@@ -24,8 +24,9 @@ PACKAGES=(
 # Playwright (installed from PyPI below): the system's chromium, so that Playwright never
 # downloads a browser of its own; a font, or the page's text has no size; numpy (also for
 # tools/dctc_read.py) reads the DCTC cells and PIL decodes the screenshots they are read
-# from; websockets is the viewers of tools/bench/studio-viewers.py; gcc builds the jitter
-# switch of the multi-host tests (tools/netns/jitterhub.c). The demo needs none of it.
+# from; websockets is the viewers of tools/bench/studio-viewers.py; OpenTimelineIO reads the
+# exported timelines back; gcc builds the jitter switch of the multi-host tests
+# (tools/netns/jitterhub.c). The demo needs none of it.
 FOR_TESTS=0
 [ "${1:-}" = "--test" ] && FOR_TESTS=1
 if [ $FOR_TESTS -eq 1 ]; then
@@ -82,6 +83,11 @@ if [ $FOR_TESTS -eq 1 ]; then
   python3 -c 'import PIL' 2>/dev/null || wanted+=(pillow)
   python3 -c 'import websockets' 2>/dev/null || wanted+=(websockets)
   python3 -c 'import playwright' 2>/dev/null || wanted+=(playwright==1.65.2)
+  # OpenTimelineIO and its adapters read the exported timelines back (Tests/Editing).
+  python3 -c 'import opentimelineio' 2>/dev/null || wanted+=(opentimelineio==0.18.1)
+  python3 -c 'import otio_fcpx_xml_adapter' 2>/dev/null || wanted+=(otio-fcpx-xml-adapter==1.0.0)
+  python3 -c 'import otio_fcp_adapter' 2>/dev/null || wanted+=(otio-fcp-adapter==1.0.0)
+  python3 -c 'import otio_cmx3600_adapter' 2>/dev/null || wanted+=(otio-cmx3600-adapter==1.0.0)
   if [ ${#wanted[@]} -gt 0 ]; then
     echo "install-deps: installing ${wanted[*]} for $(command -v python3) (PyPI)"
     "${SUDO[@]}" python3 -m pip install -q --root-user-action=ignore --break-system-packages "${wanted[@]}"

@@ -44,13 +44,15 @@ public final class JPEGEncoder {
         full = YUV420Image(width: width, height: height)
     }
 
-    public func encode(_ image: YUV420Image) throws -> [UInt8] {
+    /// `fullRange`: the picture is full range already (`fullRange(_:)`), and is encoded as
+    /// it is; otherwise its limited range is stretched first.
+    public func encode(_ image: YUV420Image, fullRange: Bool = false) throws -> [UInt8] {
         guard image.width == width, image.height == height else {
             throw FFmpegError.invalid("JPEGEncoder.encode", "picture is \(image.width)x\(image.height), expected \(width)x\(height)")
         }
-        Self.stretch(image, into: &full)
+        if !fullRange { Self.stretch(image, into: &full) }
         defer { frame.unref() }
-        try LentPicture.lend(full, to: frame.pointer)
+        try LentPicture.lend(fullRange ? image : full, to: frame.pointer)
         frame.pointer.pointee.quality = context.pointer.pointee.global_quality
         frame.pointer.pointee.pts = pts
         pts += 1
@@ -58,6 +60,14 @@ public final class JPEGEncoder {
         try check(avcodec_receive_packet(context.pointer, packet.pointer), "avcodec_receive_packet", detail: "jpeg")
         defer { packet.unref() }
         return packet.bytes
+    }
+
+    /// The picture stretched to full range, as JPEG wants it: for a caller that keeps
+    /// pictures to encode later and can pay for the stretch ahead of time.
+    public static func fullRange(_ image: YUV420Image) -> YUV420Image {
+        var target = YUV420Image(width: image.width, height: image.height)
+        stretch(image, into: &target)
+        return target
     }
 
     private static func stretch(_ source: YUV420Image, into target: inout YUV420Image) {

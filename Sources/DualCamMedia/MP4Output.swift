@@ -8,15 +8,15 @@ import Glibc
 final class MP4Output {
     let path: String
     private let output: OutputFormatContext
-    private let creationTimeUnixSeconds: Int64?
+    private let tags: MP4Tags
     private(set) var stream: UnsafeMutablePointer<AVStream>?
     private(set) var audioStream: UnsafeMutablePointer<AVStream>?
     private(set) var lastDts: Int64?
     private var lastAudioDts: Int64?
 
-    init(path: String, creationTimeUnixSeconds: Int64?) throws {
+    init(path: String, tags: MP4Tags) throws {
         self.path = path
-        self.creationTimeUnixSeconds = creationTimeUnixSeconds
+        self.tags = tags
         output = try OutputFormatContext(path: path, formatName: "mp4")
     }
 
@@ -28,9 +28,13 @@ final class MP4Output {
         precondition(stream == nil, "MP4Output started twice")
         let stream = try output.addVideoStream(parameters, timeBase: Timestamps.mpegBase)
         audioStream = try audio.map { try output.addAudioStream($0, timeBase: $0.timeBase) }
-        if let seconds = creationTimeUnixSeconds {
+        if let seconds = tags.creationTimeUnixSeconds {
             output.setMetadata("creation_time", MP4Output.iso8601(seconds))
         }
+        for (key, value) in tags.metadata.sorted(by: { $0.key < $1.key }) { output.setMetadata(key, value) }
+        if let name = tags.trackName { output.setMetadata("handler_name", name, stream: stream) }
+        // The muxer turns this into a tmcd track referenced by the video track.
+        if let timecode = tags.timecode { output.setMetadata("timecode", timecode, stream: stream) }
         try output.writeHeader(options: [("movflags", "+faststart"), ("video_track_timescale", "90000")])
         self.stream = stream
     }

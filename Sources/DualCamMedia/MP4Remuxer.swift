@@ -18,10 +18,14 @@ public final class MP4Remuxer {
     public private(set) var audioPacketCount = 0
     private var finished = false
 
-    public init(outputPath: String, parameters: CodecParameters, creationTimeUnixSeconds: Int64?) throws {
+    public convenience init(outputPath: String, parameters: CodecParameters, creationTimeUnixSeconds: Int64?) throws {
+        try self.init(outputPath: outputPath, parameters: parameters, tags: MP4Tags(creationTimeUnixSeconds: creationTimeUnixSeconds))
+    }
+
+    public init(outputPath: String, parameters: CodecParameters, tags: MP4Tags) throws {
         self.outputPath = outputPath
         self.parameters = parameters
-        output = try MP4Output(path: outputPath, creationTimeUnixSeconds: creationTimeUnixSeconds)
+        output = try MP4Output(path: outputPath, tags: tags)
         packet = try Packet()
     }
 

@@ -12,12 +12,18 @@ public final class MP4VideoWriter {
     private var finished = false
 
     /// `audio` adds an AAC track fed through `writeAudio`.
-    public init(outputPath: String, settings: VideoEncoderSettings, creationTimeUnixSeconds: Int64?,
+    public convenience init(outputPath: String, settings: VideoEncoderSettings, creationTimeUnixSeconds: Int64?,
+                            audio: (sampleRate: Int, channels: Int)? = nil) throws {
+        try self.init(outputPath: outputPath, settings: settings, tags: MP4Tags(creationTimeUnixSeconds: creationTimeUnixSeconds),
+                      audio: audio)
+    }
+
+    public init(outputPath: String, settings: VideoEncoderSettings, tags: MP4Tags,
                 audio: (sampleRate: Int, channels: Int)? = nil) throws {
         self.outputPath = outputPath
         encoder = try VideoEncoder(settings: settings)
         audioEncoder = try audio.map { try AudioEncoder(sampleRate: $0.sampleRate, channels: $0.channels) }
-        output = try MP4Output(path: outputPath, creationTimeUnixSeconds: creationTimeUnixSeconds)
+        output = try MP4Output(path: outputPath, tags: tags)
         try output.start(parameters: encoder.parameters, audio: audioEncoder?.parameters)
         packet = try Packet()
     }

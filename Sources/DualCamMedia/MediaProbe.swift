@@ -33,12 +33,17 @@ public enum MediaProbe {
             creationTime = String(cString: entry.pointee.value)
         }
         let parameters = input.videoParameters
-        return ProbeResult(formatName: String(cString: context.iformat.pointee.name),
+        var result = ProbeResult(formatName: String(cString: context.iformat.pointee.name),
                            codecName: parameters.codecName, width: parameters.width, height: parameters.height,
                            frameCount: ticks.count, durationSeconds: duration,
                            frameTimestampsSeconds: ticks.map { Timestamps.seconds($0, in: base) },
                            frameTimestampsNanoseconds: ticks.map { Timestamps.nanoseconds($0, in: base) },
                            keyframeCount: keyframes, creationTime: creationTime)
+        if let entry = av_dict_get(input.videoStream.pointee.metadata, "timecode", nil, 0) {
+            result.timecode = String(cString: entry.pointee.value)
+        }
+        result.audio = input.audioParameters
+        return result
     }
 
     /// Decodes the file's video and calls `body` with each picture in presentation order.

@@ -69,6 +69,10 @@ final class OutputFormatContext {
         av_dict_set(&pointer.pointee.metadata, key, value, 0)
     }
 
+    func setMetadata(_ key: String, _ value: String, stream: UnsafeMutablePointer<AVStream>) {
+        av_dict_set(&stream.pointee.metadata, key, value, 0)
+    }
+
     func writeHeader(options: [(String, String)]) throws {
         let dictionary = OptionDictionary(options)
         try check(avformat_write_header(pointer, &dictionary.pointer), "avformat_write_header", path: path)

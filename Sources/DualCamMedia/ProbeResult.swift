@@ -14,6 +14,10 @@ public struct ProbeResult: Sendable, Equatable {
     public var keyframeCount: Int
     /// The `creation_time` metadata as stored, if any.
     public var creationTime: String?
+    /// The start timecode its timecode track holds (the video stream's `timecode`), if any.
+    public var timecode: String? = nil
+    /// The sound track's format, when the file has one.
+    public var audio: AudioParameters? = nil
 
     public init(formatName: String, codecName: String, width: Int, height: Int, frameCount: Int,
                 durationSeconds: Double, frameTimestampsSeconds: [Double], frameTimestampsNanoseconds: [Int64],

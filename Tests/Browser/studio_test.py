@@ -371,6 +371,66 @@ def take_check(page, viewer_b, demo):
     return {"phases": phases, "finalising": finalising["seen"], "stop_to_done": ended}
 
 
+def library_check(page, demo):
+    section("(g) the library: the take listed, its contact sheet, the combined file played, its FCPXML downloaded")
+    page.click("#library-toggle")
+    page.wait_for_selector("#library-list .session-card", timeout=10_000)
+    listing = page.request.get("/api/library").json()
+    session = listing["sessions"][0]
+    sid = session["id"]
+    print(f"  newest session {sid}: {session['status']}, {session['durationSeconds']} s, layout {session['layout']}")
+    check(session["state"] == "complete" and session["thumbnail"] == "thumbnail.jpg"
+          and page.is_visible(f'.session-card[data-id="{sid}"] img'),
+          "the library lists the take first, complete, with its thumbnail")
+    page.click(f'.session-card[data-id="{sid}"] .session-open')
+    page.wait_for_selector(".session-detail .contact-sheet", timeout=10_000)
+    page.wait_for_function("document.querySelector('.session-detail .contact-sheet').naturalWidth > 0", timeout=10_000)
+    check(True, "the session's page shows its contact sheet")
+    combined = next(f["name"] for f in session["files"] if f["kind"] == "combined")
+    # The player asks for ranges; so does this, and gets exactly the bytes asked for.
+    url = f"/library/{sid}/{combined}"
+    ranged = page.request.get(url, headers={"Range": "bytes=100-199"})
+    with open(os.path.join(demo.out, sid, combined), "rb") as f:
+        f.seek(100)
+        expected = f.read(100)
+    check(ranged.status == 206 and ranged.body() == expected
+          and ranged.headers.get("content-range", "").startswith("bytes 100-199/"),
+          f"a range request of {combined} answers 206 with those 100 bytes ({ranged.headers.get('content-range')})")
+    check(page.request.get(f"/library/{sid}/..%2Fmanifest.json").status == 404
+          and page.request.get(f"/library/{sid}/session.json").status == 404,
+          "a name the session does not list is refused (404), whatever it leads to")
+    played = page.evaluate("""async (name) => {
+        const v = document.querySelector(`video[data-name="${name}"]`);
+        v.muted = true;
+        await v.play();
+        const t0 = performance.now();
+        while (v.currentTime < 1.0 && performance.now() - t0 < 15000) await new Promise(r => setTimeout(r, 100));
+        v.currentTime = 3.0;
+        await new Promise(r => v.addEventListener('seeked', r, {once: true}));
+        return {time: v.currentTime, width: v.videoWidth, error: v.error && v.error.message, paused: v.paused};
+    }""", combined)
+    print(f"  the combined player: {played}")
+    check(played["error"] is None and played["width"] > 0 and played["time"] >= 2.9,
+          f"the browser plays the combined file and seeks in it ({played})")
+    fcpxml = f"DualCam_{sid}.fcpxml"
+    with page.expect_download(timeout=15_000) as info:
+        page.click(f'.downloads a[download="{fcpxml}"]')
+    download = info.value
+    text = open(download.path()).read()
+    check(download.suggested_filename == fcpxml and '<fcpxml version="1.10">' in text and "<mc-angle" in text,
+          f"the FCPXML downloads ({download.suggested_filename}, {len(text)} bytes, a multicam inside)")
+    csrf = page.request.get("/api/state").json()["csrf"]
+    refused = page.request.post(f"/api/library/{sid}/delete", headers={"X-DualCam-CSRF": csrf}, data="{}")
+    check(refused.status == 400 and "confirm" in refused.json().get("error", "")
+          and os.path.isdir(os.path.join(demo.out, sid)),
+          f"delete without the session's ID as confirmation is refused ({refused.status}) and deletes nothing")
+    page.once("dialog", lambda d: d.accept())
+    page.click("#library-delete")
+    page.wait_for_function(f"!document.querySelector('.session-card[data-id=\"{sid}\"]')", timeout=15_000)
+    check(not os.path.exists(os.path.join(demo.out, sid)), "delete, confirmed in the page's dialog, removes the session")
+    page.click("#library-toggle")
+
+
 def access_check(browser):
     section("(e) beyond loopback (--listen 0.0.0.0:0): token, session cookie, CSRF, Origin")
     with Demo(listen="0.0.0.0:0", size=SIZE, name="studio-token") as demo:
@@ -465,6 +525,7 @@ def main():
                 placement_check(page)
 
                 figures.update(take_check(page, viewer_b, demo))
+                library_check(page, demo)
                 check(not errors and not errors_b, f"no JavaScript errors on either page ({errors + errors_b})")
                 context_b.close()
                 context_a.close()

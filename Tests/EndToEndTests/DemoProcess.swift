@@ -39,6 +39,21 @@ struct DemoRun {
         return DemoRun(exitCode: process.terminationStatus, stdout: outData.all(), stderr: errData.all())
     }
 
+    /// Runs `executable` to its end with no input, collecting what it prints.
+    static func child(_ executable: String, _ arguments: [String]) throws -> DemoRun {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let stdout = LineCollector(out.fileHandleForReading), stderr = LineCollector(err.fileHandleForReading)
+        process.waitUntilExit()
+        return DemoRun(exitCode: process.terminationStatus, stdout: stdout.all(), stderr: stderr.all())
+    }
+
     var mp4Files: [String] { stdout.split(separator: "\n").map(String.init).filter { $0.hasSuffix(".mp4") } }
 }
 

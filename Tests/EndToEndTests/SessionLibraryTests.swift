@@ -207,17 +207,7 @@ extension EndToEnd {
 
         /// The library commands take no clock options, so not through DemoRun.run.
         static func coordinator(_ arguments: [String]) throws -> DemoRun {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: DemoRun.binDirectory + "/dualcam-coordinator")
-            process.arguments = arguments
-            let out = Pipe(), err = Pipe()
-            process.standardOutput = out
-            process.standardError = err
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            let stdout = LineCollector(out.fileHandleForReading), stderr = LineCollector(err.fileHandleForReading)
-            process.waitUntilExit()
-            return DemoRun(exitCode: process.terminationStatus, stdout: stdout.all(), stderr: stderr.all())
+            try DemoRun.child(DemoRun.binDirectory + "/dualcam-coordinator", arguments)
         }
     }
 }

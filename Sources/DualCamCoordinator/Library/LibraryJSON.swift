@@ -28,6 +28,14 @@ public enum LibraryJSON {
         var combined: String
         var renders: [String]
         var manifest: String
+        /// The contact sheet and thumbnail (JPEG), nil when the session has none (recorded
+        /// before them, or the sheet could not be written).
+        var contactSheet: String?
+        var thumbnail: String?
+        /// The editors' timelines in the folder, by format (fcpxml, xmeml, otio, edl).
+        var timelines: [String: String]
+        /// The timecode at T0 every file counts from, nil for sessions from before it.
+        var timecode: String?
     }
 
     struct Listing: Encodable {
@@ -72,11 +80,23 @@ public enum LibraryJSON {
         let files = s.manifest.map { m in
             Files(cameras: m.cameras.map { s.path + "/" + $0.file }, sound: m.cameras.compactMap(\.soundFile).map { s.path + "/" + $0 },
                   combined: s.path + "/" + m.composite.file, renders: (m.renders ?? []).map { s.path + "/" + $0.file },
-                  manifest: s.path + "/" + SessionManifest.fileName)
+                  manifest: s.path + "/" + SessionManifest.fileName,
+                  contactSheet: present(m.contactSheet?.file, in: s), thumbnail: present(m.contactSheet?.thumbnail, in: s),
+                  timelines: Dictionary(uniqueKeysWithValues: ExportFormat.allCases.compactMap { format in
+                      let path = SessionExporter.defaultPath(s, format: format)
+                      return FileManager.default.fileExists(atPath: path) ? (format.rawValue, path) : nil
+                  }),
+                  timecode: m.timecode)
         }
         return Entry(id: s.id, path: s.path, state: s.state, status: s.status,
                      date: s.date.map { ISO8601DateFormatter().string(from: $0) }, durationSeconds: s.durationSeconds,
                      sizeBytes: s.totalBytes, layout: s.manifest.map { _ in s.layoutText }, files: files)
+    }
+
+    /// The file's path when the session holds it.
+    static func present(_ name: String?, in s: SessionFolder) -> String? {
+        guard let name, SessionFileName.isPlain(name), FileManager.default.fileExists(atPath: s.path + "/" + name) else { return nil }
+        return s.path + "/" + name
     }
 
     private static func encode(_ value: some Encodable) throws -> String {

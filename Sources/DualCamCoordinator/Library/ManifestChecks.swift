@@ -19,6 +19,7 @@ extension SessionManifest {
         found += Self.checkSettings(settings)
         let composites = [composite] + (renders ?? [])
         for name in cameras.map(\.file) + cameras.compactMap(\.soundFile) + composites.map(\.file)
+            + [contactSheet?.file, contactSheet?.thumbnail].compactMap({ $0 })
         where !SessionFileName.isPlain(name) {
             found.append("file name '\(name)' is not a plain name inside the session folder")
         }

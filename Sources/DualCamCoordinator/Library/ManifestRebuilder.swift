@@ -50,8 +50,9 @@ enum ManifestRebuilder {
         }
 
         let outputs = try SessionOutputs(plan: plan, sessionDirectory: session.path, sessionID: record.sessionID,
-                                         cameraNames: names, wallStart: Date(timeIntervalSince1970: record.wallStartUnixSeconds),
-                                         logger: logger)
+                                         cameraNames: names, roles: record.agents.map(\.role),
+                                         wallStart: Date(timeIntervalSince1970: record.wallStartUnixSeconds),
+                                         timecode: SessionTimecode.parse(record.timecode, fps: record.fps), logger: logger)
         var warnings = ["manifest rebuilt by rebuild-manifest from the segments in the folder: the frames each agent "
             + "captured, its clock figures and any layout changes made while recording are not known"]
         var statistics: [CameraStatistics] = []

@@ -56,7 +56,9 @@ public enum Recomposer {
             encoder: VideoEncoderSettings(encoder: encoding.encoder, width: width, height: height, rate: rate,
                                           preset: encoding.preset, tune: encoding.tune, crf: encoding.crf,
                                           bitrate: encoding.bitrate, gopFrames: encoding.gopFrames, threads: 0),
-            creationTime: creation, mixes: mixes, cameraNames: cameraNames)
+            tags: SessionTimecode.tags(camera: "Combined", role: "combined", sessionID: manifest.sessionID, creation: creation,
+                                       timecode: SessionTimecode.parse(manifest.timecode, fps: manifest.settings.fps)),
+            mixes: mixes, cameraNames: cameraNames)
         let feeds = manifest.cameras.map { CameraFrameFeed(path: session.path + "/" + $0.file) }
         let sound = try manifest.cameras.map { try CameraAudioFeed(path: session.path + "/" + $0.file) }
         for parameters in sound.compactMap(\.parameters) {

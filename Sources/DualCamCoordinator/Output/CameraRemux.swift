@@ -1,3 +1,4 @@
+import DualCamCore
 import DualCamMedia
 import Foundation
 
@@ -6,31 +7,42 @@ import Foundation
 /// segment and the trailer remain to be written.
 final class CameraRemux {
     let outputPath: String
-    let creationTime: Int64
+    /// The file's tags; its timecode is set from the session's at its first frame.
+    private let tags: MP4Tags
+    private let sessionTimecode: SMPTETimecode?
+    /// The timecode of the file's first frame, once it is known.
+    private(set) var startTimecode: SMPTETimecode?
     private var remuxer: MP4Remuxer?
     /// The node's uncompressed sound, beside the MP4, when its segments carry it.
     private var wav: WAVWriter?
     private var losslessDecoder: AudioDecoder?
     private var nextIndex = 0
-    private var waiting: [Int: String] = [:]
+    private var waiting: [Int: (path: String, first: Int64)] = [:]
 
-    init(outputPath: String, creationTime: Int64) {
+    init(outputPath: String, tags: MP4Tags, sessionTimecode: SMPTETimecode?) {
         self.outputPath = outputPath
-        self.creationTime = creationTime
+        self.tags = tags
+        self.sessionTimecode = sessionTimecode
     }
 
-    func add(segment path: String, index: Int) throws {
-        waiting[index] = path
+    /// `first`: the segment's first presentation time from T0.
+    func add(segment path: String, index: Int, first: Int64) throws {
+        waiting[index] = (path, first)
         while let next = waiting.removeValue(forKey: nextIndex) {
-            try append(next)
+            try append(next.path, first: next.first)
             nextIndex += 1
         }
     }
 
-    private func append(_ path: String) throws {
+    private func append(_ path: String, first: Int64) throws {
         if remuxer == nil {
             let parameters = try MediaDemuxer(path: path).videoParameters
-            remuxer = try MP4Remuxer(outputPath: outputPath, parameters: parameters, creationTimeUnixSeconds: creationTime)
+            // The timecode an editor gives the file's first frame: the session's, counted on
+            // to that frame, so a late camera's file still reads the session's time.
+            var tags = tags
+            startTimecode = sessionTimecode?.at(presentationNanoseconds: first)
+            tags.timecode = startTimecode?.description
+            remuxer = try MP4Remuxer(outputPath: outputPath, parameters: parameters, tags: tags)
         }
         guard let remuxer else { return }
         try remuxer.append(segmentAt: path)
@@ -68,7 +80,7 @@ final class CameraRemux {
     var hasSegments: Bool { remuxer != nil || !waiting.isEmpty }
 
     func finish() throws {
-        for index in waiting.keys.sorted() { try append(waiting[index]!) }
+        for index in waiting.keys.sorted() { try append(waiting[index]!.path, first: waiting[index]!.first) }
         waiting = [:]
         guard let remuxer else { throw CoordinatorError("no segment arrived for \(outputPath)") }
         try remuxer.finish()

@@ -15,7 +15,7 @@ final class CompositeRenderer {
     /// Each setting's lookup tables, built once (a change back and forth costs nothing).
     private var built: [FilterSetting: Filter] = [:]
     private let encoder: VideoEncoderSettings
-    private let creationTime: Int64
+    private let tags: MP4Tags
     /// Opened at the first tick, when the cameras' sound (if any) is known.
     private var writer: MP4VideoWriter?
     var timeline: LayoutTimeline
@@ -35,7 +35,7 @@ final class CompositeRenderer {
 
     init(outputPath: String, streamCount: Int, width: Int, height: Int, rate: FrameRate,
          latencyWindowNanoseconds: Int64, timeline: LayoutTimeline, filters: ChangeTimeline<FilterSetting>,
-         encoder: VideoEncoderSettings, creationTime: Int64, mixes: ChangeTimeline<AudioMixSpec> = ChangeTimeline(initial: .all),
+         encoder: VideoEncoderSettings, tags: MP4Tags, mixes: ChangeTimeline<AudioMixSpec> = ChangeTimeline(initial: .all),
          cameraNames: [String]) throws {
         self.outputPath = outputPath
         self.rate = rate
@@ -47,13 +47,16 @@ final class CompositeRenderer {
         self.timeline = timeline
         self.filters = filters
         self.encoder = encoder
-        self.creationTime = creationTime
+        self.tags = tags
         self.mixes = mixes
         self.cameraNames = cameraNames
         self.streamCount = streamCount
     }
 
     private let streamCount: Int
+    /// Keeps a few pictures for the session's contact sheet (live composition only: a
+    /// recompose leaves the sheet made from the live composite).
+    var contactSheet: ContactSheetRecorder?
 
     /// Gives the combined file a sound track at `sampleRate`; called before the first
     /// tick is composed, by whoever has seen the cameras' sound. The first caller sets
@@ -78,7 +81,7 @@ final class CompositeRenderer {
     private func openedWriter() throws -> MP4VideoWriter {
         if let writer { return writer }
         let audio = mixer.map { (sampleRate: mixRate, channels: $0.channels) }
-        let opened = try MP4VideoWriter(outputPath: outputPath, settings: encoder, creationTimeUnixSeconds: creationTime,
+        let opened = try MP4VideoWriter(outputPath: outputPath, settings: encoder, tags: tags,
                                         audio: audio)
         writer = opened
         return opened
@@ -118,6 +121,7 @@ final class CompositeRenderer {
             var picture = compositor.compose(tick.frames.map(\.payload))
             let filter = filter(for: filters.value(at: instant))
             if !filter.isIdentity { filter.apply(to: &picture) }
+            contactSheet?.offer(picture, tick: tick.index)
             try openedWriter().write(picture, ptsNanoseconds: instant)
             framesComposed += 1
             composedUntil = rate.instant(ofFrame: tick.index + 1)

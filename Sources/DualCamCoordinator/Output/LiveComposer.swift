@@ -23,7 +23,7 @@ final class LiveComposer: @unchecked Sendable {
     /// How the combined file is encoded live, for the manifest (`show` tells it).
     let encoding: SessionManifest.Encoding
 
-    init(outputPath: String, streamCount: Int, plan: SessionPlan, creationTime: Int64, cameraNames: [String]) throws {
+    init(outputPath: String, streamCount: Int, plan: SessionPlan, tags: MP4Tags, cameraNames: [String]) throws {
         self.outputPath = outputPath
         decoders = Array(repeating: nil, count: streamCount)
         audioDecoders = Array(repeating: nil, count: streamCount)
@@ -39,7 +39,8 @@ final class LiveComposer: @unchecked Sendable {
             encoder: VideoEncoderSettings(encoder: plan.encoder, width: plan.width, height: plan.height, rate: plan.rate,
                                           preset: plan.compositePreset, tune: "zerolatency", crf: plan.bitrate == nil ? plan.crf : nil, bitrate: plan.bitrate,
                                           gopFrames: max(framesPerSegment, 1), threads: 0),
-            creationTime: creationTime, mixes: ChangeTimeline(initial: plan.mix), cameraNames: cameraNames)
+            tags: tags, mixes: ChangeTimeline(initial: plan.mix), cameraNames: cameraNames)
+        renderer.contactSheet = ContactSheetRecorder(width: plan.width, height: plan.height)
     }
 
     /// Takes a durable segment; it is composed once every camera still awaited has
@@ -121,6 +122,10 @@ final class LiveComposer: @unchecked Sendable {
     struct Outcome {
         var statistics: PairingStatistics
         var warnings: [String]
+        /// What the contact sheet cost: scaling pictures while recording, and tiling and
+        /// encoding it at stop.
+        var sheetSamplingNanoseconds: Int64 = 0
+        var sheetWritingNanoseconds: Int64 = 0
 
         func manifestEntry(file: String, layout: String, timeline: LayoutTimeline, filters: ChangeTimeline<FilterSetting>,
                            mixes: ChangeTimeline<AudioMixSpec>, encoding: SessionManifest.Encoding) -> SessionManifest.Composite {
@@ -151,7 +156,17 @@ final class LiveComposer: @unchecked Sendable {
                         for frame in try decoders[i]?.flush() ?? [] { renderer.push(stream: i, frame: frame) }
                     }
                     let statistics = try renderer.finish(endPresentationNanoseconds: endPresentationNanoseconds)
-                    done.resume(returning: Outcome(statistics: statistics, warnings: []))
+                    var outcome = Outcome(statistics: statistics, warnings: [])
+                    if let sheet = renderer.contactSheet {
+                        // A sheet that cannot be written costs the session nothing but the sheet.
+                        do {
+                            outcome.sheetWritingNanoseconds = try sheet.write(into: (outputPath as NSString).deletingLastPathComponent)
+                        } catch {
+                            outcome.warnings.append("no contact sheet: \(error)")
+                        }
+                        outcome.sheetSamplingNanoseconds = sheet.samplingNanoseconds
+                    }
+                    done.resume(returning: outcome)
                 } catch {
                     done.resume(throwing: error)
                 }

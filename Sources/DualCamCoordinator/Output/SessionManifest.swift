@@ -48,6 +48,22 @@ struct SessionManifest: Codable {
         /// The node's sound uncompressed (WAV) beside the file, for editors; absent when
         /// the node recorded none or kept no uncompressed copy (`--no-lossless-audio`).
         var soundFile: String? = nil
+        /// The start timecode of the file (its first frame's); absent in manifests from
+        /// before files carried one.
+        var timecode: String? = nil
+    }
+    struct ContactSheet: Codable {
+        var file: String
+        var thumbnail: String
+        /// CPU time scaling the kept pictures while the session recorded.
+        var samplingMilliseconds: Double
+        /// CPU time tiling, encoding and writing the sheet and the thumbnail at stop.
+        var writingMilliseconds: Double
+        /// Finishing the files (remux tails, composite tail, sheet) up to the manifest.
+        var finalisingMilliseconds: Double
+        /// From the stop instant to the manifest: the finalising a user waits for (for a
+        /// resumed session, the time it lay unfinished too; nil from rebuild-manifest).
+        var sinceStopMilliseconds: Double? = nil
     }
     struct Settings: Codable {
         var width: Int
@@ -149,6 +165,12 @@ struct SessionManifest: Codable {
     /// its own (`composite` stays the live one unless a recompose was told `--replace`).
     var renders: [Composite]? = nil
     var warnings: [String]
+    /// The timecode at T0 (`HH:MM:SS:FF`, `;FF` in drop-frame), which every file counts
+    /// from; absent in manifests from before files carried one.
+    var timecode: String? = nil
+    /// The contact sheet and thumbnail made from the combined file at finalisation, with
+    /// what they cost; absent in manifests from before them.
+    var contactSheet: ContactSheet? = nil
     /// The nodes' offset measured from their sound (cross-correlation), at the start and
     /// the end: a check of the clock figures above that does not rely on them. Absent
     /// in manifests from before sound, or when fewer than two cameras recorded any.

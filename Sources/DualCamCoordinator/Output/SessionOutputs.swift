@@ -1,5 +1,6 @@
 import DualCamCore
 import DualCamMedia
+import DualCamNet
 import Foundation
 import Logging
 
@@ -27,8 +28,13 @@ final class SessionOutputs: @unchecked Sendable {
     let stamp: String
     let logger: Logger
 
-    init(plan: SessionPlan, sessionDirectory: String, sessionID: String, cameraNames: [String],
-         wallStart: Date, logger: Logger) throws {
+    /// The timecode at T0 (nil at a rate no timecode track can carry, or for a session
+    /// recorded before files had one).
+    let timecode: SMPTETimecode?
+
+    init(plan: SessionPlan, sessionDirectory: String, sessionID: String, cameraNames: [String], roles: [String],
+         wallStart: Date, timecode: SMPTETimecode?, logger: Logger) throws {
+        self.timecode = timecode
         self.plan = plan
         self.sessionDirectory = sessionDirectory
         self.sessionID = sessionID
@@ -38,11 +44,19 @@ final class SessionOutputs: @unchecked Sendable {
         let stamp = SessionNaming.stamp(for: wallStart)
         self.stamp = stamp
         let creation = Int64(wallStart.timeIntervalSince1970)
-        cameraFiles = cameraNames.map { sessionDirectory + "/" + SessionNaming.file($0, stamp: stamp) }
-        remuxes = cameraFiles.map { CameraRemux(outputPath: $0, creationTime: creation) }
+        let files = cameraNames.map { sessionDirectory + "/" + SessionNaming.file($0, stamp: stamp) }
+        cameraFiles = files
+        remuxes = files.indices.map { i in
+            CameraRemux(outputPath: files[i],
+                        tags: SessionTimecode.tags(camera: cameraNames[i], role: i < roles.count ? roles[i] : "camera",
+                                                   sessionID: sessionID, creation: creation, timecode: nil),
+                        sessionTimecode: timecode)
+        }
         composer = try LiveComposer(
             outputPath: sessionDirectory + "/" + SessionNaming.file("Combined", stamp: stamp),
-            streamCount: cameraNames.count, plan: plan, creationTime: creation,
+            streamCount: cameraNames.count, plan: plan,
+            tags: SessionTimecode.tags(camera: "Combined", role: "combined", sessionID: sessionID, creation: creation,
+                                       timecode: timecode),
             cameraNames: cameraNames)
     }
 
@@ -55,7 +69,7 @@ final class SessionOutputs: @unchecked Sendable {
     /// Takes a durable, verified segment of camera `camera`.
     func add(segment path: String, index: Int, camera: Int, firstPresentationNanoseconds: Int64, durationNanoseconds: Int64) {
         remuxQueue.async { [self] in
-            do { try remuxes[camera].add(segment: path, index: index) } catch { record(error, "remuxing \(path)") }
+            do { try remuxes[camera].add(segment: path, index: index, first: firstPresentationNanoseconds) } catch { record(error, "remuxing \(path)") }
         }
         composer.add(segment: .init(stream: camera, index: index, firstPresentationNanoseconds: firstPresentationNanoseconds,
                                     durationNanoseconds: durationNanoseconds), path: path)
@@ -83,8 +97,10 @@ final class SessionOutputs: @unchecked Sendable {
     }
 
     func finish(t0Shared: Int64, durationNanoseconds: Int64, cameras: [CameraStatistics],
-                deviceIDs: [String], warnings sessionWarnings: [String]) async throws -> SessionResult {
-        let (remuxWarnings, soundFiles, recorded): ([String], [String?], [Int]) = await withCheckedContinuation { done in
+                deviceIDs: [String], warnings sessionWarnings: [String],
+                sinceStop: Int64? = nil) async throws -> SessionResult {
+        let finishing = ContinuousClock.now
+        let (remuxWarnings, soundFiles, recorded, startTimecodes): ([String], [String?], [Int], [SMPTETimecode?]) = await withCheckedContinuation { done in
             remuxQueue.async { [self] in
                 var warnings: [String] = []
                 var recorded: [Int] = []
@@ -101,7 +117,8 @@ final class SessionOutputs: @unchecked Sendable {
                     recorded.append(i)
                     do { try remux.finish() } catch { record(error, "finishing \(remux.outputPath)") }
                 }
-                done.resume(returning: (warnings, remuxes.map { $0.hasSound ? $0.soundPath : nil }, recorded))
+                done.resume(returning: (warnings, remuxes.map { $0.hasSound ? $0.soundPath : nil }, recorded,
+                                        remuxes.map(\.startTimecode)))
             }
         }
         let composite = try await composer.finish(endPresentationNanoseconds: durationNanoseconds)
@@ -120,16 +137,38 @@ final class SessionOutputs: @unchecked Sendable {
                             genlock: plan.genlock),
             cameras: recorded.map { i in
                 .init(file: (cameraFiles[i] as NSString).lastPathComponent, deviceID: deviceIDs[i], statistics: cameras[i],
-                      soundFile: soundFiles[i].map { ($0 as NSString).lastPathComponent })
+                      soundFile: soundFiles[i].map { ($0 as NSString).lastPathComponent },
+                      timecode: startTimecodes[i]?.description)
             },
             composite: composite.manifestEntry(file: (composer.outputPath as NSString).lastPathComponent,
                                                layout: plan.layout.description, timeline: composer.timeline,
                                                filters: composer.filters, mixes: composer.mixes,
                                                encoding: composer.encoding),
-            warnings: sessionWarnings + remuxWarnings + composite.warnings)
+            warnings: sessionWarnings + remuxWarnings + composite.warnings,
+            timecode: timecode?.description,
+            contactSheet: FileManager.default.fileExists(atPath: sessionDirectory + "/" + ContactSheetRecorder.sheetName)
+                ? .init(file: ContactSheetRecorder.sheetName, thumbnail: ContactSheetRecorder.thumbnailName,
+                        samplingMilliseconds: Double(composite.sheetSamplingNanoseconds) / 1e6,
+                        writingMilliseconds: Double(composite.sheetWritingNanoseconds) / 1e6,
+                        finalisingMilliseconds: Double(ContactSheetRecorder.nanoseconds(since: finishing)) / 1e6,
+                        sinceStopMilliseconds: sinceStop.map { Double(MonotonicTime.now() - $0) / 1e6 })
+                : nil)
         let manifestPath = sessionDirectory + "/manifest.json"
         try manifest.write(sessionDirectory: sessionDirectory)
         finished = (manifest, durationNanoseconds)
+        if let sheet = manifest.contactSheet {
+            let whole = sheet.sinceStopMilliseconds ?? sheet.finalisingMilliseconds
+            let share: Double = sheet.writingMilliseconds / max(whole, 1e-3) * 100
+            let figures = String(format: "%.1f ms at stop (%.2f %% of %.0f ms finalising), %.1f ms scaling pictures while recording",
+                                 sheet.writingMilliseconds, share, whole, sheet.samplingMilliseconds)
+            logger.info("contact sheet: \(figures)")
+        }
+        // The editors' timelines, cheap beside the manifest: a failure costs only them.
+        for format in [ExportFormat.fcpxml, .otio] {
+            do { try SessionExporter.export(SessionFolder(path: sessionDirectory), format: format) } catch {
+                logger.warning("no \(format.rawValue) timeline: \(error)")
+            }
+        }
         return SessionResult(sessionDirectory: sessionDirectory, perCameraFiles: recorded.map { cameraFiles[$0] },
                              soundFiles: soundFiles.compactMap { $0 },
                              combinedFile: composer.outputPath, manifestFile: manifestPath)

@@ -266,7 +266,8 @@ extension Take {
         }
         let collected = Double(MonotonicTime.now() - stop) / 1e9
         let result = try await outputs.finish(t0Shared: t0, durationNanoseconds: stop - t0, cameras: stats,
-                                              deviceIDs: cameras.map { "\(agents[$0].endpoint.deviceID)" }, warnings: warnings)
+                                              deviceIDs: cameras.map { "\(agents[$0].endpoint.deviceID)" }, warnings: warnings,
+                                              sinceStop: stop)
         let afterStop = Double(MonotonicTime.now() - stop) / 1e9
         notice(String(format: "files final %.2f s after the stop instant (every segment in after %.2f s)", afterStop, collected))
         let started = MonotonicTime.now()

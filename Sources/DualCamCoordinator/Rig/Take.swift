@@ -69,7 +69,7 @@ final class Take {
         self.sessionDirectory = sessionDirectory
         machine = TakeMachine(settings: Self.settings(plan), agents: agents.map(\.name), resumingAt: record.t0SharedNanoseconds,
                               stop: record.stopSharedNanoseconds > 0 ? record.stopSharedNanoseconds : nil, now: now)
-        try openOutputs(cameras: Array(agents.indices), names: agents.map(\.cameraName))
+        try openOutputs(cameras: Array(agents.indices), names: agents.map(\.cameraName), timecode: record.timecode)
     }
 
     static func settings(_ plan: SessionPlan) -> TakeMachine.Settings {
@@ -190,7 +190,8 @@ final class Take {
                                  port: a.endpoint.port)
                 })
             record.layout = layout.description
-            try openOutputs(cameras: who, names: names)
+            record.timecode = SessionTimecode.atT0(t0Shared: t0, nowShared: MonotonicTime.now(), rate: plan.rate)?.description
+            try openOutputs(cameras: who, names: names, timecode: record.timecode)
             // Before StartAt: a coordinator killed from here on leaves what `resume` needs.
             try record.save(in: sessionDirectory)
             self.record = record
@@ -207,14 +208,16 @@ final class Take {
         }
     }
 
-    private func openOutputs(cameras: [Int], names: [String]) throws {
+    private func openOutputs(cameras: [Int], names: [String], timecode: String?) throws {
         for (camera, i) in cameras.enumerated() {
             cameraOf[i] = camera
             agents[i].cameraName = names[camera]
             agents[i].receiver = try SegmentReceiver(sessionDirectory: sessionDirectory, camera: names[camera])
         }
         outputs = try SessionOutputs(plan: plan, sessionDirectory: sessionDirectory, sessionID: sessionID,
-                                     cameraNames: names, wallStart: wallStart, logger: logger)
+                                     cameraNames: names, roles: cameras.map { agents[$0].role.name }, wallStart: wallStart,
+                                     timecode: SessionTimecode.parse(timecode, fps: "\(plan.rate)"),
+                                     logger: logger)
     }
 
     /// A preset asks for at most what every camera delivers; settings given explicitly are

@@ -40,6 +40,9 @@ public struct SessionRecord: Codable, Sendable {
     /// Recorded by `demo`, whose agents and their spools lived only as long as it did
     /// (absent in records written before it was kept).
     public var demo: Bool?
+    /// The timecode at T0 that every file counts from (absent in records written before
+    /// files carried one, and at rates no timecode track can carry).
+    public var timecode: String?
 
     static let fileName = "session.json"
 

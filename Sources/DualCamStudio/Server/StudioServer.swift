@@ -27,6 +27,8 @@ public final class Studio: Sendable {
     private let announce: @Sendable (_ url: String) -> Void
     /// A signal each time the plan changes (the rig's snapshots do not carry it).
     private let planWatchers = Subscribers<Void>()
+    /// The recompose the library runs (one at a time), for its progress.
+    let recomposeJob = NIOLockedValueBox<RecomposeJob?>(nil)
 
     func planChanges() -> AsyncStream<Void> {
         planWatchers.add(bufferingNewest: 1)
@@ -100,6 +102,7 @@ public final class Studio: Sendable {
             try await self.file(session: context.parameters.require("session"), name: context.parameters.require("name"),
                                 context: context)
         }
+        libraryRoutes(router)
         router.ws("/ws") { request, _ in
             let host = request.head.authority
             guard StudioAccess.originMatches(origin: request.headers[.origin], host: host) else {

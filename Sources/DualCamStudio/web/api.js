@@ -42,26 +42,40 @@ export async function fetchState() {
  * arrives, so every viewer sees the same thing at the same time.
  */
 export async function sendCommand(body) {
+  return (await postJSON('/api/command', body, `the command "${body.command}" was not sent`)) !== null;
+}
+
+/**
+ * POSTs `body` as JSON to `url` (a library action) with the CSRF token. Resolves the
+ * answer's JSON, or null after showing the server's words in the banner.
+ */
+export async function postJSON(url, body, unsent = 'nothing was sent') {
   const csrf = store.state && store.state.csrf;
   if (!csrf) {
-    showError('Not connected to the studio yet, so the command was not sent. Wait for the pictures, then try again.');
-    return false;
+    showError(`Not connected to the studio yet, so ${unsent}. Wait for the pictures, then try again.`);
+    return null;
   }
   let response;
   try {
-    response = await fetch('/api/command', {
+    response = await fetch(url, {
       method: 'POST',
       credentials: 'same-origin',
       headers: { 'Content-Type': 'application/json', 'X-DualCam-CSRF': csrf },
       body: JSON.stringify(body),
     });
   } catch (error) {
-    showError(`The studio server did not answer (${error.message}); the command "${body.command}" was not sent.`);
-    return false;
+    showError(`The studio server did not answer (${error.message}); ${unsent}.`);
+    return null;
   }
   if (!response.ok) {
     showError((await errorFrom(response)).message);
-    return false;
+    return null;
   }
-  return true;
+  return response.json();
+}
+
+export async function getJSON(url) {
+  const response = await fetch(url, { cache: 'no-store', credentials: 'same-origin', headers: { Accept: 'application/json' } });
+  if (!response.ok) throw await errorFrom(response);
+  return response.json();
 }

@@ -7,6 +7,7 @@
 //   composite.js        the layout as it will be recorded, from the cameras' canvases
 //   cameras.js          per-camera tiles: picture, link, clock, telemetry, sound
 //   take.js, plan.js, layout-controls.js, notices.js, keyboard.js   the controls
+//   library.js          the session library (sessions, players, timelines, recompose, delete)
 
 import { stats, Previews, canDecodeH264 } from './preview.js';
 import { store, onState, onNotice } from './store.js';
@@ -18,6 +19,7 @@ import { PlanForm } from './plan.js';
 import { LayoutControls } from './layout-controls.js';
 import { addNoticeLine } from './notices.js';
 import { installShortcuts } from './keyboard.js';
+import { Library } from './library.js';
 
 /** ?preview=jpeg|h264|none forces a format (for tests, and for a browser whose H.264 misbehaves). */
 async function chooseFormat() {
@@ -72,6 +74,27 @@ async function main() {
     layout.update(state);
   });
   onNotice(addNoticeLine);
+
+  // The library replaces the studio's panels while shown; a finished take refreshes it.
+  const library = new Library(document.getElementById('library'));
+  const toggle = document.getElementById('library-toggle');
+  const showLibrary = (on) => {
+    document.getElementById('library').hidden = !on;
+    document.querySelector('main.studio').hidden = on;
+    toggle.setAttribute('aria-pressed', String(on));
+    toggle.textContent = on ? 'Studio' : 'Library';
+    if (on) library.refresh();
+  };
+  toggle.addEventListener('click', () => showLibrary(toggle.getAttribute('aria-pressed') !== 'true'));
+  if (new URLSearchParams(location.search).get('view') === 'library') showLibrary(true);
+  let lastFiles = null;
+  onState((state) => {
+    const files = state.take?.files?.combinedFile ?? null;
+    if (files !== lastFiles) {
+      lastFiles = files;
+      if (!document.getElementById('library').hidden) library.refresh();
+    }
+  });
 
   let format = 'none';
   const connection = new Connection({

@@ -1,0 +1,185 @@
+// The session library: sessions newest first (thumbnail, date, duration, size, layout,
+// status), filtered by date and duration; a session's page with its contact sheet, a
+// player per file (the server answers range requests, so the players seek), downloads of
+// every file and timeline, export, recompose with live progress, and delete with the
+// confirmation the terminal asks. Everything comes from GET /api/library; actions are
+// POST /api/library/SESSION/ACTION.
+
+import { store } from './store.js';
+import { postJSON, getJSON } from './api.js';
+import { showError } from './banner.js';
+
+const FORMATS = [['fcpxml', 'FCPXML (Final Cut, Resolve)'], ['xmeml', 'FCP 7 XML (Premiere, Resolve)'],
+  ['otio', 'OpenTimelineIO (Resolve, Kdenlive)'], ['edl', 'EDL (combined file)']];
+
+function bytes(n) {
+  if (n >= 1e9) return `${(n / 1e9).toFixed(1)} GB`;
+  if (n >= 1e6) return `${(n / 1e6).toFixed(1)} MB`;
+  return `${Math.max(1, Math.round(n / 1e3))} kB`;
+}
+
+function duration(seconds) {
+  if (seconds == null) return '–';
+  const s = Math.round(seconds);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+function element(tag, attributes = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attributes)) {
+    if (k === 'class') e.className = v;
+    else if (k === 'text') e.textContent = v;
+    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v);
+  }
+  for (const c of children) if (c) e.append(c);
+  return e;
+}
+
+function fileURL(id, name, download = false) {
+  return `/library/${encodeURIComponent(id)}/${encodeURIComponent(name)}${download ? '?download=1' : ''}`;
+}
+
+export class Library {
+  constructor(root) {
+    this.root = root;
+    this.list = root.querySelector('#library-list');
+    this.detail = root.querySelector('#library-detail');
+    this.filters = root.querySelector('#library-filters');
+    this.sessions = [];
+    this.recompose = null;
+    this.openID = null;
+    this.filters.addEventListener('input', () => this.renderList());
+  }
+
+  async refresh() {
+    try {
+      const listing = await getJSON('/api/library');
+      this.sessions = listing.sessions ?? [];
+      this.recompose = listing.recompose ?? null;
+    } catch (error) {
+      showError(`The library could not be read: ${error.message}`);
+      return;
+    }
+    this.renderList();
+    if (this.openID) this.renderDetail();
+  }
+
+  matches(s) {
+    const f = new FormData(this.filters);
+    const from = f.get('from'), to = f.get('to');
+    const min = parseFloat(f.get('minMinutes')), max = parseFloat(f.get('maxMinutes'));
+    const day = (s.date ?? '').slice(0, 10);
+    if (from && (!day || day < from)) return false;
+    if (to && (!day || day > to)) return false;
+    const minutes = (s.durationSeconds ?? 0) / 60;
+    if (!Number.isNaN(min) && minutes < min) return false;
+    if (!Number.isNaN(max) && minutes > max) return false;
+    return true;
+  }
+
+  renderList() {
+    const shown = this.sessions.filter((s) => this.matches(s));
+    this.list.replaceChildren(...shown.map((s) => element('li', { class: 'session-card', 'data-id': s.id, 'data-state': s.state },
+      element('button', { type: 'button', class: 'session-open', onclick: () => this.open(s.id), 'aria-label': `Open session ${s.id}` },
+        s.thumbnail ? element('img', { src: fileURL(s.id, s.thumbnail), alt: '', loading: 'lazy', width: 160, height: 90 })
+          : element('span', { class: 'no-thumb', text: 'no picture' }),
+        element('span', { class: 'session-id', text: s.id }),
+        element('span', { class: 'muted', text: s.date ? new Date(s.date).toLocaleString() : 'date unknown' }),
+        element('span', { text: `${duration(s.durationSeconds)} · ${bytes(s.sizeBytes)} · ${s.layout ?? '–'}` }),
+        element('span', { class: 'session-status', text: s.status })))));
+    if (shown.length === 0) {
+      this.list.replaceChildren(element('li', { class: 'muted', text: this.sessions.length ? 'No session matches the filters.' : 'No sessions yet.' }));
+    }
+  }
+
+  open(id) {
+    this.openID = id;
+    this.renderDetail();
+    this.detail.scrollIntoView({ block: 'start', behavior: 'smooth' });
+  }
+
+  renderDetail() {
+    const s = this.sessions.find((x) => x.id === this.openID);
+    if (!s) {
+      this.detail.replaceChildren(element('p', { class: 'muted', text: 'Choose a session.' }));
+      this.openID = null;
+      return;
+    }
+    const parts = [element('h3', { text: s.id }), element('p', { class: 'muted', text: `${s.status}${s.timecode ? ` · starts at ${s.timecode}` : ''}` })];
+    if (s.state === 'unfinished') {
+      parts.push(element('p', { class: 'resume', text: `Unfinished: run "dualcam-coordinator resume ${s.id}" on the coordinator to finish it with what its agents still hold.` }));
+    }
+    if (s.contactSheet) parts.push(element('img', { class: 'contact-sheet', src: fileURL(s.id, s.contactSheet), alt: `Contact sheet of ${s.id}` }));
+    const players = element('div', { class: 'players' });
+    for (const f of s.files.filter((x) => ['camera', 'combined', 'render'].includes(x.kind))) {
+      players.append(element('figure', { class: 'player', 'data-kind': f.kind },
+        element('video', { controls: '', preload: 'metadata', src: fileURL(s.id, f.name), 'data-name': f.name }),
+        element('figcaption', { text: f.name })));
+    }
+    parts.push(players);
+    parts.push(element('h4', { text: 'Downloads' }));
+    parts.push(element('ul', { class: 'downloads' }, ...s.files.map((f) => element('li', {},
+      element('a', { href: fileURL(s.id, f.name, true), download: f.name, 'data-kind': f.kind, text: f.name }),
+      element('span', { class: 'muted', text: ` ${bytes(f.bytes)}` })))));
+    if (s.state === 'complete' || s.state === 'incomplete') {
+      parts.push(element('h4', { text: 'Timelines for an editor' }));
+      parts.push(element('div', { class: 'button-row' }, ...FORMATS.map(([format, label]) => element('button', {
+        type: 'button', class: 'chip', 'data-format': format, text: label,
+        onclick: async () => {
+          const answer = await postJSON(`/api/library/${encodeURIComponent(s.id)}/export`, { format });
+          if (answer) await this.refresh();
+        },
+      }))));
+      parts.push(this.recomposeForm(s));
+    }
+    parts.push(element('button', {
+      type: 'button', class: 'danger', id: 'library-delete', text: 'Delete session…',
+      onclick: async () => {
+        const files = s.files.length;
+        if (!window.confirm(`Delete session ${s.id} and its ${files} files (${bytes(s.sizeBytes)})? This cannot be undone.`)) return;
+        const answer = await postJSON(`/api/library/${encodeURIComponent(s.id)}/delete`, { confirm: s.id });
+        if (answer) { this.openID = null; await this.refresh(); }
+      },
+    }));
+    this.detail.replaceChildren(...parts);
+  }
+
+  recomposeForm(s) {
+    const options = store.state?.options ?? {};
+    const select = (name, values, blank) => element('select', { name },
+      element('option', { value: '', text: blank }), ...(values ?? []).map((v) => element('option', { value: v, text: v })));
+    const job = this.recompose && this.recompose.session === s.id ? this.recompose : null;
+    const progress = element('progress', { id: 'recompose-progress', max: '1', value: String(job?.fraction ?? 0) });
+    const text = element('span', { class: 'muted', id: 'recompose-text', text: !job ? '' : job.error ? job.error
+      : job.finished ? `Done: ${job.file}` : `${Math.round(job.fraction * 100)} % (${job.framesPerSecond.toFixed(0)} fps)` });
+    const form = element('form', { class: 'plan recompose' },
+      element('label', {}, 'Layout ', select('layout', options.layouts, 'as recorded')),
+      element('label', {}, 'Filter ', select('filter', options.filters, 'as recorded')),
+      element('label', {}, 'Preset ', select('preset', ['ultrafast', 'veryfast', 'fast', 'medium', 'slow'], 'as before')),
+      element('button', { type: 'submit', class: 'chip', text: 'Recompose' }));
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      const f = new FormData(form);
+      const body = {};
+      for (const k of ['layout', 'filter', 'preset']) if (f.get(k)) body[k] = f.get(k);
+      const answer = await postJSON(`/api/library/${encodeURIComponent(s.id)}/recompose`, body);
+      if (answer) this.follow();
+    });
+    if (job && !job.finished) this.follow();
+    return element('section', { class: 'recompose-panel' }, element('h4', { text: 'Recompose the combined file' }), form,
+      element('div', { class: 'progress-row' }, progress, text));
+  }
+
+  /** Polls the recompose's progress until it is done, then shows the new file. */
+  follow() {
+    if (this.following) return;
+    this.following = true;
+    const tick = async () => {
+      await this.refresh();
+      if (this.recompose && !this.recompose.finished) setTimeout(tick, 500);
+      else this.following = false;
+    };
+    setTimeout(tick, 300);
+  }
+}

@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""Reads a DualCam session's exported timelines back with OpenTimelineIO's own adapters
+(PyPI opentimelineio, otio-fcpx-xml-adapter, otio-fcp-adapter, otio-cmx3600-adapter) and
+checks them against the media files as ffprobe sees them: one track (or lane) per camera
+plus the combined file, each clip starting at its file's true place in the session and
+lasting as long as its file, to within one frame.
+
+usage: timeline_readback.py SESSION_DIR   (prints what it checked; exit 1 on a mismatch)
+"""
+import json
+import os
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from fractions import Fraction
+
+import opentimelineio as otio
+
+failures = []
+
+
+def check(condition, message):
+    print(("ok   " if condition else "FAIL ") + message)
+    if not condition:
+        failures.append(message)
+
+
+def probe(path):
+    out = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
+                          "stream=start_time,duration,r_frame_rate:stream_tags=timecode", "-of", "json", path],
+                         check=True, capture_output=True, text=True).stdout
+    stream = json.loads(out)["streams"][0]
+    num, den = stream["r_frame_rate"].split("/")
+    return {"start": float(stream["start_time"]), "duration": float(stream["duration"]),
+            "fps": float(num) / float(den), "timecode": stream.get("tags", {}).get("timecode")}
+
+
+def main(session):
+    manifest = json.load(open(os.path.join(session, "manifest.json")))
+    sid = manifest["sessionID"]
+    cameras = [c["file"] for c in manifest["cameras"]]
+    combined = manifest["composite"]["file"]
+    files = cameras + [combined]
+    names = [c.split("_")[1] for c in cameras] + ["Combined"]
+    media = {f: probe(os.path.join(session, f)) for f in files}
+    fps = media[combined]["fps"]
+    expected = {n: (round(media[f]["start"] * fps), round(media[f]["duration"] * fps)) for n, f in zip(names, files)}
+    print("expected (start frame, frames) from ffprobe:", expected)
+
+    def compare(label, found):
+        for name, (start, frames) in expected.items():
+            got = found.get(name)
+            check(got is not None, f"{label}: a track holds {name}")
+            if got is None:
+                continue
+            check(abs(got[0] - start) <= 1, f"{label}: {name} starts at frame {got[0]} (file: {start})")
+            check(abs(got[1] - frames) <= 1, f"{label}: {name} lasts {got[1]} frames (file: {frames})")
+
+    def clips_of(tracks, kind=otio.schema.TrackKind.Video, origin=0, whole_rate_durations=False):
+        found = {}
+        for track in tracks:
+            if track.kind != kind:
+                continue
+            clips = [c for c in track if isinstance(c, otio.schema.Clip)]
+            if len(clips) != 1:
+                continue
+            clip = clips[0]
+            place = track.range_of_child(clip)
+            frames = place.duration.value
+            if whole_rate_durations:
+                # otio-fcpx-xml-adapter reads a duration in frames of the rate cut down to a
+                # whole number (29 for 29.97) but an offset in frames of the true rate: its
+                # durations are turned back into seconds, then into true frames.
+                frames = place.duration.value / place.duration.rate * fps
+            found[clip.name] = (round(place.start_time.value) - origin, round(frames))
+        return found
+
+    # OpenTimelineIO's native format.
+    timeline = otio.adapters.read_from_file(os.path.join(session, f"DualCam_{sid}.otio"))
+    video = [t for t in timeline.tracks if t.kind == otio.schema.TrackKind.Video]
+    check(len(video) == len(files), f"otio: {len(video)} video tracks for {len(files)} files")
+    compare("otio", clips_of(timeline.tracks))
+    for track in video:
+        clip = [c for c in track if isinstance(c, otio.schema.Clip)][0]
+        url = clip.media_reference.target_url
+        check(not url.startswith("/") and os.path.exists(os.path.join(session, url)),
+              f"otio: {clip.name}'s media {url} is relative and found")
+
+    # FCPXML: lanes 1..N are the cameras, N+1 the combined; offsets count from the
+    # sequence's tcStart, which the adapter reads as a frame count too.
+    fcpx_path = os.path.join(session, f"DualCam_{sid}.fcpxml")
+    collection = otio.adapters.read_from_file(fcpx_path, adapter_name="fcpx_xml")
+    projects = list(collection)
+    check(len(projects) == 1, f"fcpxml: {len(projects)} project")
+    tree = ET.parse(fcpx_path).getroot()
+    sequence = tree.find("./library/event/project/sequence")
+    # The adapter counts offsets from the sequence's tcStart in frames of the true rate.
+    origin = int(float(Fraction(sequence.get("tcStart").rstrip("s"))) * fps)
+    lanes = [t for t in projects[0].tracks if t.kind == otio.schema.TrackKind.Video]
+    check(len(lanes) == len(files), f"fcpxml: {len(lanes)} video lanes for {len(files)} files")
+    compare("fcpxml", clips_of(projects[0].tracks, origin=origin, whole_rate_durations=True))
+    angles = tree.findall("./resources/media/multicam/mc-angle")
+    check([a.get("name") for a in angles] == names[:-1], f"fcpxml: multicam angles {[a.get('name') for a in angles]}")
+    for angle in angles:
+        srcs = [tree.find(f"./resources/asset[@id='{c.get('ref')}']/media-rep").get("src") for c in angle.iter("asset-clip")]
+        check(all(os.path.exists(os.path.join(session, s)) for s in srcs), f"fcpxml: angle {angle.get('name')} media {srcs} found")
+
+    # FCP 7 XML (xmeml).
+    sequences = otio.adapters.read_from_file(os.path.join(session, f"DualCam_{sid}.xml"), adapter_name="fcp_xml")
+    sequence = sequences if isinstance(sequences, otio.schema.Timeline) else list(sequences)[0]
+    video = [t for t in sequence.tracks if t.kind == otio.schema.TrackKind.Video]
+    check(len(video) == len(files), f"xmeml: {len(video)} video tracks for {len(files)} files")
+    compare("xmeml", clips_of(sequence.tracks))
+    audio = [t for t in sequence.tracks if t.kind == otio.schema.TrackKind.Audio]
+    sounds = [c.get("soundFile") for c in manifest["cameras"] if c.get("soundFile")]
+    check(len(audio) == len(sounds), f"xmeml: {len(audio)} audio tracks for {len(sounds)} WAVs")
+
+    # CMX3600 EDL of the combined file.
+    edl = otio.adapters.read_from_file(os.path.join(session, f"DualCam_{sid}.edl"), adapter_name="cmx_3600", rate=fps)
+    clips = list(edl.find_clips())
+    check(len(clips) == 1, f"edl: {len(clips)} event")
+    if clips:
+        start, frames = expected["Combined"]
+        check(abs(round(clips[0].source_range.duration.value) - frames) <= 1,
+              f"edl: the combined lasts {clips[0].source_range.duration.value} frames (file: {frames})")
+        tc = media[combined]["timecode"]
+        if tc:
+            got = otio.opentime.to_timecode(clips[0].source_range.start_time, fps, drop_frame=";" in tc)
+            check(got == tc, f"edl: source in {got} is the file's timecode {tc}")
+
+    if failures:
+        print(f"{len(failures)} check(s) failed")
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
