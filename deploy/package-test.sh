@@ -148,6 +148,9 @@ groups=$(in id -nG dualcam)
 for g in video audio; do echo " $groups " | grep -q " $g " || fail "the dualcam user is not in $g ($groups)"; done
 [ "$(in stat -c '%U %a' /var/lib/dualcam)" = "dualcam 700" ] || fail "/var/lib/dualcam: $(in stat -c '%U %a' /var/lib/dualcam)"
 in dpkg-query -W -f='${Conffiles}\n' dualcam-agent | grep -q /etc/dualcam/agent.conf || fail "agent.conf is not a conffile"
+verify=$(in systemd-analyze verify --man=no /lib/systemd/system/dualcam-agent.service \
+           /lib/systemd/system/dualcam-agent-picamera.service 2>&1 || true)
+[ -z "$verify" ] || fail "systemd-analyze verify: $verify"
 [ "$(in systemctl is-enabled dualcam-agent)" = enabled ] || fail "dualcam-agent.service is not enabled"
 [ "$(in systemctl is-enabled dualcam-agent-picamera 2>/dev/null || true)" = disabled ] || fail "the Pi camera unit is enabled"
 wait_for 'journalctl -u dualcam-agent -o cat | grep -q "^LISTENING "' 30 ||
