@@ -47,11 +47,11 @@ enum ServiceState {
         guard let entry = getpwuid(uid) else {
             throw ValidationError("the state folder \(folder) belongs to uid \(uid), which has no user entry: chown it to the agent's user")
         }
-        let name = entry.pointee.pw_name
+        let name = String(cString: entry.pointee.pw_name)
         let gid = entry.pointee.pw_gid
         // Groups first, while still root; then the group, then the user (no way back).
         guard initgroups(name, gid) == 0, setgid(gid) == 0, setuid(uid) == 0 else {
-            throw ValidationError("cannot act as \(String(cString: name)), the owner of \(folder): \(String(cString: strerror(errno)))")
+            throw ValidationError("cannot act as \(name), the owner of \(folder): \(String(cString: strerror(errno)))")
         }
     }
 }
