@@ -108,85 +108,93 @@ step "booting the root (systemd-nspawn --boot --private-network)"
 "${NSPAWN[@]}" --boot --private-network --console=passive >"$WORK/boot.log" 2>&1 &
 NSPAWN_PID=$!
 LEADER=""
-for _ in $(seq 1 100); do
-  LEADER=$(pgrep -P "$NSPAWN_PID" | head -1 || true)
+# The container's PID 1 is the child of nspawn that runs systemd (nspawn forks a short-lived
+# helper first).
+for _ in $(seq 1 200); do
+  for pid in $(pgrep -P "$NSPAWN_PID" || true); do
+    [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = systemd ] && LEADER=$pid
+  done
   [ -n "$LEADER" ] && break
   sleep 0.1
 done
 [ -n "$LEADER" ] || { cat "$WORK/boot.log" >&2; fail "the container did not start"; }
 # Runs a command in the booted system (its namespaces, a clean environment, as root).
-in() { nsenter -t "$LEADER" -a env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 TERM=dumb "$@"; }
+inside() { nsenter -t "$LEADER" -a env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 TERM=dumb "$@"; }
+# Up once basic.target is reached: in some sandboxes the container's D-Bus cannot watch
+# its folders and stays "starting" (so the system never says "running"); nothing here
+# needs D-Bus (systemctl as root talks to systemd directly).
 state=""
 for _ in $(seq 1 120); do
-  state=$(in systemctl is-system-running 2>/dev/null || true)
-  case $state in running|degraded) break ;; esac
+  state=$(inside systemctl is-active basic.target 2>/dev/null || true)
+  [ "$state" = active ] && break
   sleep 0.5
 done
-case $state in running|degraded) ;; *) cat "$WORK/boot.log" >&2; fail "systemd did not come up ($state)" ;; esac
+[ "$state" = active ] || { cat "$WORK/boot.log" >&2; fail "systemd did not come up (basic.target $state)"; }
+echo "   systemd is $(inside systemctl is-system-running 2>/dev/null || true)"
 
 # waits up to $2 s for `$1` (a shell condition, in the container) to hold
 wait_for() {
   local i
   for i in $(seq 1 $(( ${2:-30} * 4 ))); do
-    in sh -c "$1" >/dev/null 2>&1 && return 0
+    inside sh -c "$1" >/dev/null 2>&1 && return 0
     sleep 0.25
   done
   return 1
 }
-listening_count() { in journalctl -u dualcam-agent -o cat --no-pager | grep -c '^LISTENING ' || true; }
-main_pid() { in systemctl show -p MainPID --value dualcam-agent; }
-agent_id() { in dualcam-agent id; }
+listening_count() { inside journalctl -u dualcam-agent -o cat --no-pager | grep -c '^LISTENING ' || true; }
+main_pid() { inside systemctl show -p MainPID --value dualcam-agent; }
+agent_id() { inside dualcam-agent id; }
 
 # --- Install -------------------------------------------------------------------------------
 step "installing $(basename "$AGENT_DEB") and $(basename "$COORDINATOR_DEB") (apt-get, from the cache)"
-in sh -c 'DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-download "/packages/$1" "/packages/$2"' sh \
+inside sh -c 'DEBIAN_FRONTEND=noninteractive apt-get install -y -q "/packages/$1" "/packages/$2"' sh \
   "$(basename "$AGENT_DEB")" "$(basename "$COORDINATOR_DEB")" >"$WORK/install.log" 2>&1 ||
   { tail -30 "$WORK/install.log" >&2; fail "apt-get install"; }
 grep -q "Pair it:" "$WORK/install.log" || fail "the agent's postinst did not say how to pair"
 
-groups=$(in id -nG dualcam)
+groups=$(inside id -nG dualcam)
 for g in video audio; do echo " $groups " | grep -q " $g " || fail "the dualcam user is not in $g ($groups)"; done
-[ "$(in stat -c '%U %a' /var/lib/dualcam)" = "dualcam 700" ] || fail "/var/lib/dualcam: $(in stat -c '%U %a' /var/lib/dualcam)"
-in dpkg-query -W -f='${Conffiles}\n' dualcam-agent | grep -q /etc/dualcam/agent.conf || fail "agent.conf is not a conffile"
-verify=$(in systemd-analyze verify --man=no /lib/systemd/system/dualcam-agent.service \
+[ "$(inside stat -c '%U %a' /var/lib/dualcam)" = "dualcam 700" ] || fail "/var/lib/dualcam: $(inside stat -c '%U %a' /var/lib/dualcam)"
+inside dpkg-query -W -f='${Conffiles}\n' dualcam-agent | grep -q /etc/dualcam/agent.conf || fail "agent.conf is not a conffile"
+verify=$(inside systemd-analyze verify --man=no /lib/systemd/system/dualcam-agent.service \
            /lib/systemd/system/dualcam-agent-picamera.service 2>&1 || true)
 [ -z "$verify" ] || fail "systemd-analyze verify: $verify"
-[ "$(in systemctl is-enabled dualcam-agent)" = enabled ] || fail "dualcam-agent.service is not enabled"
-[ "$(in systemctl is-enabled dualcam-agent-picamera 2>/dev/null || true)" = disabled ] || fail "the Pi camera unit is enabled"
+[ "$(inside systemctl is-enabled dualcam-agent)" = enabled ] || fail "dualcam-agent.service is not enabled"
+[ "$(inside systemctl is-enabled dualcam-agent-picamera 2>/dev/null || true)" = disabled ] || fail "the Pi camera unit is enabled"
 wait_for 'journalctl -u dualcam-agent -o cat | grep -q "^LISTENING "' 30 ||
-  { in journalctl -u dualcam-agent --no-pager | tail -30 >&2; fail "the service never said LISTENING"; }
+  { inside journalctl -u dualcam-agent --no-pager | tail -30 >&2; fail "the service never said LISTENING"; }
 # From the process's start to LISTENING, both on the container's monotonic clock.
-started=$(in systemctl show -p ExecMainStartTimestampMonotonic --value dualcam-agent)
-listened=$(in journalctl -u dualcam-agent -o json --no-pager | grep '"MESSAGE":"LISTENING ' | head -1 |
+started=$(inside systemctl show -p ExecMainStartTimestampMonotonic --value dualcam-agent)
+listened=$(inside journalctl -u dualcam-agent -o json --no-pager | grep '"MESSAGE":"LISTENING ' | head -1 |
   sed 's/.*"__MONOTONIC_TIMESTAMP":"\([0-9]*\)".*/\1/')
 START_MS=$(( (listened - started) / 1000 ))
 echo "   the service said LISTENING $START_MS ms after it was started"
-in journalctl -u dualcam-agent -o cat --no-pager | grep -q "pairing window open for .* with code [0-9]" ||
+inside journalctl -u dualcam-agent -o cat --no-pager | grep -q "pairing window open for .* with code [0-9]" ||
   fail "no pairing code in the journal"
 ID=$(agent_id)
-in journalctl -u dualcam-agent -o cat --no-pager | grep -q "^LISTENING .*id=$ID" || fail "dualcam-agent id ($ID) is not the service's identity"
+inside journalctl -u dualcam-agent -o cat --no-pager | grep -q "^LISTENING .*id=$ID" || fail "dualcam-agent id ($ID) is not the service's identity"
 echo "   agent $ID"
 
 # --- Pair, record from the service, record locally, demo -------------------------------------
 step "pairing: dualcam-agent pair shows a code, dualcam-coordinator pair types it"
-in sh -c 'dualcam-agent pair --seconds 60 >/root/pair.out 2>&1 & echo $! >/root/pair.pid'
-wait_for 'grep -q "^Code: " /root/pair.out' 20 || { in cat /root/pair.out >&2; fail "dualcam-agent pair showed no code"; }
-CODE=$(in sed -n 's/^Code: \([0-9 ]*[0-9]\).*/\1/p' /root/pair.out)
+inside sh -c 'dualcam-agent pair --seconds 60 >/root/pair.out 2>&1 & echo $! >/root/pair.pid'
+wait_for 'grep -q "^Code: " /root/pair.out' 20 || { inside cat /root/pair.out >&2; fail "dualcam-agent pair showed no code"; }
+CODE=$(inside sed -n 's/^Code: \([0-9 ]*[0-9]\).*/\1/p' /root/pair.out)
 echo "   code $CODE"
-echo "$CODE" | in dualcam-coordinator pair --agent 127.0.0.1:7420 --name package-test >"$WORK/pair.log" 2>&1 ||
+echo "$CODE" | inside dualcam-coordinator pair --agent 127.0.0.1:7420 --name package-test >"$WORK/pair.log" 2>&1 ||
   { cat "$WORK/pair.log" >&2; fail "dualcam-coordinator pair"; }
-wait_for 'grep -q "^Paired with coordinator" /root/pair.out' 10 || { in cat /root/pair.out >&2; fail "the agent did not report the pairing"; }
-in dualcam-agent paired | grep -q package-test || fail "dualcam-agent paired does not list the coordinator"
+wait_for 'grep -q "^Paired with coordinator" /root/pair.out' 10 || { inside cat /root/pair.out >&2; fail "the agent did not report the pairing"; }
+inside dualcam-agent paired | grep -q package-test || fail "dualcam-agent paired does not list the coordinator"
 
 step "a take from the service (dualcam-coordinator start, 4 s)"
-in dualcam-coordinator start --agent 127.0.0.1:7420 --duration 4 --countdown 0 --size 640x360 --out /root/takes \
+inside dualcam-coordinator start --agent 127.0.0.1:7420 --duration 4 --countdown 0 --size 640x360 --out /root/takes \
   >"$WORK/start.log" 2>&1 || { tail -30 "$WORK/start.log" >&2; fail "dualcam-coordinator start"; }
 take=$(ls -d "$R"/root/takes/2* | head -1)
 ls "$take"/DualCam_Host_*.mp4 "$take"/DualCam_Combined_*.mp4 >/dev/null || fail "the take's files are missing: $(ls "$take")"
-[ -n "$(in find /var/lib/dualcam/spool -name '*.ts' -user dualcam -print -quit)" ] || fail "no segment in the service's spool"
+[ -n "$(inside find /var/lib/dualcam/spool -name '*.ts' -user dualcam -print -quit)" ] || fail "no segment in the service's spool"
 
 step "dualcam-agent record (synthetic, 3 s) and dualcam-coordinator demo (5 s)"
-in dualcam-agent record --source synthetic --duration 3 --size 640x360 --out /root/record >"$WORK/record.log" 2>&1 ||
+inside dualcam-agent record --source synthetic --duration 3 --size 640x360 --out /root/record >"$WORK/record.log" 2>&1 ||
   { tail -20 "$WORK/record.log" >&2; fail "dualcam-agent record"; }
 recorded=$(ls "$R"/root/record/*.mp4 | head -1)
 if command -v ffprobe >/dev/null; then
@@ -194,7 +202,7 @@ if command -v ffprobe >/dev/null; then
   [ "$frames" -ge 80 ] || fail "the local recording holds $frames frames"
   echo "   record: $frames frames"
 fi
-in dualcam-coordinator demo --duration 5 --size 640x360 --out /root/demo >"$WORK/demo.log" 2>&1 ||
+inside dualcam-coordinator demo --duration 5 --size 640x360 --out /root/demo >"$WORK/demo.log" 2>&1 ||
   { tail -30 "$WORK/demo.log" >&2; fail "dualcam-coordinator demo"; }
 demo=$(ls -d "$R"/root/demo/2* | head -1)
 for kind in Host Guest Combined; do
@@ -204,25 +212,25 @@ done
 # --- The service under systemd: crash, restart, clean stop ---------------------------------
 step "the service restarts after a crash and stops cleanly"
 before=$(main_pid) heard=$(listening_count)
-in systemctl kill -s SIGKILL dualcam-agent
+inside systemctl kill -s SIGKILL dualcam-agent
 wait_for "[ \$(journalctl -u dualcam-agent -o cat | grep -c '^LISTENING ') -gt $heard ]" 20 ||
   fail "the service did not come back after SIGKILL"
 after=$(main_pid)
-[ "$after" != "$before" ] && [ "$(in systemctl show -p NRestarts --value dualcam-agent)" -ge 1 ] ||
+[ "$after" != "$before" ] && [ "$(inside systemctl show -p NRestarts --value dualcam-agent)" -ge 1 ] ||
   fail "no restart seen (PID $before → $after)"
 t0=$(date +%s%N)
-in systemctl stop dualcam-agent
+inside systemctl stop dualcam-agent
 STOP_MS=$(( ($(date +%s%N) - t0) / 1000000 ))
-[ "$(in systemctl show -p Result --value dualcam-agent)" = success ] &&
-[ "$(in systemctl show -p ExecMainStatus --value dualcam-agent)" = 0 ] ||
-  fail "unclean stop: $(in systemctl show -p Result,ExecMainCode,ExecMainStatus dualcam-agent | tr '\n' ' ')"
+[ "$(inside systemctl show -p Result --value dualcam-agent)" = success ] &&
+[ "$(inside systemctl show -p ExecMainStatus --value dualcam-agent)" = 0 ] ||
+  fail "unclean stop: $(inside systemctl show -p Result,ExecMainCode,ExecMainStatus dualcam-agent | tr '\n' ' ')"
 echo "   restarted after SIGKILL (PID $before → $after); stopped cleanly in $STOP_MS ms (exit 0)"
-in systemctl start dualcam-agent
+inside systemctl start dualcam-agent
 
 # --- Upgrades keep identity, pairings and the edited conffile -----------------------------
 step "upgrades: over itself, then to a newer version with a changed agent.conf"
-in sed -i 's/^#name = .*/name = Edited by package-test/' /etc/dualcam/agent.conf
-in grep -q '^name = Edited by package-test' /etc/dualcam/agent.conf || fail "could not edit agent.conf"
+inside sed -i 's/^#name = .*/name = Edited by package-test/' /etc/dualcam/agent.conf
+inside grep -q '^name = Edited by package-test' /etc/dualcam/agent.conf || fail "could not edit agent.conf"
 newer=$WORK/newer
 dpkg-deb -R "$AGENT_DEB" "$newer"
 sed -i "s/^Version: .*/Version: $VERSION+packagetest1/" "$newer/DEBIAN/control"
@@ -231,40 +239,40 @@ echo "# a line the newer package adds" >>"$newer/etc/dualcam/agent.conf"
 dpkg-deb --root-owner-group -Zxz --build "$newer" "$WORK/dualcam-agent_newer.deb" >/dev/null
 check_kept() {
   [ "$(agent_id)" = "$ID" ] || fail "$1: the identity changed"
-  in dualcam-agent paired | grep -q package-test || fail "$1: the pairing is gone"
-  in grep -q '^name = Edited by package-test' /etc/dualcam/agent.conf || fail "$1: the edit of agent.conf is gone"
-  [ "$(in systemctl is-active dualcam-agent)" = active ] || fail "$1: the service is not running"
+  inside dualcam-agent paired | grep -q package-test || fail "$1: the pairing is gone"
+  inside grep -q '^name = Edited by package-test' /etc/dualcam/agent.conf || fail "$1: the edit of agent.conf is gone"
+  [ "$(inside systemctl is-active dualcam-agent)" = active ] || fail "$1: the service is not running"
 }
 for deb in "$(basename "$AGENT_DEB")" dualcam-agent_newer.deb; do
   before=$(main_pid) heard=$(listening_count)
-  in env DEBIAN_FRONTEND=noninteractive dpkg --force-confdef --force-confold -i "/packages/$deb" >"$WORK/upgrade.log" 2>&1 ||
+  inside env DEBIAN_FRONTEND=noninteractive dpkg --force-confdef --force-confold -i "/packages/$deb" >"$WORK/upgrade.log" 2>&1 ||
     { cat "$WORK/upgrade.log" >&2; fail "dpkg -i $deb"; }
   wait_for "[ \$(journalctl -u dualcam-agent -o cat | grep -c '^LISTENING ') -gt $heard ]" 20 || fail "$deb: the service did not restart"
   [ "$(main_pid)" != "$before" ] || fail "$deb: the service was not restarted"
   check_kept "$deb"
   echo "   $deb: identity, pairing and the edited agent.conf kept; service restarted"
 done
-[ "$(in dpkg-query -W -f='${Version}' dualcam-agent)" = "$VERSION+packagetest1" ] || fail "the newer version is not installed"
-in test -f /etc/dualcam/agent.conf.dpkg-dist || fail "the newer package's agent.conf was not set beside the edited one"
-in journalctl -u dualcam-agent -o cat --no-pager | grep -q '"Edited by package-test' ||
-  in journalctl -u dualcam-agent -o cat --no-pager | grep -q 'Edited by package-test' || echo "   (the new name is not in the log: not checked)"
+[ "$(inside dpkg-query -W -f='${Version}' dualcam-agent)" = "$VERSION+packagetest1" ] || fail "the newer version is not installed"
+inside test -f /etc/dualcam/agent.conf.dpkg-dist || fail "the newer package's agent.conf was not set beside the edited one"
+inside journalctl -u dualcam-agent -o cat --no-pager | grep -q '"Edited by package-test' ||
+  inside journalctl -u dualcam-agent -o cat --no-pager | grep -q 'Edited by package-test' || echo "   (the new name is not in the log: not checked)"
 
 # --- Remove, reinstall, purge ---------------------------------------------------------------
 step "remove keeps settings, identity and pairings; purge deletes them"
-in env DEBIAN_FRONTEND=noninteractive apt-get remove -y -q dualcam-agent >"$WORK/remove.log" 2>&1 || { cat "$WORK/remove.log" >&2; fail "remove"; }
-in test ! -e /usr/bin/dualcam-agent || fail "remove left the program"
-[ "$(in systemctl is-active dualcam-agent 2>/dev/null || true)" != active ] || fail "the service still runs after remove"
-in test -f /var/lib/dualcam/identity.crt || fail "remove deleted the identity"
-in test -f /etc/dualcam/agent.conf || fail "remove deleted agent.conf"
-in env DEBIAN_FRONTEND=noninteractive dpkg --force-confdef --force-confold -i /packages/dualcam-agent_newer.deb >"$WORK/reinstall.log" 2>&1 ||
+inside env DEBIAN_FRONTEND=noninteractive apt-get remove -y -q dualcam-agent >"$WORK/remove.log" 2>&1 || { cat "$WORK/remove.log" >&2; fail "remove"; }
+inside test ! -e /usr/bin/dualcam-agent || fail "remove left the program"
+[ "$(inside systemctl is-active dualcam-agent 2>/dev/null || true)" != active ] || fail "the service still runs after remove"
+inside test -f /var/lib/dualcam/identity.crt || fail "remove deleted the identity"
+inside test -f /etc/dualcam/agent.conf || fail "remove deleted agent.conf"
+inside env DEBIAN_FRONTEND=noninteractive dpkg --force-confdef --force-confold -i /packages/dualcam-agent_newer.deb >"$WORK/reinstall.log" 2>&1 ||
   { cat "$WORK/reinstall.log" >&2; fail "reinstall"; }
 check_kept "reinstall after remove"
-in env DEBIAN_FRONTEND=noninteractive apt-get purge -y -q dualcam-agent dualcam-coordinator >"$WORK/purge.log" 2>&1 || { cat "$WORK/purge.log" >&2; fail "purge"; }
+inside env DEBIAN_FRONTEND=noninteractive apt-get purge -y -q dualcam-agent dualcam-coordinator >"$WORK/purge.log" 2>&1 || { cat "$WORK/purge.log" >&2; fail "purge"; }
 for gone in /var/lib/dualcam /etc/dualcam /usr/bin/dualcam-agent /usr/bin/dualcam-coordinator \
             /etc/systemd/system/multi-user.target.wants/dualcam-agent.service /lib/systemd/system/dualcam-agent.service; do
-  in test ! -e "$gone" || fail "purge left $gone"
+  inside test ! -e "$gone" || fail "purge left $gone"
 done
-[ "$(in systemctl is-active dualcam-agent 2>/dev/null || true)" != active ] || fail "the service still runs after purge"
+[ "$(inside systemctl is-active dualcam-agent 2>/dev/null || true)" != active ] || fail "the service still runs after purge"
 
 step "passed"
 echo "package-test: PASSED in $(( $(date +%s) - START )) s ($VERSION, $ARCH; agent start to LISTENING $START_MS ms, clean stop $STOP_MS ms)"

@@ -98,12 +98,14 @@ stage() {
              "$root/usr/share/fish/vendor_completions.d"
   install -m 0755 "$BIN/$name" "$root/usr/bin/$name"
   strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/usr/bin/$name"
+  mkdir -p "$WORK/man-$name"
   "$GENERATE_MANUAL" "$BIN/$name" --date "$DATE_DAY" --section 1 --output-directory "$WORK/man-$name" >/dev/null
   local page
   for page in "$WORK/man-$name"/*.1; do
     gzip -9n <"$page" >"$root/usr/share/man/man1/$(basename "$page").gz"
   done
-  "$BIN/$name" --generate-completion-script bash >"$root/usr/share/bash-completion/completions/$name"
+  # (no #! line: bash-completion sources the file)
+  "$BIN/$name" --generate-completion-script bash | sed "1{/^#!/d}" >"$root/usr/share/bash-completion/completions/$name"
   "$BIN/$name" --generate-completion-script zsh >"$root/usr/share/zsh/vendor-completions/_$name"
   "$BIN/$name" --generate-completion-script fish >"$root/usr/share/fish/vendor_completions.d/$name.fish"
   install -m 0644 deploy/debian/copyright "$root/usr/share/doc/$name/copyright"
