@@ -161,7 +161,10 @@ echo /etc/dualcam/agent.conf >"$A/DEBIAN/conffiles"
 install -m 0755 deploy/debian/dualcam-agent.postinst "$A/DEBIAN/postinst"
 install -m 0755 deploy/debian/dualcam-agent.prerm "$A/DEBIAN/prerm"
 install -m 0755 deploy/debian/dualcam-agent.postrm "$A/DEBIAN/postrm"
-control dualcam-agent "adduser" "avahi-daemon" "v4l-utils" \
+# ca-certificates: SwiftNIO SSL loads the system's trust store when it makes a TLS
+# context, even though both programs pin their peers; without it neither can listen or
+# connect (a minbase Debian lacks it; the fresh-system test found that).
+control dualcam-agent "adduser, ca-certificates" "avahi-daemon" "v4l-utils" \
   "DualCam capture agent: one camera of a multi-camera recorder" \
   "$ABOUT
 .
@@ -176,7 +179,7 @@ enabled."
 AGENT_DEB=$(build_deb dualcam-agent)
 
 stage dualcam-coordinator
-control dualcam-coordinator "" "avahi-daemon" "" \
+control dualcam-coordinator "ca-certificates" "avahi-daemon" "dualcam-agent" \
   "DualCam coordinator: records every camera of a DualCam rig in sync" \
   "$ABOUT
 .
