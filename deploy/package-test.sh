@@ -22,9 +22,9 @@
 # the Debian mirror (DUALCAM_DEBIAN_MIRROR, default deb.debian.org) for the first run and
 # for packages not yet cached. The debootstrap root and the downloaded .debs are cached in
 # /var/cache/dualcam-package-test (DUALCAM_PACKAGE_TEST_CACHE), so later runs start at once.
-# The container shares the machine's network (in this sandbox an agent in a private
-# network namespace could not listen): port 7420 must be free here. avahi-daemon is not
-# installed in it, so nothing is announced on the network.
+# The booted container has its own network namespace (loopback only): its agent's port
+# and its processes never meet the machine's (the dependencies are fetched before, while
+# the root still shares the machine's network).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -106,12 +106,9 @@ NSPAWN=(systemd-nspawn --quiet --keep-unit --register=no -D "$R"
     "/packages/$(basename "$1")" "/packages/$(basename "$2")"' sh "$AGENT_DEB" "$COORDINATOR_DEB" >"$WORK/download.log" 2>&1 ||
   { tail -20 "$WORK/download.log" >&2; fail "apt-get could not fetch the dependencies"; }
 
-# --- Boot it: systemd as PID 1 -------------------------------------------------------------
-if ss -ltnH 2>/dev/null | awk '{print $4}' | grep -q ':7420$'; then
-  fail "port 7420 is in use on this machine, and the container's agent needs it"
-fi
-step "booting the root (systemd-nspawn --boot)"
-"${NSPAWN[@]}" --boot --console=passive >"$WORK/boot.log" 2>&1 &
+# --- Boot it: systemd as PID 1, loopback only ---------------------------------------------
+step "booting the root (systemd-nspawn --boot --private-network)"
+"${NSPAWN[@]}" --boot --private-network --console=passive >"$WORK/boot.log" 2>&1 &
 NSPAWN_PID=$!
 LEADER=""
 # The container's PID 1 is the child of nspawn that runs systemd (nspawn forks a short-lived
