@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Module shape (see README "Architecture"): a pure core, a protocol module without
+// Module shape (see docs/ARCHITECTURE.md): a pure core, a protocol module without
 // sockets, a network module, a media module, the agent and coordinator as libraries,
 // and two thin executables. Each C library sits behind exactly one Swift module.
 let package = Package(

@@ -28,9 +28,22 @@ PACKAGES=(
 # exported timelines back; gcc builds the jitter switch of the multi-host tests
 # (tools/netns/jitterhub.c). The demo needs none of it.
 FOR_TESTS=0
-[ "${1:-}" = "--test" ] && FOR_TESTS=1
+FOR_PACKAGES=0
+for flag in "$@"; do
+  case $flag in
+    --test) FOR_TESTS=1 ;;
+    --package) FOR_PACKAGES=1 ;;
+    *) echo "install-deps: unknown option $flag (--test, --package)" >&2; exit 2 ;;
+  esac
+done
 if [ $FOR_TESTS -eq 1 ]; then
   PACKAGES+=(gcc libc6-dev chromium fonts-dejavu-core python3-numpy python3-pil python3-pip python3-websockets)
+fi
+# With --package (deploy/package.sh, deploy/package-test.sh): dpkg-shlibdeps (dpkg-dev),
+# strip (binutils), lintian; for the fresh-system test a Debian 12 root made by
+# debootstrap and booted by systemd-nspawn (systemd-container).
+if [ $FOR_PACKAGES -eq 1 ]; then
+  PACKAGES+=(dpkg-dev binutils lintian debootstrap systemd-container zstd)
 fi
 # The V4L2 tests run the capture code in a QEMU guest with the vivid driver
 # (tools/vivid-vm/run.sh). xz-utils unpacks the kernel once so the guest boots ~5 s faster.

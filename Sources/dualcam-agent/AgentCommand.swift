@@ -12,6 +12,16 @@ struct AgentCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dualcam-agent",
         abstract: "DualCam capture agent: records one camera and serves a coordinator over mutual TLS.",
+        discussion: """
+            Installed from the dualcam-agent package, the agent runs as the dualcam-agent service \
+            (user dualcam, in the video and audio groups) with the settings in /etc/dualcam/agent.conf \
+            (the long options of `run`, one `key = value` a line; after an edit: \
+            sudo systemctl restart dualcam-agent). Its identity, pairings and spool are in \
+            /var/lib/dualcam, which every command uses where it exists unless given --state; run \
+            them as root (sudo dualcam-agent pair), and they act as the dualcam user. The service's \
+            log, with its pairing codes: journalctl -u dualcam-agent. For a Raspberry Pi camera \
+            module, enable dualcam-agent-picamera instead of dualcam-agent.
+            """,
         version: Release.software("dualcam-agent") + " (protocol \(WireProtocol.major).\(WireProtocol.minor))",
         subcommands: [Run.self, Record.self, Cameras.self, Controls.self, Microphones.self, ID.self, Pair.self, Unpair.self, Paired.self],
         defaultSubcommand: Run.self)
@@ -42,10 +52,10 @@ struct AgentCommand: AsyncParsableCommand {
 }
 
 struct StateOption: ParsableArguments {
-    @Option(name: .long, help: "State folder holding the identity (default: $XDG_STATE_HOME/dualcam/agent).")
+    @Option(name: .long, help: "State folder holding the identity and pairings (default: the service's /var/lib/dualcam where the package made it, else $XDG_STATE_HOME/dualcam/agent).")
     var state: String?
 
-    var directory: String { state ?? StatePaths.defaultDirectory(for: "agent") }
+    var directory: String { ServiceState.defaultDirectory(given: state) }
 }
 
 struct ID: ParsableCommand {
@@ -53,7 +63,7 @@ struct ID: ParsableCommand {
     @OptionGroup var state: StateOption
 
     func run() throws {
-        let identity = try DeviceIdentity.loadOrCreate(in: state.directory, commonName: "dualcam-agent")
+        let identity = try DeviceIdentity.loadOrCreate(in: try state.enter(), commonName: "dualcam-agent")
         print(identity.deviceID)
     }
 }
@@ -109,7 +119,8 @@ struct Run: AsyncParsableCommand {
             trusted.insert(id)
         }
         if exitWithParent { ParentWatch.exitWhenOrphaned() }
-        let identity = try DeviceIdentity.loadOrCreate(in: state.directory, commonName: "dualcam-agent")
+        let stateDirectory = try state.enter()
+        let identity = try DeviceIdentity.loadOrCreate(in: stateDirectory, commonName: "dualcam-agent")
         var defaults = try capture.settings()
         if let note = capture.chosenSourceNote(defaults.source) { logger.info("\(note)") }
         let nodeName = name ?? "\(role)-\(ProcessInfo.processInfo.hostName)"
@@ -117,7 +128,7 @@ struct Run: AsyncParsableCommand {
         defaults.patternIdentity = PatternIdentity(name: nodeName, role: wireRole.name)
         var options = AgentOptions(
             name: nodeName, role: wireRole, listenHost: listen, port: port,
-            stateDirectory: state.directory, spoolDirectory: spool ?? state.directory + "/spool", trusted: trusted,
+            stateDirectory: stateDirectory, spoolDirectory: spool ?? stateDirectory + "/spool", trusted: trusted,
             defaults: defaults,
             simulatedError: capture.simulatedError(), allowRemoteShutdown: allowRemoteShutdown)
         options.announce = mdns

@@ -20,7 +20,7 @@ struct Cameras: ParsableCommand {
         for failure in failures { print("! \(failure)") }
         if cameras.isEmpty {
             print("no V4L2 camera found (no /dev/video* capture node). A Pi camera module on libcamera: "
-                + "pipe `rpicam-vid` into `dualcam-agent run --source stdin`, see the README.")
+                + "pipe `rpicam-vid` into `dualcam-agent run --source stdin`, see `man dualcam-agent` or docs/RASPBERRY-PI.md.")
             return
         }
         let chosen = V4L2Catalog.firstUsableCamera(among: cameras)?.path

@@ -14,7 +14,7 @@ struct Pair: AsyncParsableCommand {
 
     func run() async throws {
         let outcome = PairOutcome()
-        try await ControlSocket.requestPairing(stateDirectory: state.directory, seconds: seconds) { line in
+        try await ControlSocket.requestPairing(stateDirectory: try state.enter(), seconds: seconds) { line in
             let (word, rest) = PairOutcome.split(line)
             switch word {
             case "opened":
@@ -47,7 +47,7 @@ struct Unpair: ParsableCommand {
     @Flag(help: "Revoke every paired coordinator.") var all = false
 
     func run() throws {
-        try PairingCLI.unpair(PairedDevices(stateDirectory: state.directory), selector: coordinator, all: all, kind: "coordinator")
+        try PairingCLI.unpair(PairedDevices(stateDirectory: try state.enter()), selector: coordinator, all: all, kind: "coordinator")
     }
 }
 
@@ -56,7 +56,7 @@ struct Paired: ParsableCommand {
     @OptionGroup var state: StateOption
 
     func run() throws {
-        try PairingCLI.list(PairedDevices(stateDirectory: state.directory), kind: "coordinator")
+        try PairingCLI.list(PairedDevices(stateDirectory: try state.enter()), kind: "coordinator")
     }
 }
 

@@ -13,6 +13,14 @@ struct CoordinatorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dualcam-coordinator",
         abstract: "DualCam coordinator: syncs the agents' clocks, starts them together, collects and composes.",
+        discussion: """
+            Pair each camera node once (dualcam-coordinator pair), then record with start (the \
+            terminal) or serve (the studio in a browser at http://127.0.0.1:8080/). Sessions go to \
+            the library: DualCam in your videos folder (~/Videos/DualCam), or `library = PATH` in \
+            $XDG_CONFIG_HOME/dualcam/coordinator.conf; list, show, recompose and delete work there. \
+            Identity and pairings: $XDG_STATE_HOME/dualcam/coordinator (~/.local/state/dualcam/coordinator). \
+            demo records a session from two synthetic agents on this machine (needs dualcam-agent too).
+            """,
         version: Release.software("dualcam-coordinator") + " (protocol \(WireProtocol.major).\(WireProtocol.minor))",
         subcommands: [Demo.self, Start.self, Serve.self, Camera.self, Resume.self, Pair.self, Unpair.self, Paired.self, Discover.self, ID.self,
                       List.self, Show.self, Delete.self, Recompose.self, RebuildManifest.self, Export.self])
@@ -192,8 +200,16 @@ struct Demo: AsyncParsableCommand {
         let logger = CommandSupport.logger()
         guard let rate = FrameRate(parsing: fps) else { throw ValidationError("--fps \(fps) is not a rate") }
         let (w, h) = try CommandSupport.parseSize(size)
+        let agent = Self.agentExecutable()
+        guard FileManager.default.isExecutableFile(atPath: agent) else {
+            throw ValidationError("""
+                the demo runs two agents on this machine, and there is no \(agent): install the dualcam-agent \
+                package too (its service can stay off: sudo systemctl disable --now dualcam-agent), \
+                or name the agent's program in DUALCAM_AGENT
+                """)
+        }
         var options = DemoOptions(outputDirectory: try CommandSupport.outputFolder(out),
-                                  agentExecutable: Self.agentExecutable(), coordinatorStateDirectory: state.directory)
+                                  agentExecutable: agent, coordinatorStateDirectory: state.directory)
         options.cameras = cameras
         options.durationSeconds = duration
         options.width = w

@@ -13,7 +13,7 @@ struct DemoRun {
     }
 
     /// The tests run the debug build, whose TLS and protobuf code makes a loopback round
-    /// trip 3-4x longer than the release build's (README, "Measured figures"); the start
+    /// trip 3-4x longer than the release build's (docs/MEASUREMENTS.md); the start
     /// gate allows for that. What the tests assert is the sync measured in the files.
     static let debugBuildClockGate = ["--clock-threshold-us", "2500"]
 

@@ -3,7 +3,7 @@ import Foundation
 
 /// What any screen (the terminal, the studio, a test) sees of the rig: a snapshot after
 /// every change, plus notices (one-off lines: warnings, events). Values only; nothing to
-/// parse. See README "The rig's API".
+/// parse. See docs/RIG.md.
 public struct RigSnapshot: Sendable, Equatable {
     public var agents: [AgentStatus] = []
     /// The take under way, or the last one (until the next starts).
