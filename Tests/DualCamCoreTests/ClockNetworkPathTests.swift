@@ -29,6 +29,11 @@ import Testing
             let sorted = values.map(\.magnitude).sorted()
             return Int64(sorted[(sorted.count - 1) * q / 100])
         }
+
+        /// One row of docs/CLOCK.md's simulation table.
+        func report(_ path: Path) {
+            print("clock simulation | \(path.name) | error median \(percentile(errors, 50) / 1000) µs, p99 \(percentile(errors, 99) / 1000) µs, max \(percentile(errors, 100) / 1000) µs | bound median \(percentile(bounds, 50) / 1000) µs, p99 \(percentile(bounds, 99) / 1000) µs | locked after \((lockedAfter.max() ?? 0) / 1_000_000) ms at most | steps \(steps)")
+        }
     }
 
     static let bridge = Path(name: "bridge", meanNanoseconds: 5_000, jitterNanoseconds: 10_000)
@@ -110,6 +115,7 @@ import Testing
     @Test(arguments: [bridge, lan, lossy, wifi, asymmetric])
     func boundNeverBelowTheTrueError(path: Path) {
         let take = Self.simulate(path, seeds: 0..<4)
+        take.report(path)
         #expect(take.boundBelowError == 0, "\(take.boundBelowError) of \(take.errors.count) frames outside the bound")
         if path.asymmetryNanoseconds > 0 {
             let errorP99 = take.percentile(take.errors, 99), boundP50 = take.percentile(take.bounds, 50)
