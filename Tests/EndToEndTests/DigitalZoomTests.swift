@@ -98,6 +98,10 @@ extension EndToEnd {
             Thread.sleep(forTimeInterval: 2.5)
             serve.type("stop")
             try #require(waitForSessions(out, count: n), "\(serve.errTail())")
+            // The take is over (its sync checks done, the rig free for the next) once serve
+            // prints its files; a `start` before that is refused as a take under way.
+            let deadline = Date().addingTimeInterval(60)
+            while serve.out.text.components(separatedBy: "Session folder:").count - 1 < n && Date() < deadline { usleep(50_000) }
             let session = RecordedSession(out: out, name: try sessions(out)[n - 1])
             return (try Self.frames(session.file("DualCam_Host_")), try Self.frames(session.file("DualCam_Guest_")))
         }
