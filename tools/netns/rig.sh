@@ -318,6 +318,6 @@ case "$cmd" in
   heal) [ $# -eq 1 ] || die "heal NS"; link up "$1" ;;
   down) [ $# -eq 1 ] || die "down PREFIX"; down "$1" ;;
   check) check ;;
-  list) ls -1 "$STATE_ROOT" 2>/dev/null; true ;;
+  list) find "$STATE_ROOT" -mindepth 1 -maxdepth 1 -type d -printf '%f\n' 2>/dev/null; true ;;
   *) sed -n '2,/^set -uo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//' >&2; echo >&2; exit 2 ;;
 esac
