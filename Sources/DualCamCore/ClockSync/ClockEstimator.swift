@@ -55,8 +55,6 @@ public struct ClockEstimator: Sendable {
     /// Exchanges that fit both the line and the suspects, held until that is settled.
     var held: [ClockObservation] = []
     var lastSendLocal: Int64?
-    /// The fit behind `estimate`, for judging the next exchange.
-    var fit: LineFit?
 
     public init(configuration: Configuration = .init()) {
         precondition(configuration.windowSamples >= 2 && configuration.delayQuantile > 0
@@ -132,7 +130,6 @@ public struct ClockEstimator: Sendable {
         held.removeAll()
         lastSendLocal = nil
         estimate = nil
-        fit = nil
     }
 
     // MARK: - Steps
@@ -210,7 +207,6 @@ public struct ClockEstimator: Sendable {
     private mutating func refit() {
         guard let newest = window.last, let oldest = window.first else {
             estimate = nil
-            fit = nil
             return
         }
         let c = configuration
@@ -228,7 +224,6 @@ public struct ClockEstimator: Sendable {
         }
         let span = newest.midpoint &- oldest.midpoint
         let locked = window.count >= c.lockSamples && span >= c.lockSpanNanoseconds
-        fit = line
         if locked {
             let r = c.lockedRateRange
             frontier.rates = max(line.rate - r, -c.maximumRate)...min(line.rate + r, c.maximumRate)

@@ -43,10 +43,9 @@ extension ClockEstimator {
         /// Exchanges and span needed before the rate is trusted and polling slows.
         public var lockSamples: Int = 40
         public var lockSpanNanoseconds: Int64 = 10_000_000_000
-        /// How far an exchange may undercut the fitted minimum delay before it counts
-        /// towards a step: this, plus `stepPrecisionFactor` times the fit's imprecision.
+        /// How far an exchange may push the two directions' envelopes past each other
+        /// (leave no straight line between them) before it counts towards a step.
         public var stepThresholdNanoseconds: Int64 = 100_000
-        public var stepPrecisionFactor: Double = 3
         /// Agreeing outliers that confirm a step.
         public var stepConfirmationSamples: Int = 3
         /// Exchanges that fit both sides held back before a suspected step is dropped.

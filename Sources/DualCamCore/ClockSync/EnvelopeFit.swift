@@ -191,14 +191,7 @@ struct EnvelopeFit {
             for v in [forwardVertex(r), backwardVertex(r)] { used.insert(v.id) }
         }
         let rateUncertainty = max(feasible.upperBound - rate, rate - feasible.lowerBound)
-        // How far lines that fit nearly as well stray from this one: a working precision
-        // (unlike the bound, blind to asymmetry) for telling a clock step from noise.
-        var spread = tolerance / 2
-        for r in [plausible.lowerBound, plausible.upperBound] {
-            spread = max(spread, ((ceiling(r) + floor(r)) / 2 - offset).magnitude + tolerance / 2)
-        }
         return LineFit(offset: offset, rate: rate, bound: bound, rateUncertainty: rateUncertainty,
-                       samplesUsed: used.count, margin: widest / 2, spread: spread,
-                       rateSpread: (plausible.upperBound - plausible.lowerBound) / 2)
+                       samplesUsed: used.count)
     }
 }

@@ -43,11 +43,8 @@ enum LeastSquaresFit {
         // At the weighted centroid the line is a weighted mean of samples each within half
         // its round trip of the truth, so the largest such half bounds the error there.
         let largest = used.map(\.delay).max() ?? 0
-        let offsetSigma = (scale / sw).squareRoot() + rateUncertainty / rateSigmas * meanX.magnitude
         return LineFit(offset: meanY - rate * meanX, rate: rate,
                        bound: Double(largest) / 2 + rateUncertainty * meanX.magnitude,
-                       rateUncertainty: rateUncertainty, samplesUsed: used.count,
-                       margin: Double(minimumDelay) / 2, spread: rateSigmas * offsetSigma,
-                       rateSpread: rateUncertainty)
+                       rateUncertainty: rateUncertainty, samplesUsed: used.count)
     }
 }

@@ -8,9 +8,4 @@ struct LineFit: Sendable {
     /// Bound on the rate error; the offset bound grows by this per nanosecond away.
     var rateUncertainty: Double
     var samplesUsed: Int
-    /// The minimum one-way delay the line implies: readings should come no closer to it.
-    var margin: Double
-    /// Working precision of the offset at the reference and of the rate (not bounds).
-    var spread: Double
-    var rateSpread: Double
 }
