@@ -16,6 +16,16 @@ public struct RecordingSummary: Sendable {
     /// How long after the shared T0 the first frame was encoded and stored: what a take's
     /// start cost (a camera or encoder still opening shows here).
     public var firstFrameStoredAfterT0Nanoseconds: Int64?
+    /// `--preset auto`: every step to another preset during the take, in order.
+    public var presetSwitches: [PresetSwitchRecord] = []
+}
+
+/// The encoder stepped to `preset` where segment `segmentIndex` begins.
+public struct PresetSwitchRecord: Sendable, Equatable {
+    public var segmentIndex: Int
+    public var atPtsNanoseconds: Int64
+    public var preset: String
+    public var reason: String
 }
 
 /// Capture → encode → segment, on threads of their own: encoding is blocking, CPU-bound C
@@ -120,6 +130,13 @@ final class RecordingPipeline: Sendable {
             var lastSlot: Int64 = -1
             var lastPts: Int64 = -1
             let audioTrack = audio.withLockedValue { $0 }
+            // Unmeasured (an agent rejoining after a restart, whose source opens in the
+            // take): the governor still steps, estimating the presets' speeds.
+            var governor = source.automatic.map { Self.governor(for: $0, rate: settings.rate) }
+                ?? (settings.isAutomaticPreset && !maker.isHardware ? maker.preset.map {
+                    PresetGovernor(chosen: $0, rate: settings.rate, speeds: []) } : nil)
+            var lostSeen = 0
+            stats.update { $0.preset = maker.preset ?? "" }
             while let frame = try queue.pop() {
                 summary.framesDropped += frame.droppedBefore
                 guard let estimate = clock.estimate else { throw SpoolError("clock not synchronised") }
@@ -127,8 +144,33 @@ final class RecordingPipeline: Sendable {
                                                  onTheGrid: startsOnTheGrid) else { continue }
                 let slot = pts / settings.segmentNanoseconds
                 let forceKey = slot != lastSlot
+                if forceKey, lastSlot >= 0, var g = governor {
+                    let lost = stats.snapshot.backlogDrops
+                    g.framesLost(lost - lostSeen)
+                    lostSeen = lost
+                    if case .switchTo(let preset, let reason) = g.segmentBoundary(now: clock.localNow()) {
+                        let stepsFaster = (PresetChoice.ladder.firstIndex(of: preset) ?? 0)
+                            < (maker.preset.flatMap { PresetChoice.ladder.firstIndex(of: $0) } ?? 0)
+                        if let parameters = maker.parameters {
+                            try segments.store(try maker.switchEncoder(to: maker.encoderName, preset: preset), parameters: parameters)
+                        }
+                        summary.presetSwitches.append(PresetSwitchRecord(segmentIndex: segments.nextIndex, atPtsNanoseconds: pts,
+                                                                         preset: preset, reason: reason))
+                        // The measurement was optimistic for this node as it is now.
+                        if stepsFaster { EncoderProbe.forget(settings) }
+                    }
+                    let shortfall = g.shortfall.map { Self.shortfallText($0, load: g.shortfallLoad ?? 1, settings: settings) }
+                    stats.update {
+                        $0.preset = g.current
+                        $0.encoderShortfall = shortfall
+                    }
+                    governor = g
+                }
                 lastSlot = slot
+                let encodeStart = MonotonicTime.now()
                 let packets = try maker.make(frame.payload, ptsNanoseconds: pts, forceKeyframe: forceKey)
+                governor?.frameEncoded(encodeNanoseconds: MonotonicTime.now() - encodeStart, queueDepth: queue.depth,
+                                       queueCapacity: queue.capacity)
                 if let track = audioTrack { try segments.storeAudio(track.take(before: pts)) }
                 lastPts = pts
                 if let parameters = maker.parameters { try segments.store(packets, parameters: parameters) }
@@ -181,6 +223,21 @@ final class RecordingPipeline: Sendable {
         // pipeline does.
         audio.withLockedValue { $0 = nil }
         return summary
+    }
+
+    /// A governor for a measured software encoder; the hardware one has no presets.
+    static func governor(for result: ProbeResult, rate: FrameRate) -> PresetGovernor? {
+        guard let chosen = result.outcome.preset, chosen != "hardware" else { return nil }
+        return PresetGovernor(chosen: chosen, rate: rate, speeds: result.speeds)
+    }
+
+    /// What the status says while even the fastest preset lags (frames are then dropped):
+    /// the shortfall and what size or rate would fit.
+    static func shortfallText(_ shortfall: String, load: Double, settings: RecordingSettings) -> String {
+        let text = "the node cannot keep up: \(shortfall) at \(settings.width)x\(settings.height) \(settings.rate.decimalText) fps"
+        guard let advice = EncoderCapacity.estimatedAdvice(width: settings.width, height: settings.height, rate: settings.rate,
+                                                           load: load) else { return text + "; use a faster node" }
+        return text + "; about what would fit (scaled from this load): " + advice
     }
 
     /// Where a frame captured `sinceT0` after T0 goes in the session, or nil when it was

@@ -38,6 +38,9 @@ struct SegmentSink {
         self.space = DiskGuard(path: spool.root, minimumReserveBytes: reserveBytes)
     }
 
+    /// The index the segment opened at the next keyframe of a new slot will have.
+    var nextIndex: Int { writer == nil ? count : count + 1 }
+
     mutating func store(_ packets: [EncodedPacket], parameters: CodecParameters) throws {
         for packet in packets {
             let slot = max(packet.ptsNanoseconds, 0) / segmentNanoseconds

@@ -14,7 +14,8 @@ public struct SessionPlan: Sendable {
     public var height: Int = 720
     public var rate: FrameRate = .fps30
     public var encoder: String = "libx264"
-    public var preset: String = "veryfast"
+    /// The agents' encoder preset: `auto` lets each node measure what it carries.
+    public var preset: String = "auto"
     /// The live composite's encoder preset. It must keep up with real time beside the
     /// decoding of every camera (measured: at veryfast the demo's 720p composite fell
     /// 50 s behind over 10 minutes on 2 cores); `recompose` renders a finer one after.

@@ -1,0 +1,131 @@
+import DualCamCore
+import Testing
+
+struct PresetChoiceTests {
+    let speeds = [PresetSpeed(preset: "ultrafast", framesPerSecond: 200), PresetSpeed(preset: "superfast", framesPerSecond: 120),
+                  PresetSpeed(preset: "veryfast", framesPerSecond: 80), PresetSpeed(preset: "faster", framesPerSecond: 40)]
+
+    @Test func theSlowestPresetWithHeadroomIsChosen() {
+        // 80 fps is 2.7x real time at 30; 40 fps only 1.33x.
+        #expect(PresetChoice.choose(speeds, rate: .fps30) == .fits(preset: "veryfast", speed: 80.0 / 30))
+        // At 60 fps only ultrafast and superfast have 1.5x (90 fps).
+        #expect(PresetChoice.choose(speeds, rate: .fps60).preset == "superfast")
+    }
+
+    @Test func underTheHeadroomTheFastestIsTightAndUnderRealTimeNothing() {
+        #expect(PresetChoice.choose(speeds, rate: FrameRate(150)) == .tight(preset: "ultrafast", speed: 200.0 / 150))
+        #expect(PresetChoice.choose(speeds, rate: FrameRate(240)) == .cannot(speed: 200.0 / 240))
+        #expect(PresetChoice.choose([], rate: .fps30) == .cannot(speed: 0))
+    }
+
+    @Test func theMeasurementStopsAtTheFirstPresetShortOfTheHeadroom() {
+        #expect(PresetChoice.worthTryingSlower(than: PresetSpeed(preset: "veryfast", framesPerSecond: 46), rate: .fps30))
+        #expect(!PresetChoice.worthTryingSlower(than: PresetSpeed(preset: "veryfast", framesPerSecond: 44), rate: .fps30))
+    }
+
+    @Test func capacityNamesTheModesThatFit() {
+        let capacity = EncoderCapacity(speeds: [(640, 360, 300), (1920, 1080, 30), (1280, 720, 70)])
+        #expect(capacity.speeds.map(\.width) == [1920, 1280, 640])
+        // 1080p: 30/1.5 = 20 fps; 720p: 46 → 30 (capped at the rate asked); 360p: 30.
+        #expect(capacity.modesThatFit(upTo: .fps30) == [CaptureMode(width: 1920, height: 1080, rate: FrameRate(20)),
+                                                        CaptureMode(width: 1280, height: 720, rate: .fps30),
+                                                        CaptureMode(width: 640, height: 360, rate: .fps30)])
+        #expect(capacity.advice(upTo: .fps30) == "1920x1080 at 20 fps or 1280x720 at 30 fps")
+        #expect(EncoderCapacity(speeds: [(1280, 720, 9)]).advice(upTo: .fps30) == nil)
+    }
+}
+
+struct PresetGovernorTests {
+    let period = FrameRate.fps30.periodNanoseconds
+    let segment: Int64 = 2_000_000_000
+    let speeds = [PresetSpeed(preset: "ultrafast", framesPerSecond: 240), PresetSpeed(preset: "superfast", framesPerSecond: 150),
+                  PresetSpeed(preset: "veryfast", framesPerSecond: 100), PresetSpeed(preset: "faster", framesPerSecond: 60)]
+
+    /// One segment of frames each taking `load` of the period, ending at `end`.
+    func feed(_ governor: inout PresetGovernor, load: Double, queue: Int = 0, end: Int64) -> PresetGovernor.Decision {
+        for _ in 0..<60 {
+            governor.frameEncoded(encodeNanoseconds: Int64(Double(period) * load), queueDepth: queue, queueCapacity: 9)
+        }
+        return governor.segmentBoundary(now: end)
+    }
+
+    @Test func aCalmNodeKeepsItsPreset() {
+        var governor = PresetGovernor(chosen: "veryfast", rate: .fps30, speeds: speeds)
+        for k in 1...30 { #expect(feed(&governor, load: 0.4, end: Int64(k) * segment) == .keep) }
+        #expect(governor.current == "veryfast")
+    }
+
+    @Test func aBusyNodeStepsAsFarAsTheMeasuredSpeedsSay() {
+        var governor = PresetGovernor(chosen: "veryfast", rate: .fps30, speeds: speeds)
+        #expect(feed(&governor, load: 0.5, end: segment) == .keep)
+        // 1.2 at veryfast: superfast predicts 0.8 (over the 0.67 target), ultrafast 0.5.
+        guard case .switchTo(let preset, let reason) = feed(&governor, load: 1.2, end: 2 * segment) else {
+            Issue.record("a lagging encoder must switch")
+            return
+        }
+        #expect(preset == "ultrafast")
+        #expect(reason.contains("120 %"))
+        #expect(governor.current == "ultrafast")
+    }
+
+    @Test func aFillingQueueOrLostFramesCountAsLagging() {
+        var governor = PresetGovernor(chosen: "veryfast", rate: .fps30, speeds: speeds)
+        #expect(feed(&governor, load: 0.6, queue: 5, end: segment) == .switchTo(
+            preset: "superfast", reason: "the encoder needed 60 % of each frame's time at veryfast, its queue 56 % full"))
+        governor.framesLost(3)
+        guard case .switchTo(let preset, let reason) = feed(&governor, load: 0.3, end: 2 * segment) else {
+            Issue.record("lost frames must switch")
+            return
+        }
+        #expect(preset == "ultrafast")
+        #expect(reason.contains("3 frames lost"))
+    }
+
+    @Test func atTheFastestPresetItSaysTheNodeFallsShort() {
+        var governor = PresetGovernor(chosen: "ultrafast", rate: .fps30, speeds: speeds)
+        #expect(feed(&governor, load: 1.4, end: segment) == .keep)
+        #expect(governor.shortfall == "even ultrafast needs 140 % of each frame's time")
+        #expect(feed(&governor, load: 0.5, end: 2 * segment) == .keep)
+        #expect(governor.shortfall == nil)
+    }
+
+    @Test func itStepsBackOnlyAfterTheHoldAndACalmStretch() {
+        var governor = PresetGovernor(chosen: "veryfast", rate: .fps30, speeds: speeds)
+        // 1.1 at veryfast: superfast predicts 0.73, over the target.
+        #expect(feed(&governor, load: 1.1, end: segment) == .switchTo(
+            preset: "ultrafast", reason: "the encoder needed 110 % of each frame's time at veryfast"))
+        // Calm at once (0.2 at ultrafast predicts 0.32 at superfast), yet held 20 s.
+        var steppedBackAt: Int64?
+        for k in 2...20 {
+            let decision = feed(&governor, load: 0.2, end: Int64(k) * segment)
+            if case .switchTo(let preset, _) = decision {
+                #expect(preset == "superfast")
+                steppedBackAt = Int64(k) * segment
+                break
+            }
+        }
+        #expect(steppedBackAt == 11 * segment)
+        // And back to veryfast after another calm 10 s, never slower than the choice.
+        var later: [String] = []
+        for k in 12...40 {
+            if case .switchTo(let preset, _) = feed(&governor, load: 0.2, end: Int64(k) * segment) { later.append(preset) }
+        }
+        #expect(later == ["veryfast"])
+        #expect(governor.current == "veryfast")
+    }
+
+    @Test func aLoadThatWouldBeTooHighAtTheSlowerPresetKeepsTheFasterOne() {
+        var governor = PresetGovernor(chosen: "veryfast", rate: .fps30, speeds: speeds)
+        _ = feed(&governor, load: 1.1, end: segment)
+        #expect(governor.current == "ultrafast")
+        // 0.4 at ultrafast predicts 0.64 at superfast: over the calm limit of 0.55.
+        for k in 2...40 { #expect(feed(&governor, load: 0.4, end: Int64(k) * segment) == .keep) }
+        #expect(governor.current == "ultrafast")
+    }
+
+    @Test func unmeasuredPresetsAreEstimatedPerRung() {
+        let governor = PresetGovernor(chosen: "medium", rate: .fps30, speeds: [])
+        #expect(abs(governor.ratio(from: "medium", to: "faster") - 1 / (1.3 * 1.3)) < 1e-9)
+        #expect(abs(governor.ratio(from: "veryfast", to: "fast") - 1.3 * 1.3) < 1e-9)
+    }
+}
