@@ -42,9 +42,10 @@ struct PresetGovernorTests {
                   PresetSpeed(preset: "veryfast", framesPerSecond: 100), PresetSpeed(preset: "faster", framesPerSecond: 60)]
 
     /// One segment of frames each taking `load` of the period, ending at `end`.
-    func feed(_ governor: inout PresetGovernor, load: Double, queue: Int = 0, end: Int64) -> PresetGovernor.Decision {
-        for _ in 0..<60 {
-            governor.frameEncoded(encodeNanoseconds: Int64(Double(period) * load), queueDepth: queue, queueCapacity: 9)
+    /// `queue`: its depth at each of the 60 frames.
+    func feed(_ governor: inout PresetGovernor, load: Double, queue: (Int) -> Int = { _ in 0 }, end: Int64) -> PresetGovernor.Decision {
+        for k in 0..<60 {
+            governor.frameEncoded(encodeNanoseconds: Int64(Double(period) * load), queueDepth: queue(k), queueCapacity: 9)
         }
         return governor.segmentBoundary(now: end)
     }
@@ -70,7 +71,7 @@ struct PresetGovernorTests {
 
     @Test func aFillingQueueOrLostFramesCountAsLagging() {
         var governor = PresetGovernor(chosen: "veryfast", rate: .fps30, speeds: speeds)
-        #expect(feed(&governor, load: 0.6, queue: 5, end: segment) == .switchTo(
+        #expect(feed(&governor, load: 0.6, queue: { $0 / 10 }, end: segment) == .switchTo(
             preset: "superfast", reason: "the encoder needed 60 % of each frame's time at veryfast, its queue 56 % full"))
         governor.framesLost(3)
         guard case .switchTo(let preset, let reason) = feed(&governor, load: 0.3, end: 2 * segment) else {
@@ -127,5 +128,58 @@ struct PresetGovernorTests {
         let governor = PresetGovernor(chosen: "medium", rate: .fps30, speeds: [])
         #expect(abs(governor.ratio(from: "medium", to: "faster") - 1 / (1.3 * 1.3)) < 1e-9)
         #expect(abs(governor.ratio(from: "veryfast", to: "fast") - 1.3 * 1.3) < 1e-9)
+    }
+
+    @Test func aFullQueueThatDrainsIsNoReasonToStepAgain() {
+        var governor = PresetGovernor(chosen: "veryfast", rate: .fps30, speeds: speeds)
+        // The backlog a slower preset left, going down from 8 of 9.
+        #expect(feed(&governor, load: 0.5, queue: { max(8 - $0 / 4, 0) }, end: segment) == .keep)
+    }
+
+    @Test func aFillingQueueIsUrgentOnceAFewFramesShowIt() {
+        var governor = PresetGovernor(chosen: "veryfast", rate: .fps30, speeds: speeds)
+        for k in 0..<7 { governor.frameEncoded(encodeNanoseconds: 2 * period, queueDepth: k, queueCapacity: 9) }
+        #expect(!governor.isUrgent)  // 7 frames: too few to judge the load
+        governor.frameEncoded(encodeNanoseconds: 2 * period, queueDepth: 7, queueCapacity: 9)
+        #expect(governor.isUrgent)
+        // Decided mid-segment: load 2.0 at veryfast needs ultrafast (0.83 at superfast).
+        guard case .switchTo(let preset, _) = governor.segmentBoundary(now: 300_000_000) else {
+            Issue.record("an urgent decision must switch")
+            return
+        }
+        #expect(preset == "ultrafast")
+        // At the fastest preset nothing is urgent: there is nowhere to go.
+        for k in 0..<20 { governor.frameEncoded(encodeNanoseconds: 2 * period, queueDepth: k % 10, queueCapacity: 9) }
+        #expect(!governor.isUrgent)
+    }
+
+    @Test func estimatedAdviceScalesSizeAndRateByTheLoad() {
+        // 1080p30 needing 140 %, aiming at 85 %: 0.61 of the pixels (1280x720 is 0.44, 1600x900
+        // 0.69), 18 fps carried.
+        #expect(EncoderCapacity.estimatedAdvice(width: 1920, height: 1080, rate: .fps30, load: 1.4)
+            == "1280x720 at 30 fps or 1920x1080 at 15 fps")
+        #expect(EncoderCapacity.estimatedAdvice(width: 640, height: 360, rate: .fps30, load: 2.5) == "640x360 at 10 fps")
+        #expect(EncoderCapacity.estimatedAdvice(width: 640, height: 360, rate: .fps30, load: 5) == nil)
+    }
+
+    @Test func aBudgetCutMidSegmentIsJudgedByTheLatestFrames() {
+        var governor = PresetGovernor(chosen: "faster", rate: .fps30, speeds: speeds)
+        for _ in 0..<50 { governor.frameEncoded(encodeNanoseconds: period / 2, queueDepth: 0, queueCapacity: 9) }
+        // The CPU budget drops: each frame now takes twice its period and the queue fills.
+        for k in 1...8 { governor.frameEncoded(encodeNanoseconds: 2 * period, queueDepth: k / 2 + 1, queueCapacity: 9) }
+        #expect(governor.isUrgent)
+        // The window's mean is 0.71; the latest frames say 2.0: ultrafast (0.5), not veryfast.
+        guard case .switchTo(let preset, _) = governor.segmentBoundary(now: 2_000_000_000) else {
+            Issue.record("an urgent decision must switch")
+            return
+        }
+        #expect(preset == "ultrafast")
+    }
+
+    @Test func dropsWhileABacklogDrainsAtTheFastestPresetAreNoShortfall() {
+        var governor = PresetGovernor(chosen: "ultrafast", rate: .fps30, speeds: speeds)
+        governor.framesLost(4)
+        #expect(feed(&governor, load: 0.4, end: segment) == .keep)
+        #expect(governor.shortfall == nil)
     }
 }

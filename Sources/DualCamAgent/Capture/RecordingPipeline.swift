@@ -130,47 +130,23 @@ final class RecordingPipeline: Sendable {
             var lastSlot: Int64 = -1
             var lastPts: Int64 = -1
             let audioTrack = audio.withLockedValue { $0 }
-            // Unmeasured (an agent rejoining after a restart, whose source opens in the
-            // take): the governor still steps, estimating the presets' speeds.
-            var governor = source.automatic.map { Self.governor(for: $0, rate: settings.rate) }
-                ?? (settings.isAutomaticPreset && !maker.isHardware ? maker.preset.map {
-                    PresetGovernor(chosen: $0, rate: settings.rate, speeds: []) } : nil)
-            var lostSeen = 0
-            stats.update { $0.preset = maker.preset ?? "" }
+            var steering = PresetSteering(source: source, settings: settings, stats: stats)
             while let frame = try queue.pop() {
                 summary.framesDropped += frame.droppedBefore
                 guard let estimate = clock.estimate else { throw SpoolError("clock not synchronised") }
                 guard let pts = Self.sessionTime(estimate.shared(fromLocal: frame.localCaptureNanoseconds) - t0Shared,
                                                  onTheGrid: startsOnTheGrid) else { continue }
                 let slot = pts / settings.segmentNanoseconds
-                let forceKey = slot != lastSlot
-                if forceKey, lastSlot >= 0, var g = governor {
-                    let lost = stats.snapshot.backlogDrops
-                    g.framesLost(lost - lostSeen)
-                    lostSeen = lost
-                    if case .switchTo(let preset, let reason) = g.segmentBoundary(now: clock.localNow()) {
-                        let stepsFaster = (PresetChoice.ladder.firstIndex(of: preset) ?? 0)
-                            < (maker.preset.flatMap { PresetChoice.ladder.firstIndex(of: $0) } ?? 0)
-                        if let parameters = maker.parameters {
-                            try segments.store(try maker.switchEncoder(to: maker.encoderName, preset: preset), parameters: parameters)
-                        }
-                        summary.presetSwitches.append(PresetSwitchRecord(segmentIndex: segments.nextIndex, atPtsNanoseconds: pts,
-                                                                         preset: preset, reason: reason))
-                        // The measurement was optimistic for this node as it is now.
-                        if stepsFaster { EncoderProbe.forget(settings) }
-                    }
-                    let shortfall = g.shortfall.map { Self.shortfallText($0, load: g.shortfallLoad ?? 1, settings: settings) }
-                    stats.update {
-                        $0.preset = g.current
-                        $0.encoderShortfall = shortfall
-                    }
-                    governor = g
+                var forceKey = slot != lastSlot
+                if lastSlot >= 0, let change = try steering.beforeFrame(boundary: forceKey, pts: pts, now: clock.localNow(),
+                                                                           maker: maker, segments: &segments) {
+                    forceKey = true
+                    summary.presetSwitches.append(change)
                 }
                 lastSlot = slot
                 let encodeStart = MonotonicTime.now()
                 let packets = try maker.make(frame.payload, ptsNanoseconds: pts, forceKeyframe: forceKey)
-                governor?.frameEncoded(encodeNanoseconds: MonotonicTime.now() - encodeStart, queueDepth: queue.depth,
-                                       queueCapacity: queue.capacity)
+                steering.frameEncoded(nanoseconds: MonotonicTime.now() - encodeStart, queue: queue)
                 if let track = audioTrack { try segments.storeAudio(track.take(before: pts)) }
                 lastPts = pts
                 if let parameters = maker.parameters { try segments.store(packets, parameters: parameters) }
@@ -223,21 +199,6 @@ final class RecordingPipeline: Sendable {
         // pipeline does.
         audio.withLockedValue { $0 = nil }
         return summary
-    }
-
-    /// A governor for a measured software encoder; the hardware one has no presets.
-    static func governor(for result: ProbeResult, rate: FrameRate) -> PresetGovernor? {
-        guard let chosen = result.outcome.preset, chosen != "hardware" else { return nil }
-        return PresetGovernor(chosen: chosen, rate: rate, speeds: result.speeds)
-    }
-
-    /// What the status says while even the fastest preset lags (frames are then dropped):
-    /// the shortfall and what size or rate would fit.
-    static func shortfallText(_ shortfall: String, load: Double, settings: RecordingSettings) -> String {
-        let text = "the node cannot keep up: \(shortfall) at \(settings.width)x\(settings.height) \(settings.rate.decimalText) fps"
-        guard let advice = EncoderCapacity.estimatedAdvice(width: settings.width, height: settings.height, rate: settings.rate,
-                                                           load: load) else { return text + "; use a faster node" }
-        return text + "; about what would fit (scaled from this load): " + advice
     }
 
     /// Where a frame captured `sinceT0` after T0 goes in the session, or nil when it was

@@ -1,4 +1,5 @@
 import DualCamCore
+import DualCamMedia
 import DualCamNet
 
 /// The DCTC test pattern over a moving picture. Genlocked, frame k is captured at the
@@ -67,9 +68,11 @@ struct SyntheticSource: FrameSource {
             let trueInstant = clock.simulatedError.trueTime(fromLocal: local)
             let now = MonotonicTime.now()
             advance()
-            // A frame whose instant passed more than a period ago is lost, as a camera
-            // whose buffer was not dequeued in time would lose it.
-            if now > trueInstant + rate.periodNanoseconds {
+            // A frame is lost when a camera would have lost it: once every one of its
+            // driver buffers filled while none was dequeued (V4L2Capture.bufferCount, the
+            // agent's own cameras'). A CPU quota or a busy node stalls this thread for tens of
+            // ms, as it stalls a camera's reader, whose driver keeps capturing meanwhile.
+            if now > trueInstant + Int64(V4L2Capture.bufferCount - 1) * rate.periodNanoseconds {
                 dropped += 1
                 continue
             }

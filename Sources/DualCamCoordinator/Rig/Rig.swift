@@ -522,7 +522,9 @@ public actor Rig {
         AgentTelemetry(captureFPS: (t.captureFps * 10).rounded() / 10, framesDropped: t.framesDropped,
                        temperatureC: t.cpuTemperatureC.isNaN ? nil : t.cpuTemperatureC.rounded(),
                        throttled: t.throttleFlags & 0xF != 0, freeDiskBytes: t.freeDiskBytes / 100_000_000 * 100_000_000,
-                       sound: t.audio ? SoundLevels(peakDBFS: t.audioPeakDbfs, rmsDBFS: t.audioRmsDbfs) : nil)
+                       sound: t.audio ? SoundLevels(peakDBFS: t.audioPeakDbfs, rmsDBFS: t.audioRmsDbfs) : nil,
+                       preset: WireIdentifier.printable(t.preset),
+                       encoderShortfall: t.encoderShortfall.isEmpty ? nil : WireIdentifier.printable(t.encoderShortfall))
     }
 }
 

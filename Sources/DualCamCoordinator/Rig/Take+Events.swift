@@ -20,6 +20,10 @@ extension Take {
             guard ready.sessionID == sessionID else { return }
             agents[i].ready = true
             agents[i].source = WireIdentifier.printable(ready.sourceDescription)
+            if ready.hasEncoder {
+                agents[i].encoder = ready.encoder
+                reportEncoder(i, ready.encoder)
+            }
             for warning in ready.warnings {
                 warnOnce("ready\(i):\(warning)", "\(agents[i].name): \(WireIdentifier.printable(warning))")
             }
@@ -39,6 +43,9 @@ extension Take {
         case .telemetry(let telemetry):
             agents[i].telemetry = telemetry
             checkHealth(i, telemetry)
+            if !telemetry.encoderShortfall.isEmpty {
+                warnOnce("shortfall\(i)", "\(agents[i].name): \(WireIdentifier.printable(telemetry.encoderShortfall))")
+            }
         case .segmentOffered(let offer):
             guard let receiver = agents[i].receiver, offer.sessionID == sessionID else { return }
             if try !receiver.offer(offer) {
@@ -260,6 +267,7 @@ extension Take {
             s.reconnects = a.reconnects
             s.rejoins = a.rejoins
             s.missingSegments = a.missingSegments
+            s.encoding = CameraEncoding(a.encoder, switches: a.finished?.presetSwitches ?? [])
             s.source = a.source
             s.zoomTimeline = a.zoomChanges.isEmpty ? nil : a.zoomChanges
             return s
@@ -321,5 +329,25 @@ extension Take {
             status.elapsedSeconds = Double(stop - t0) / 1e9
         }
         return status
+    }
+}
+
+extension Take {
+    /// Shown at start (the operator sees what each node can carry) and warned when the
+    /// node has less than the headroom even at the fastest preset.
+    func reportEncoder(_ i: Int, _ report: Dualcam_V1_EncoderReport) {
+        let name = agents[i].name
+        let preset = WireIdentifier.printable(report.preset)
+        guard report.automatic else {
+            if !preset.isEmpty { notice("\(name): \(WireIdentifier.printable(report.encoder)) \(preset)") }
+            return
+        }
+        let speed = report.speed.isFinite ? String(format: "%.1f", report.speed) : "?"
+        notice("\(name): \(WireIdentifier.printable(report.encoder)) preset \(preset) (auto, \(speed)x real time"
+               + (report.cached ? ", measured before" : "") + ")")
+        if report.speed.isFinite, report.speed < PresetChoice.headroom {
+            warnOnce("tight\(i)", "\(name): even \(preset) encodes only \(speed)x real time on this node; a busier node will drop "
+                     + "frames: record smaller or at a lower rate")
+        }
     }
 }

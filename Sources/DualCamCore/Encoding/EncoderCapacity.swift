@@ -32,16 +32,18 @@ public struct EncoderCapacity: Sendable, Equatable {
     }
 
     /// During a take that lags at the fastest preset, needing `load` of each frame's time:
-    /// what would fit, estimated by scaling (encode time goes with pixels and frames), as
+    /// what would fit at the `target` load, estimated by scaling (encode time goes with
+    /// pixels and frames), as
     /// "1280x720 at 30 fps or 1920x1080 at 20 fps"; nil when nothing standard would.
-    public static func estimatedAdvice(width: Int, height: Int, rate: FrameRate, load: Double) -> String? {
+    public static func estimatedAdvice(width: Int, height: Int, rate: FrameRate, load: Double,
+                                       aimingAt target: Double = PresetGovernor.Settings().busyLimit) -> String? {
         guard load > 0 else { return nil }
         var options: [String] = []
-        let area = Double(width * height) / load
+        let area = Double(width * height) * target / load
         if let size = CaptureModeFit.standardSizes.first(where: { Double($0.width * $0.height) <= area }) {
             options.append("\(size.width)x\(size.height) at \(rate.decimalText) fps")
         }
-        let carried = rate.framesPerSecond / load
+        let carried = rate.framesPerSecond * target / load
         if let slower = (CaptureModeFit.standardRates + [FrameRate(20), FrameRate(15), FrameRate(10)])
             .first(where: { $0.framesPerSecond <= carried }) {
             options.append("\(width)x\(height) at \(slower.decimalText) fps")

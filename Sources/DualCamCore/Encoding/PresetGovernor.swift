@@ -2,7 +2,9 @@
 /// auto`): fed the wall time every frame took to encode and the capture queue's depth, it
 /// decides at each segment boundary (where every segment starts with an IDR anyway, so a
 /// new encoder costs no gap) whether to step to a faster preset, or back towards the one
-/// chosen at Prepare once the headroom has been back for a while.
+/// chosen at Prepare once the headroom has been back for a while. A queue that fills (or
+/// frames lost) cannot wait for the boundary: the capture queue holds a fraction of a
+/// second, so `isUrgent` asks the caller to decide now and cut a segment early.
 ///
 /// Pure: time comes in as values (the agent's monotonic nanoseconds).
 public struct PresetGovernor: Sendable {
@@ -51,8 +53,22 @@ public struct PresetGovernor: Sendable {
         var frames = 0
         var busyNanoseconds: Int64 = 0
         var peakQueueFraction = 0.0
+        var firstQueueFraction: Double?
+        var lastQueueFraction = 0.0
         var drops = 0
+
+        /// Full past the limit and still filling: a backlog left by a slower preset that
+        /// the current one is draining is no reason to step again.
+        func queueLags(limit: Double) -> Bool {
+            peakQueueFraction >= limit && lastQueueFraction > (firstQueueFraction ?? 0)
+        }
     }
+
+    /// Frames a window needs before its load means anything; also how many of the latest
+    /// frames tell the load now (a budget cut mid-segment shows there long before the
+    /// segment's mean).
+    static let minimumFrames = 8
+    private var recent: [Int64] = []
 
     public init(chosen: String, rate: FrameRate, speeds: [PresetSpeed], settings: Settings = Settings()) {
         self.chosen = chosen
@@ -67,9 +83,21 @@ public struct PresetGovernor: Sendable {
     public mutating func frameEncoded(encodeNanoseconds: Int64, queueDepth: Int, queueCapacity: Int) {
         window.frames += 1
         window.busyNanoseconds += max(0, encodeNanoseconds)
+        recent.append(max(0, encodeNanoseconds))
+        if recent.count > Self.minimumFrames { recent.removeFirst() }
         if queueCapacity > 0 {
-            window.peakQueueFraction = max(window.peakQueueFraction, Double(queueDepth) / Double(queueCapacity))
+            let fraction = Double(queueDepth) / Double(queueCapacity)
+            window.peakQueueFraction = max(window.peakQueueFraction, fraction)
+            if window.firstQueueFraction == nil { window.firstQueueFraction = fraction }
+            window.lastQueueFraction = fraction
         }
+    }
+
+    /// The encoder is losing ground fast enough that waiting for the segment boundary
+    /// would lose frames: decide now (the caller cuts a segment where it switches).
+    public var isUrgent: Bool {
+        guard PresetChoice.neighbour(of: current, faster: true) != nil, window.frames >= Self.minimumFrames else { return false }
+        return window.drops > 0 || window.queueLags(limit: settings.queueLimit)
     }
 
     /// Frames the capture side lost because the encoder's queue was full.
@@ -77,10 +105,13 @@ public struct PresetGovernor: Sendable {
         window.drops += max(0, count)
     }
 
-    /// Mean encode time over the frame period in the window so far (0 with no frames).
+    /// Encode time over the frame period: the window's mean, or the latest frames' when
+    /// higher (0 with no frames).
     public var load: Double {
         guard window.frames > 0 else { return 0 }
-        return Double(window.busyNanoseconds) / Double(window.frames) / Double(rate.periodNanoseconds)
+        let mean = Double(window.busyNanoseconds) / Double(window.frames)
+        let latest = recent.isEmpty ? 0 : Double(recent.reduce(0, +)) / Double(recent.count)
+        return max(mean, latest) / Double(rate.periodNanoseconds)
     }
 
     /// Called where a segment ends and the next begins, at local instant `now`.
@@ -89,12 +120,17 @@ public struct PresetGovernor: Sendable {
         let load = self.load
         window = Window()
         guard observed.frames > 0 else { return .keep }
-        let lagging = load > settings.busyLimit || observed.drops > 0 || observed.peakQueueFraction >= settings.queueLimit
+        let lagging = load > settings.busyLimit || observed.drops > 0 || observed.queueLags(limit: settings.queueLimit)
         if lagging {
             calmSince = nil
             guard let target = fasterTarget(load: load) else {
-                shortfall = "even \(current) needs \(percent(load)) of each frame's time"
-                shortfallLoad = load
+                // Drops or a full queue at a load it carries: a backlog draining, not a shortfall.
+                if load > settings.busyLimit {
+                    shortfall = "even \(current) needs \(percent(load)) of each frame's time"
+                    shortfallLoad = load
+                } else {
+                    (shortfall, shortfallLoad) = (nil, nil)
+                }
                 return .keep
             }
             (shortfall, shortfallLoad) = (nil, nil)
@@ -103,7 +139,7 @@ public struct PresetGovernor: Sendable {
             current = target
             var why = "the encoder needed \(percent(load)) of each frame's time at \(from)"
             if observed.drops > 0 { why += ", \(observed.drops) frames lost" }
-            if observed.peakQueueFraction >= settings.queueLimit { why += ", its queue \(percent(observed.peakQueueFraction)) full" }
+            if observed.queueLags(limit: settings.queueLimit) { why += ", its queue \(percent(observed.peakQueueFraction)) full" }
             return .switchTo(preset: target, reason: why)
         }
         (shortfall, shortfallLoad) = (nil, nil)
