@@ -183,3 +183,25 @@ struct PresetGovernorTests {
         #expect(governor.shortfall == nil)
     }
 }
+
+struct EncodableFitTests {
+    let wanted = CaptureMode(width: 1920, height: 1080, rate: .fps30)
+
+    @Test func nodesThatNeverRefusedChangeNothing() {
+        #expect(EncodableFit.fit(wanted, nodes: [[], []], lowersRate: true) == wanted)
+    }
+
+    @Test func theSlowestNodeSetsTheSize() {
+        let guest = [CaptureMode(width: 1920, height: 1080, rate: FrameRate(20)), CaptureMode(width: 1280, height: 720, rate: .fps30)]
+        #expect(EncodableFit.fit(wanted, nodes: [[], guest], lowersRate: false) == CaptureMode(width: 1280, height: 720, rate: .fps30))
+        // Two slow nodes: the smaller of what each fits.
+        let other = [CaptureMode(width: 960, height: 540, rate: .fps30)]
+        #expect(EncodableFit.fit(wanted, nodes: [other, guest], lowersRate: false) == CaptureMode(width: 960, height: 540, rate: .fps30))
+    }
+
+    @Test func theRateIsLoweredOnlyWhenAllowedAndNoSizeFits() {
+        let weak = [CaptureMode(width: 1920, height: 1080, rate: FrameRate(15)), CaptureMode(width: 640, height: 360, rate: FrameRate(25))]
+        #expect(EncodableFit.fit(wanted, nodes: [weak], lowersRate: false) == nil)
+        #expect(EncodableFit.fit(wanted, nodes: [weak], lowersRate: true) == CaptureMode(width: 640, height: 360, rate: .fps25))
+    }
+}

@@ -88,5 +88,24 @@ extension EndToEnd {
                 #expect(abs(DCTC.differenceNanoseconds(b, a) - 33_333_333) <= 100_000, "codes \(a) → \(b)")
             }
         }
+
+        /// A budget so small that even ultrafast cannot keep 1080p30: nothing is recorded,
+        /// and the refusal names the sizes and rates measured to fit on this node.
+        @Test func aNodeTooSlowForTheModeRefusesItNamingWhatFits() throws {
+            let out = NSTemporaryDirectory() + "dualcam-refuse-\(getpid())"
+            defer { try? FileManager.default.removeItem(atPath: out) }
+            let group = try CPUBudget.Group("dualcam-refuse-\(getpid())")
+            try group.limit(percent: 8)
+            let agent = try Child("dualcam-agent", ["record", "--source", "synthetic", "--audio", "none", "--duration", "5",
+                                                    "--out", out, "--size", "1920x1080", "--fps", "30", "--preset", "auto"])
+            try group.add(pid: agent.process.processIdentifier)
+            let status = agent.finish(seconds: 120)
+            let said = agent.out.all() + agent.err.all()
+            print("refusal: \(said.split(separator: "\n").first { $0.contains("cannot be recorded") } ?? "none")")
+            #expect(status != 0)
+            #expect(said.contains("1920x1080 at 30 fps cannot be recorded in real time on this node: even ultrafast encodes"), "\(said.suffix(1500))")
+            #expect(said.contains("measured to fit here:") || said.contains("nothing measured down to 640x360 fits"), "\(said.suffix(1500))")
+            #expect(!said.split(separator: "\n").contains { $0.hasPrefix("recorded ") }, "\(said.suffix(1500))")
+        }
     }
 }

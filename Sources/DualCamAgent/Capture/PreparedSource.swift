@@ -83,7 +83,8 @@ final class PreparedSource: Sendable {
         defer { samples.finish() }
         let result = try EncoderProbe.result(samples: samples.all, settings: settings)
         guard let preset = result.outcome.preset else {
-            throw SpoolError(EncoderProbe.refusal(result, settings: settings))
+            throw EncoderTooSlow(message: EncoderProbe.refusal(result, settings: settings),
+                                 fits: result.capacity?.modesThatFit(upTo: settings.rate) ?? [])
         }
         if preset != "hardware" { _ = try encoder.maker.switchEncoder(to: result.encoder, preset: preset) }
         probe.withLockedValue { $0 = result }

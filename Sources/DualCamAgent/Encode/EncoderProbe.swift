@@ -3,6 +3,14 @@ import DualCamMedia
 import DualCamNet
 import NIOConcurrencyHelpers
 
+/// Prepare's refusal when even the fastest preset cannot keep real time: the sentence, and
+/// the sizes and rates measured to fit (sent to the coordinator, whose preset fitting uses them).
+struct EncoderTooSlow: Error, CustomStringConvertible {
+    var message: String
+    var fits: [CaptureMode]
+    var description: String { message }
+}
+
 /// What `--preset auto` found a node's encoder sustains on its own pictures.
 struct ProbeResult: Sendable {
     /// The encoder that was measured and will be used.

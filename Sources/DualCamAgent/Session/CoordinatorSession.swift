@@ -175,7 +175,12 @@ final class CoordinatorSession: Sendable {
                                                      session.description)))
         } catch {
             logger.error("cannot prepare \(prepare.sessionID): \(error)")
-            try? c.connection.send(.error(wireError(.errorSourceFailed, "\(options.name): \(error)", sessionID: prepare.sessionID)))
+            var refusal = wireError(.errorSourceFailed, "\(options.name): \(error)", sessionID: prepare.sessionID)
+            if let slow = error as? EncoderTooSlow {
+                refusal.code = .errorTooSlow
+                refusal.fits = slow.fits.prefix(16).map(Dualcam_V1_VideoSettings.init(mode:))
+            }
+            try? c.connection.send(.error(refusal))
         }
     }
 

@@ -31,6 +31,8 @@ struct AgentTracker {
     var clockHistory = ClockHistory()
     /// The largest picture and rate its camera delivers (HelloAck).
     var limits = CameraLimits.unknown
+    /// What the node can encode, from its last refusal as too slow (Rig.Member.encodable).
+    var encodable: [CaptureMode] = []
     var telemetry: Dualcam_V1_Telemetry?
     var ready = false
     /// Its source, encoder and sound as its Ready described them (printable).

@@ -32,6 +32,11 @@ extension Take {
             guard error.sessionID == sessionID else { return }
             agents[i].errors.append(error.message)
             feed(.prepareFailed(agent: i, reason: error.message, now: now))
+            if error.code == .errorTooSlow, !error.fits.isEmpty {
+                notice(plan.fitsSizeToCameras
+                       ? "the next take with a quality preset records at what \(agents[i].name) can encode"
+                       : "choose a size and rate \(agents[i].name) can encode (--size, --fps), or leave them to the quality preset")
+            }
         case .readyTimedOut:
             break  // the take's own deadline decides
         case .previewFrame:

@@ -220,6 +220,16 @@ final class Take {
                                      logger: logger)
     }
 
+    /// And at most what every node measured it can encode, where one refused a mode before.
+    private func fitToEncoders() {
+        let wanted = CaptureMode(width: plan.width, height: plan.height, rate: plan.rate)
+        let nodes = agents.map { a in plan.fitsSizeToCameras ? a.encodable : [] }
+        guard let mode = EncodableFit.fit(wanted, nodes: nodes, lowersRate: plan.fitsRateToCameras), mode != wanted else { return }
+        let slow = agents.filter { !$0.encodable.isEmpty }.map(\.name).joined(separator: ", ")
+        notice("recording at \(mode), not \(wanted): the most \(slow) can encode in real time (measured at its last Prepare)")
+        (plan.width, plan.height, plan.rate) = (mode.width, mode.height, mode.rate)
+    }
+
     /// A preset asks for at most what every camera delivers; settings given explicitly are
     /// kept, with a word on each camera that must scale its pictures up to meet them.
     private func fitToCameras() {
@@ -234,6 +244,7 @@ final class Take {
                 notice("recording at \(mode), not \(wanted): the most every camera delivers (\(cameras))")
             }
             (plan.width, plan.height, plan.rate) = (mode.width, mode.height, mode.rate)
+            fitToEncoders()
         }
         for note in CaptureModeFit.shortfalls(mode, cameras: agents.map { ($0.name, $0.limits) }) {
             notice("warning: " + note)

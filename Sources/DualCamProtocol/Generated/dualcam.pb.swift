@@ -205,6 +205,9 @@ public nonisolated enum Dualcam_V1_ErrorCode: SwiftProtobuf.Enum, Swift.CaseIter
 
   /// another coordinator's session holds the agent (since 1.1)
   case errorBusy // = 15
+
+  /// the node cannot encode the settings in real time (since 1.6, §19)
+  case errorTooSlow // = 16
   case UNRECOGNIZED(Int)
 
   public init() {
@@ -229,6 +232,7 @@ public nonisolated enum Dualcam_V1_ErrorCode: SwiftProtobuf.Enum, Swift.CaseIter
     case 13: self = .errorFlowControl
     case 14: self = .errorSegmentUnavailable
     case 15: self = .errorBusy
+    case 16: self = .errorTooSlow
     default: self = .UNRECOGNIZED(rawValue)
     }
   }
@@ -251,6 +255,7 @@ public nonisolated enum Dualcam_V1_ErrorCode: SwiftProtobuf.Enum, Swift.CaseIter
     case .errorFlowControl: return 13
     case .errorSegmentUnavailable: return 14
     case .errorBusy: return 15
+    case .errorTooSlow: return 16
     case .UNRECOGNIZED(let i): return i
     }
   }
@@ -273,6 +278,7 @@ public nonisolated enum Dualcam_V1_ErrorCode: SwiftProtobuf.Enum, Swift.CaseIter
     .errorFlowControl,
     .errorSegmentUnavailable,
     .errorBusy,
+    .errorTooSlow,
   ]
 
 }
@@ -1439,6 +1445,10 @@ public nonisolated struct Dualcam_V1_Error: Sendable {
   /// Set when the error concerns one session; sent instead of Ready, it ends that session.
   public var sessionID: String = String()
 
+  /// With ERROR_TOO_SLOW: sizes and rates the node measured to fit, largest picture
+  /// first; only width, height and fps are set (since 1.6, §19).
+  public var fits: [Dualcam_V1_VideoSettings] = []
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -1563,7 +1573,7 @@ nonisolated extension Dualcam_V1_LockDuringTakes: SwiftProtobuf._ProtoNameProvid
 }
 
 nonisolated extension Dualcam_V1_ErrorCode: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0ERROR_UNSPECIFIED\0\u{1}ERROR_VERSION_MISMATCH\0\u{1}ERROR_NOT_PAIRED\0\u{1}ERROR_BAD_STATE\0\u{1}ERROR_BAD_MESSAGE\0\u{1}ERROR_SOURCE_FAILED\0\u{1}ERROR_ENCODER_FAILED\0\u{1}ERROR_DISK_FULL\0\u{1}ERROR_INSUFFICIENT_DISK\0\u{1}ERROR_CHECKSUM_MISMATCH\0\u{1}ERROR_UNSUPPORTED_SETTINGS\0\u{1}ERROR_FRAME_TOO_LARGE\0\u{1}ERROR_TIMEOUT\0\u{1}ERROR_FLOW_CONTROL\0\u{1}ERROR_SEGMENT_UNAVAILABLE\0\u{1}ERROR_BUSY\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0ERROR_UNSPECIFIED\0\u{1}ERROR_VERSION_MISMATCH\0\u{1}ERROR_NOT_PAIRED\0\u{1}ERROR_BAD_STATE\0\u{1}ERROR_BAD_MESSAGE\0\u{1}ERROR_SOURCE_FAILED\0\u{1}ERROR_ENCODER_FAILED\0\u{1}ERROR_DISK_FULL\0\u{1}ERROR_INSUFFICIENT_DISK\0\u{1}ERROR_CHECKSUM_MISMATCH\0\u{1}ERROR_UNSUPPORTED_SETTINGS\0\u{1}ERROR_FRAME_TOO_LARGE\0\u{1}ERROR_TIMEOUT\0\u{1}ERROR_FLOW_CONTROL\0\u{1}ERROR_SEGMENT_UNAVAILABLE\0\u{1}ERROR_BUSY\0\u{1}ERROR_TOO_SLOW\0")
 }
 
 nonisolated extension Dualcam_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
@@ -3862,7 +3872,7 @@ nonisolated extension Dualcam_V1_CameraState: SwiftProtobuf.Message, SwiftProtob
 
 nonisolated extension Dualcam_V1_Error: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Error"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}code\0\u{1}message\0\u{1}fatal\0\u{3}session_id\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}code\0\u{1}message\0\u{1}fatal\0\u{3}session_id\0\u{1}fits\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3874,6 +3884,7 @@ nonisolated extension Dualcam_V1_Error: SwiftProtobuf.Message, SwiftProtobuf._Me
       case 2: try { try decoder.decodeSingularStringField(value: &self.message) }()
       case 3: try { try decoder.decodeSingularBoolField(value: &self.fatal) }()
       case 4: try { try decoder.decodeSingularStringField(value: &self.sessionID) }()
+      case 5: try { try decoder.decodeRepeatedMessageField(value: &self.fits) }()
       default: break
       }
     }
@@ -3892,6 +3903,9 @@ nonisolated extension Dualcam_V1_Error: SwiftProtobuf.Message, SwiftProtobuf._Me
     if !self.sessionID.isEmpty {
       try visitor.visitSingularStringField(value: self.sessionID, fieldNumber: 4)
     }
+    if !self.fits.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.fits, fieldNumber: 5)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -3900,6 +3914,7 @@ nonisolated extension Dualcam_V1_Error: SwiftProtobuf.Message, SwiftProtobuf._Me
     if lhs.message != rhs.message {return false}
     if lhs.fatal != rhs.fatal {return false}
     if lhs.sessionID != rhs.sessionID {return false}
+    if lhs.fits != rhs.fits {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

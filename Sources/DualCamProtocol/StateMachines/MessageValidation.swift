@@ -142,6 +142,19 @@ enum MessageValidation {
         for m in report.measured { try checkPreset(m.preset, in: "Ready encoder measured") }
     }
 
+    /// An Error's `fits` (§19): a short list of real sizes and rates.
+    static func checkFits(_ fits: [Dualcam_V1_VideoSettings]) throws(ProtocolError) {
+        guard fits.count <= maxPresetMeasurements else {
+            throw ProtocolError(.badMessage, "Error: more than \(maxPresetMeasurements) fits")
+        }
+        for fit in fits {
+            try checkVideo(fit, in: "Error fits")
+            guard fit.width > 0, fit.height > 0, fit.fpsNum > 0 else {
+                throw ProtocolError(.badMessage, "Error fits: a fit needs a width, a height and a rate")
+            }
+        }
+    }
+
     private static func checkPreset(_ preset: String, in message: String) throws(ProtocolError) {
         guard preset.utf8.count <= maxPresetBytes, preset.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 32 }) else {
             throw ProtocolError(.badMessage, "\(message): preset must be a word of at most \(maxPresetBytes) ASCII letters")
