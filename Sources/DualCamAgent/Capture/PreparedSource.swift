@@ -69,6 +69,9 @@ final class PreparedSource: Sendable {
         }
     }
 
+    /// What a preset-less encoder (the hardware one) is opened with: it ignores it.
+    static let noPreset = RecordingSettings.provisionalPreset
+
     /// `--preset auto`: measures the encoder's presets on the first captured pictures (or
     /// takes an earlier take's measurement of the same settings) and reopens the encoder
     /// with the slowest that keeps the headroom. Throws, naming what would fit, when even
@@ -86,7 +89,7 @@ final class PreparedSource: Sendable {
             throw EncoderTooSlow(message: EncoderProbe.refusal(result, settings: settings),
                                  fits: result.capacity?.modesThatFit(upTo: settings.rate) ?? [])
         }
-        if preset != "hardware" { _ = try encoder.maker.switchEncoder(to: result.encoder, preset: preset) }
+        _ = try encoder.maker.switchEncoder(to: result.encoder, preset: preset == "hardware" ? Self.noPreset : preset)
         probe.withLockedValue { $0 = result }
         return result
     }

@@ -6,6 +6,7 @@ import DualCamMedia
 /// that cannot open is an error: falling back would change the codec asked for.
 enum EncoderChoice {
     static let fallback = "libx264"
+    static let hardware = "h264_v4l2m2m"
 
     /// `preset` replaces the settings' own (`auto` resolved, or a governor's step).
     static func open(_ settings: RecordingSettings, preset: String? = nil) throws -> (encoder: VideoEncoder, note: String?) {
@@ -24,8 +25,9 @@ enum EncoderChoice {
 
     /// The settings' encoder as it opens: the hardware encoder has no constant-quality
     /// mode, so it gets the bitrate the disk check plans for.
-    static func encoderSettings(_ settings: RecordingSettings) -> VideoEncoderSettings {
+    static func encoderSettings(_ settings: RecordingSettings, encoder: String? = nil) -> VideoEncoderSettings {
         var wanted = settings.encoderSettings
+        if let encoder { wanted.encoder = encoder }
         if wanted.isHardware && wanted.bitrate == nil {
             wanted.bitrate = SpacePlan.bitsPerSecond(settings)
             wanted.crf = nil

@@ -98,21 +98,27 @@ enum EncoderProbe {
         guard !pictures.isEmpty else { throw SpoolError("--preset auto: the source gave no picture to measure the encoder on") }
         var encoder = settings.encoder
         var note: String?
-        let asked = EncoderChoice.encoderSettings(settings)
-        if asked.isHardware {
-            // The Pi 4's block has no presets: it is used where it opens and keeps up.
+        // The Pi 4's hardware block is preferred where it opens and keeps up: asked for, or
+        // in place of the default libx264 (no other software encoder is swapped for it).
+        var hardware = EncoderChoice.encoderSettings(settings)
+        let askedHardware = hardware.isHardware
+        if askedHardware || settings.encoder == EncoderChoice.fallback {
+            hardware = EncoderChoice.encoderSettings(settings, encoder: EncoderChoice.hardware)
             do {
-                let speed = try framesPerSecond(asked, pictures, decodeCost)
-                let outcome: PresetChoice.Outcome = speed >= settings.rate.framesPerSecond
-                    ? .fits(preset: "hardware", speed: speed / settings.rate.framesPerSecond)
-                    : .cannot(speed: speed / settings.rate.framesPerSecond)
-                if outcome.preset != nil {
-                    return ProbeResult(encoder: encoder, speeds: [PresetSpeed(preset: "hardware", framesPerSecond: speed)],
-                                       outcome: outcome, note: nil, seconds: seconds(since: started))
+                // No presets: it is measured as it is, and kept at real time and more.
+                let speed = try framesPerSecond(hardware, pictures, decodeCost)
+                let ratio = speed / settings.rate.framesPerSecond
+                if ratio >= 1 {
+                    return ProbeResult(encoder: EncoderChoice.hardware, speeds: [PresetSpeed(preset: "hardware", framesPerSecond: speed)],
+                                       outcome: ratio >= PresetChoice.headroom ? .fits(preset: "hardware", speed: ratio)
+                                                                               : .tight(preset: "hardware", speed: ratio),
+                                       note: askedHardware ? nil : "the node's hardware encoder keeps up: encoding with \(EncoderChoice.hardware)",
+                                       seconds: seconds(since: started))
                 }
-                note = "\(encoder) encodes only \(Int(speed)) fps here; encoding with \(EncoderChoice.fallback)"
+                if askedHardware { note = "\(EncoderChoice.hardware) encodes only \(Int(speed)) fps here; encoding with \(EncoderChoice.fallback)" }
             } catch {
-                note = "encoder \(encoder) is not usable here (\(error)); encoding with \(EncoderChoice.fallback)"
+                // Most machines have no such block: only worth a word when it was asked for.
+                if askedHardware { note = "encoder \(EncoderChoice.hardware) is not usable here (\(error)); encoding with \(EncoderChoice.fallback)" }
             }
             encoder = EncoderChoice.fallback
         }
