@@ -338,21 +338,12 @@ extension Take {
 }
 
 extension Take {
-    /// Shown at start (the operator sees what each node can carry) and warned when the
-    /// node has less than the headroom even at the fastest preset.
+    /// Warned when the node has less than the headroom even at the fastest preset (the
+    /// pre-flight lines show every node's choice).
     func reportEncoder(_ i: Int, _ report: Dualcam_V1_EncoderReport) {
-        let name = agents[i].name
-        let preset = WireIdentifier.printable(report.preset)
-        guard report.automatic else {
-            if !preset.isEmpty { notice("\(name): \(WireIdentifier.printable(report.encoder)) \(preset)") }
-            return
-        }
-        let speed = report.speed.isFinite ? String(format: "%.1f", report.speed) : "?"
-        notice("\(name): \(WireIdentifier.printable(report.encoder)) preset \(preset) (auto, \(speed)x real time"
-               + (report.cached ? ", measured before" : "") + ")")
-        if report.speed.isFinite, report.speed < PresetChoice.headroom {
-            warnOnce("tight\(i)", "\(name): even \(preset) encodes only \(speed)x real time on this node; a busier node will drop "
-                     + "frames: record smaller or at a lower rate")
-        }
+        guard report.automatic, report.speed.isFinite, report.speed < PresetChoice.headroom else { return }
+        let speed = String(format: "%.1f", report.speed)
+        warnOnce("tight\(i)", "\(agents[i].name): even \(WireIdentifier.printable(report.preset)) encodes only \(speed)x real time "
+                 + "on this node; a busier node will drop frames: record smaller or at a lower rate")
     }
 }

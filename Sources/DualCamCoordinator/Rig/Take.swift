@@ -251,11 +251,19 @@ final class Take {
         }
     }
 
+    /// "preset faster (auto: 2.2x real time)", from an agent's Ready.
+    static func encodingText(_ report: Dualcam_V1_EncoderReport) -> String {
+        let preset = WireIdentifier.printable(report.preset)
+        guard report.automatic, report.speed.isFinite else { return "preset \(preset)" }
+        return "preset \(preset) (auto: \(String(format: "%.1f", report.speed))x real time)"
+    }
+
     private func preflightNode(_ i: Int) -> Preflight.Node {
         let a = agents[i]
         let temperature = a.telemetry.map(\.cpuTemperatureC).flatMap { $0.isFinite ? $0 : nil }
         return Preflight.Node(name: a.name, role: a.role.name, source: a.source, freeDiskBytes: machine.agents[i].freeDiskBytes,
-                              clockBoundNanoseconds: a.clock?.errorBoundNs, temperatureC: temperature)
+                              clockBoundNanoseconds: a.clock?.errorBoundNs, temperatureC: temperature,
+                              encoding: a.encoder.map(Self.encodingText))
     }
 
     func send(_ body: Dualcam_V1_Envelope.OneOf_Body, to i: Int) {
