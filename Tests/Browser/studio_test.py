@@ -206,16 +206,16 @@ FAKE_CAMERA_PANEL = """async () => {
     const sent = [];
     const panel = new CameraPanel(90, async (body) => {
         sent.push(body);
-        const answer = structuredClone(camera);
         const set = (body.set || [])[0];
+        let outcomes = [];
         if (set && set.name === 'brightness') {
             const rounded = Math.round(set.value / 4) * 4;
-            answer.controls[0].value = rounded;
-            answer.outcomes = [{name: 'brightness', value: rounded}];
+            camera.controls[0].value = rounded;
+            outcomes = [{name: 'brightness', value: rounded}];
         } else if (set && set.name === 'auto_exposure') {
-            answer.outcomes = [{name: 'auto_exposure', problem: 'the driver refuses to change auto_exposure while the camera streams (EBUSY); set it between takes (the recording goes on)'}];
+            outcomes = [{name: 'auto_exposure', problem: 'the driver refuses to change auto_exposure while the camera streams (EBUSY); set it between takes (the recording goes on)'}];
         }
-        return {ok: true, body: {cameras: [answer]}};
+        return {ok: true, body: {cameras: [{...structuredClone(camera), outcomes}]}};
     });
     document.body.append(panel.element);
     panel.apply(camera);
@@ -232,11 +232,12 @@ FAKE_CAMERA_PANEL = """async () => {
     slider.dispatchEvent(new Event('input'));
     slider.dispatchEvent(new Event('change'));
     await new Promise(r => setTimeout(r, 50));
+    const afterSet = {value: slider.value, shown: q('[data-control=brightness] output').textContent};
     const menu = q('select[data-control=auto_exposure]');
     menu.value = '1';
     menu.dispatchEvent(new Event('change'));
     await new Promise(r => setTimeout(r, 50));
-    const result = {shape, sent, afterSet: {value: slider.value, shown: q('[data-control=brightness] output').textContent},
+    const result = {shape, sent, afterSet,
         menuError: q('.cp-error[data-for=auto_exposure]').hidden ? null : q('.cp-error[data-for=auto_exposure]').textContent,
         menuValue: menu.value, brightnessError: !q('.cp-error[data-for=brightness]').hidden};
     panel.element.remove();

@@ -112,6 +112,8 @@ export class CameraPanel {
     locks.append(during.label, this.errorFor('locks'));
 
     this.match = element('div', 'cp-match');
+    // Shown once the state names another camera to match from (setPeers).
+    this.match.hidden = true;
     const matchLabel = element('label', null, 'Match from ');
     this.matchFrom = document.createElement('select');
     this.matchFrom.name = 'match-from';
