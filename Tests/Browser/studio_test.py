@@ -10,7 +10,8 @@ this test starts itself (docs/STUDIO.md is the contract it checks):
       pip), Fit draws the whole pictures with bars of the background
   (c) Record, ~5 s, Stop: the phases pass through recording to done, and the page links
       two camera files, the combined file and the manifest, which exist and are not empty
-  (d) a layout clicked during the take is in the manifest's layout timeline
+  (d) a layout clicked during the take is in the manifest's layout timeline, and a zoom
+      clicked in a camera's panel in that camera's zoom timeline
   (e) a studio listening beyond loopback refuses everything without the one-time token's
       session cookie, a POST without the CSRF header and a WebSocket from another Origin
   (h) the camera panels: built from what each camera reports; 2x on one camera is applied
@@ -456,6 +457,13 @@ def take_check(page, viewer_b, demo):
     page.press("#look-mix", "Enter")
     page.wait_for_function("JSON.stringify(window.__lastState?.look ?? null).includes('bw') || "
                            "document.getElementById('look-filter').value === 'bw'", timeout=5000)
+    # A camera setting while recording: camera 1 zoomed from its panel; the take goes on.
+    zoom_panel = 'section.camera-panel[data-camera="1"]'
+    page.fill(f"{zoom_panel} input[name=ramp]", "0")
+    page.click(f'{zoom_panel} button[data-zoom="2"]')
+    page.wait_for_selector(f'{zoom_panel} button[data-zoom="2"][aria-pressed="true"]', timeout=5000)
+    check(page.get_attribute("#record", "data-state") == "recording",
+          "2x clicked on camera 1 while recording: its panel shows it and the take records on")
     time.sleep(max(0.0, recording_at + TAKE_SECONDS - time.monotonic()))
     timer = page.inner_text("#timer")
     page.click("#stop")
@@ -515,6 +523,12 @@ def take_check(page, viewer_b, demo):
     filters = composite.get("filterTimeline") or []
     check(any(str(e.get("filter", "")).startswith("bw") and e.get("presentationNanoseconds", 0) > 0 for e in filters),
           f"(d) the filter chosen while recording is in the manifest's filter timeline: {filters}")
+    zooms = {(camera.get("statistics") or {}).get("role"): (camera.get("statistics") or {}).get("zoomTimeline") or []
+             for camera in manifest.get("cameras", [])}
+    zoomed = [name for name, changes in zooms.items()
+              if any(c.get("factor") == 2 and c.get("presentationNanoseconds", 0) > 0 for c in changes)]
+    check(len(zooms) == 2 and zoomed == ["guest"] and sum(len(changes) for changes in zooms.values()) == 1,
+          f"(d) the zoom from the panel is in that camera's zoom timeline, and only there: {zooms}")
     mixes = composite.get("mixTimeline") or []
     check(any(e.get("mix") == "guest" and e.get("presentationNanoseconds", 0) > 0 for e in mixes),
           f"(d) the sound mix chosen while recording is in the manifest's mix timeline: {mixes}")
