@@ -75,6 +75,8 @@ export class ControlRow {
           this.output.textContent = input.value;
         });
         input.addEventListener('change', () => onSet(Number(input.value)));
+        // Let go where it started: no change, no answer, so nothing else clears it.
+        input.addEventListener('blur', () => { this.busy = false; });
         break;
       case 'number':
         input = document.createElement('input');

@@ -184,6 +184,9 @@ export class CameraPanel {
     let answer;
     try {
       answer = await this.send(body);
+    } catch (error) {
+      // An answer that is not JSON (a proxy's page): said here, the page goes on.
+      answer = { ok: false, error: `the studio's answer could not be read (${error.message})` };
     } finally {
       this.element.dataset.pending = 'false';
       if (row) row.busy = false;
