@@ -18,7 +18,7 @@ import Testing
         let stop: @Sendable () async -> Void
     }
 
-    func start() async throws -> Rigged {
+    func start(source: SourceConfig = .synthetic) async throws -> Rigged {
         // What the agent, the rig and the server log is not what these tests look at.
         var quiet = Logger(label: "studio-camera-test")
         quiet.logLevel = .critical
@@ -28,6 +28,7 @@ import Testing
         var options = AgentOptions(name: "cam-a", role: .host, listenHost: "127.0.0.1", port: 0, stateDirectory: state,
                                    spoolDirectory: state + "/spool", trusted: [coordinator.deviceID],
                                    defaults: RecordingSettings(), simulatedError: .none, allowRemoteShutdown: false)
+        options.defaults.source = source
         options.announce = false
         options.firstPairingWindowSeconds = 0
         let server = AgentServer(options: options, identity: agentIdentity, logger: quiet)
@@ -107,6 +108,24 @@ import Testing
         let back = try await http.fetch(r.base + "/api/cameras/0", method: "POST", headers: h,
                                         body: #"{"zoom":{"factor":1},"lockDuringTakes":false}"#)
         #expect((try camera(back.body)["zoom"] as? [String: Any])?["factor"] as? Double == 1)
+        await r.stop()
+    }
+
+    /// A Pi camera through rpicam-vid: its controls belong to the producer, which the
+    /// refusal says, and digital zoom still works.
+    @Test func aPipesSettingsAreRefusedNamingItsProducerAndItsZoomWorks() async throws {
+        let r = try await start(source: .stdin(.yuv420p))
+        let http = StudioServerTests()
+        let h = ["X-DualCam-CSRF": r.csrf, "Content-Type": "application/json"]
+        let answer = try camera(try await http.fetch(r.base + "/api/cameras/0", method: "POST", headers: h,
+                                                     body: #"{"set":[{"name":"exposure_time_absolute","value":200}],"zoom":{"factor":1.5}}"#).body)
+        #expect((answer["note"] as? String)?.contains("rpicam-vid") == true, "\(answer)")
+        let outcomes = try #require(answer["outcomes"] as? [[String: Any]])
+        #expect(outcomes.map { $0["name"] as? String } == ["exposure_time_absolute", "zoom"])
+        #expect((outcomes[0]["problem"] as? String)?.contains("rpicam-vid --shutter") == true, "\(outcomes)")
+        #expect(outcomes[1]["problem"] == nil, "\(outcomes)")
+        #expect((answer["zoom"] as? [String: Any])?["factor"] as? Double == 1.5)
+        _ = try await http.fetch(r.base + "/api/cameras/0", method: "POST", headers: h, body: #"{"zoom":{"factor":1}}"#)
         await r.stop()
     }
 
