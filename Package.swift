@@ -138,7 +138,8 @@ let package = Package(
         .testTarget(
             name: "DualCamStudioTests",
             dependencies: [
-                "DualCamStudio", "DualCamCoordinator", "DualCamCore", "DualCamNet",
+                // The agent: the camera routes are tested against a real one in this process.
+                "DualCamStudio", "DualCamCoordinator", "DualCamCore", "DualCamNet", "DualCamAgent",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(

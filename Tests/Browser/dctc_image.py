@@ -38,7 +38,7 @@ def contained_rect(box_w, box_h, image_w, image_h):
     return (box_w - w) / 2, (box_h - h) / 2, w, h
 
 
-def read_png(png_bytes, canvas=None, source=None):
+def read_png(png_bytes, canvas=None, source=None, zoom=1.0):
     """The DCTC code of a screenshot of one camera's picture.
 
     canvas: (w, h) of the canvas's own bitmap, when the screenshot is of a canvas element
@@ -46,10 +46,13 @@ def read_png(png_bytes, canvas=None, source=None):
             fills the screenshot.
     source: (w, h) of the camera's frame the grid was drawn in (default: the canvas's
             size, or the screenshot's). A preview scaled down from the camera's frame keeps
-            the frame's grid, scaled: TIMECODE.md's composite rule, s = max(slot/source)."""
+            the frame's grid, scaled: TIMECODE.md's composite rule, s = max(slot/source).
+    zoom:   the camera's digital zoom, centred: its grid is read as if the picture were
+            `zoom` times larger about its centre (cells `zoom` times the size)."""
     y = luma(png_bytes)
     h, w = y.shape
-    slot = (0, 0, w, h) if canvas is None else contained_rect(w, h, *canvas)
+    x, y0, sw, sh = (0, 0, w, h) if canvas is None else contained_rect(w, h, *canvas)
+    slot = (x + sw * (1 - zoom) / 2, y0 + sh * (1 - zoom) / 2, sw * zoom, sh * zoom)
     src = source or canvas or (w, h)
     return read_code(y, slot, src)
 

@@ -10,9 +10,14 @@ this test starts itself (docs/STUDIO.md is the contract it checks):
       pip), Fit draws the whole pictures with bars of the background
   (c) Record, ~5 s, Stop: the phases pass through recording to done, and the page links
       two camera files, the combined file and the manifest, which exist and are not empty
-  (d) a layout clicked during the take is in the manifest's layout timeline
+  (d) a layout clicked during the take is in the manifest's layout timeline, and a zoom
+      clicked in a camera's panel in that camera's zoom timeline
   (e) a studio listening beyond loopback refuses everything without the one-time token's
       session cookie, a POST without the CSRF header and a WebSocket from another Origin
+  (h) the camera panels: built from what each camera reports; 2x on one camera is applied
+      (the agents report it, the other viewer shows it, its preview's DCTC cells double)
+      and the other camera is unaffected; refusals shown beside the control; a webcam's
+      controls (given to the page's panel module) become sliders, menus, switches, buttons
 
 Plain Python and asserts; prints what it checked with figures; exits non-zero on failure.
 Needs .build/debug/dualcam-coordinator (built), /usr/bin/chromium, playwright, numpy, PIL
@@ -133,15 +138,16 @@ def open_studio(browser, url, wait_pictures=True, timeout_s=30):
     return context, page, response, first_picture, errors
 
 
-def shoot(page, camera, source):
-    """Screenshot of one camera's canvas: its DCTC code and the CLOCK_MONOTONIC bounds of the shot."""
+def shoot(page, camera, source, zooms=(1.0,)):
+    """Screenshot of one camera's canvas: its DCTC code (one per zoom it is read at) and the
+    CLOCK_MONOTONIC bounds of the shot."""
     canvas = page.locator(f'canvas.preview[data-camera="{camera}"]')
     size = canvas_size(canvas)
     before = mono_ns()
     png = canvas.screenshot()
     after = mono_ns()
-    code = dctc_image.read_png(png, canvas=size, source=source)
-    return code, before, after
+    codes = [dctc_image.read_png(png, canvas=size, source=source, zoom=z) for z in zooms]
+    return (codes[0] if len(zooms) == 1 else codes), before, after
 
 
 def code_check(page, source):
@@ -174,6 +180,153 @@ def code_check(page, source):
         check(t.get("captureFPS", 0) > 20 and t.get("freeDiskBytes", 0) > 0,
               f"camera {agent['index']} before any take: {t.get('captureFPS', 0):.1f} fps captured, "
               f"{t.get('freeDiskBytes', 0) / 1e9:.1f} GB free")
+
+
+# A camera as a V4L2 webcam reports it (the demo's synthetic cameras have no controls of
+# their own): the page's own panel module is given it, with an agent that rounds a value
+# (to a multiple of 4, though the driver says step 1) and refuses one while streaming, as
+# drivers do.
+FAKE_CAMERA_PANEL = """async () => {
+    const { CameraPanel } = await import('/static/camera-panel.js');
+    const control = (name, kind, extra) => ({name, label: name.replace(/_/g, ' '), kind, minimum: 0, maximum: 1,
+        step: 1, defaultValue: 0, value: 0, menu: [], flags: [], ...extra});
+    const camera = {index: 90, name: 'webcam', role: 'guest', camera: 'v4l2 /dev/video9 (webcam)', outcomes: [],
+        unmatched: [], zoom: {factor: 1, centreX: 0.5, centreY: 0.5}, lockDuringTakes: false,
+        locks: [{name: 'exposure', locked: false}, {name: 'focus', locked: false, unavailable: 'no automatic focus'},
+                {name: 'white-balance', locked: true}],
+        controls: [
+            control('brightness', 'integer', {minimum: -64, maximum: 64, step: 1, value: 0}),
+            control('auto_exposure', 'menu', {maximum: 3, value: 3, menu: [{index: 1, name: 'Manual Mode'},
+                                                                         {index: 3, name: 'Aperture Priority Mode'}]}),
+            control('exposure_time_absolute', 'integer', {minimum: 3, maximum: 2047, value: 156, flags: ['inactive'],
+                                                          governedBy: 'auto_exposure'}),
+            control('white_balance_automatic', 'boolean', {value: 1}),
+            control('restore_defaults', 'button', {value: null}),
+            control('huge', 'integer64', {minimum: -1e12, maximum: 1e12}),
+        ]};
+    const sent = [];
+    const panel = new CameraPanel(90, async (body) => {
+        sent.push(body);
+        const set = (body.set || [])[0];
+        let outcomes = [];
+        if (set && set.name === 'brightness') {
+            const rounded = Math.round(set.value / 4) * 4;
+            camera.controls[0].value = rounded;
+            outcomes = [{name: 'brightness', value: rounded}];
+        } else if (set && set.name === 'auto_exposure') {
+            outcomes = [{name: 'auto_exposure', problem: 'the driver refuses to change auto_exposure while the camera streams (EBUSY); set it between takes (the recording goes on)'}];
+        }
+        return {ok: true, body: {cameras: [{...structuredClone(camera), outcomes}]}};
+    });
+    document.body.append(panel.element);
+    panel.apply(camera);
+    const q = (s) => panel.element.querySelector(s);
+    const slider = q('input[type=range][data-control=brightness]');
+    const shape = {min: slider.min, max: slider.max, step: slider.step, value: slider.value,
+        menu: [...q('select[data-control=auto_exposure]').options].map(o => o.textContent),
+        switchOn: q('input[type=checkbox][data-control=white_balance_automatic]').checked,
+        button: q('button[data-control=restore_defaults]') !== null,
+        huge: q('input[data-control=huge]').type,
+        inactive: q('[data-control=exposure_time_absolute]').dataset.inactive,
+        locks: [...panel.element.querySelectorAll('input[data-lock]')].map(i => [i.dataset.lock, i.checked, i.disabled])};
+    slider.value = '9';
+    slider.dispatchEvent(new Event('input'));
+    slider.dispatchEvent(new Event('change'));
+    await new Promise(r => setTimeout(r, 50));
+    const afterSet = {value: slider.value, shown: q('[data-control=brightness] output').textContent};
+    const menu = q('select[data-control=auto_exposure]');
+    menu.value = '1';
+    menu.dispatchEvent(new Event('change'));
+    await new Promise(r => setTimeout(r, 50));
+    const result = {shape, sent, afterSet,
+        menuError: q('.cp-error[data-for=auto_exposure]').hidden ? null : q('.cp-error[data-for=auto_exposure]').textContent,
+        menuValue: menu.value, brightnessError: !q('.cp-error[data-for=brightness]').hidden};
+    panel.element.remove();
+    return result;
+}"""
+
+
+def camera_panel_check(page, viewer_b, source):
+    section("(h) camera panels: what the synthetic cameras report, zoom 2x on one, refusals beside the control")
+    panel_of = lambda i: f'section.camera-panel[data-camera="{i}"]'  # noqa: E731
+    page.wait_for_function("document.querySelectorAll('section.camera-panel[data-zoom=\"1\"]').length >= 2",
+                           timeout=15_000)
+    listing = page.request.get("/api/cameras").json()["cameras"]
+    print("  GET /api/cameras: " + "; ".join(f"{c['index']} {c['name']}: {c.get('camera')} - {c.get('note')}, "
+                                            f"{len(c['controls'])} controls, zoom {c['zoom']['factor']}" for c in listing))
+    check(len(listing) == 2 and all(not c["controls"] and "digital zoom works" in (c.get("note") or "")
+                                    and c["zoom"]["factor"] == 1 for c in listing),
+          "both synthetic cameras report no controls of their own, say digital zoom works, and are at 1x")
+    for c in listing:
+        panel = page.locator(panel_of(c["index"]))
+        locks = panel.locator("input[data-lock]")
+        check("digital zoom works" in panel.locator(".cp-note").inner_text()
+              and panel.locator(".cp-control").count() == 0 and panel.locator("button[data-zoom]").count() == 3
+              and locks.count() == 3 and all(locks.nth(k).is_disabled() for k in range(3)),
+              f"camera {c['index']}'s panel: the note, no control rows, zoom 1x/2x/4x, the locks disabled (nothing to lock)")
+
+    target, other = 1, 0
+    panel = page.locator(panel_of(target))
+    panel.locator("input[name=ramp]").fill("0")
+    panel.locator('button[data-zoom="2"]').click()
+    page.wait_for_selector(f'{panel_of(target)} button[data-zoom="2"][aria-pressed="true"]', timeout=10_000)
+    factors = {c["index"]: c["zoom"]["factor"] for c in page.request.get("/api/cameras").json()["cameras"]}
+    check(factors == {target: 2.0, other: 1.0}, f"2x clicked on camera {target}: the agents report zoom {factors}")
+    viewer_b.wait_for_selector(f'{panel_of(target)}[data-zoom="2"]', timeout=5_000)
+    check(True, "the other viewer's panel shows camera 1 at 2x (WebSocket \"cameras\")")
+    # The preview is cropped like the recording: the DCTC grid reads at 2x on camera 1 only.
+    deadline = time.monotonic() + 8
+    while True:
+        (at1, at2), before, after = shoot(page, target, source, zooms=(1.0, 2.0))
+        fresh = lambda code: -FUTURE_SLACK_MS <= dctc_image.age_ms(code, after) and dctc_image.age_ms(code, before) <= CODE_WINDOW_MS  # noqa: E731
+        if fresh(at2) or time.monotonic() > deadline:
+            break
+        time.sleep(0.3)
+    host, before0, after0 = shoot(page, other, source)
+    print(f"  camera {target} read at 2x: {at2} (age {dctc_image.age_ms(at2, after):.0f} ms), at 1x: {at1}; "
+          f"camera {other} at 1x: {host} (age {dctc_image.age_ms(host, after0):.0f} ms)")
+    check(fresh(at2) and not fresh(at1), f"camera {target}'s preview has cells twice the size: its code reads at 2x, not at 1x")
+    check(-FUTURE_SLACK_MS <= dctc_image.age_ms(host, after0) and dctc_image.age_ms(host, before0) <= CODE_WINDOW_MS,
+          f"camera {other} is unaffected: its code still reads at 1x")
+
+    panel.locator("input[name=ramp]").fill("99")
+    panel.locator('button[data-zoom="4"]').click()
+    error = panel.locator('.cp-error[data-for="zoom"]')
+    error.wait_for(state="visible", timeout=5_000)
+    text = error.inner_text()
+    print(f"  ramp 99 s: {text!r}")
+    check("0 (at once) to 60 s" in text and page.get_attribute(f'{panel_of(target)} button[data-zoom="2"]', "aria-pressed") == "true"
+          and page.is_hidden("#error") and page.get_attribute("#link", "data-state") == "live",
+          "a ramp out of range is refused next to the zoom buttons, with the range; the zoom stays 2x, no banner, the page live")
+    check(page.locator(f'{panel_of(other)} .cp-error:visible').count() == 0, f"camera {other}'s panel shows no error")
+    csrf = page.request.get("/api/state").json()["csrf"]
+    unknown = page.request.post(f"/api/cameras/{target}", headers={"X-DualCam-CSRF": csrf, "Content-Type": "application/json"},
+                                data=json.dumps({"set": [{"name": "focs", "value": "1"}]})).json()["cameras"][0]["outcomes"]
+    bad = page.request.post(f"/api/cameras/{target}", headers={"X-DualCam-CSRF": csrf, "Content-Type": "application/json"},
+                            data="{zoom")
+    check(unknown[0]["name"] == "focs" and "no camera controls" in unknown[0]["problem"] and bad.status == 400
+          and "not JSON" in bad.json()["error"],
+          f"a control the camera lacks is refused by its agent ({unknown[0]['problem']!r}); bad JSON gets 400")
+
+    panel.locator("input[name=ramp]").fill("0")
+    panel.locator('button[data-zoom="1"]').click()
+    page.wait_for_selector(f'{panel_of(target)} button[data-zoom="1"][aria-pressed="true"]', timeout=10_000)
+    check(page.is_hidden(f'{panel_of(target)} .cp-error[data-for="zoom"]'), "back at 1x, the zoom's error is gone")
+
+    fake = page.evaluate(FAKE_CAMERA_PANEL)
+    print(f"  a webcam's panel (given to camera-panel.js): {fake}")
+    shape = fake["shape"]
+    check(shape["min"] == "-64" and shape["max"] == "64" and shape["step"] == "1" and shape["value"] == "0"
+          and shape["menu"] == ["Manual Mode", "Aperture Priority Mode"] and shape["switchOn"] and shape["button"]
+          and shape["huge"] == "number" and shape["inactive"] == "true"
+          and shape["locks"] == [["exposure", False, False], ["focus", False, True], ["white-balance", True, False]],
+          "a webcam's controls: slider with its range and step, menu of its entries, switch, button, number field "
+          "for a huge range, inactive marked, locks as reported")
+    check(fake["sent"][0] == {"set": [{"name": "brightness", "value": 9}]}
+          and fake["afterSet"] == {"value": "8", "shown": "8"} and not fake["brightnessError"],
+          f"brightness 9 asked, the slider shows the 8 the driver put in effect ({fake['afterSet']})")
+    check(fake["menuError"] and "EBUSY" in fake["menuError"] and fake["menuValue"] == "3",
+          "a refusal (EBUSY) shows beside its menu, which goes back to the value in effect")
 
 
 def viewer_check(page_a, page_b):
@@ -304,6 +457,13 @@ def take_check(page, viewer_b, demo):
     page.press("#look-mix", "Enter")
     page.wait_for_function("JSON.stringify(window.__lastState?.look ?? null).includes('bw') || "
                            "document.getElementById('look-filter').value === 'bw'", timeout=5000)
+    # A camera setting while recording: camera 1 zoomed from its panel; the take goes on.
+    zoom_panel = 'section.camera-panel[data-camera="1"]'
+    page.fill(f"{zoom_panel} input[name=ramp]", "0")
+    page.click(f'{zoom_panel} button[data-zoom="2"]')
+    page.wait_for_selector(f'{zoom_panel} button[data-zoom="2"][aria-pressed="true"]', timeout=5000)
+    check(page.get_attribute("#record", "data-state") == "recording",
+          "2x clicked on camera 1 while recording: its panel shows it and the take records on")
     time.sleep(max(0.0, recording_at + TAKE_SECONDS - time.monotonic()))
     timer = page.inner_text("#timer")
     page.click("#stop")
@@ -363,6 +523,12 @@ def take_check(page, viewer_b, demo):
     filters = composite.get("filterTimeline") or []
     check(any(str(e.get("filter", "")).startswith("bw") and e.get("presentationNanoseconds", 0) > 0 for e in filters),
           f"(d) the filter chosen while recording is in the manifest's filter timeline: {filters}")
+    zooms = {(camera.get("statistics") or {}).get("role"): (camera.get("statistics") or {}).get("zoomTimeline") or []
+             for camera in manifest.get("cameras", [])}
+    zoomed = [name for name, changes in zooms.items()
+              if any(c.get("factor") == 2 and c.get("presentationNanoseconds", 0) > 0 for c in changes)]
+    check(len(zooms) == 2 and zoomed == ["guest"] and sum(len(changes) for changes in zooms.values()) == 1,
+          f"(d) the zoom from the panel is in that camera's zoom timeline, and only there: {zooms}")
     mixes = composite.get("mixTimeline") or []
     check(any(e.get("mix") == "guest" and e.get("presentationNanoseconds", 0) > 0 for e in mixes),
           f"(d) the sound mix chosen while recording is in the manifest's mix timeline: {mixes}")
@@ -521,6 +687,7 @@ def main():
 
                 context_b, viewer_b, _, _, errors_b = open_studio(browser, demo.local_url("/?preview=none"),
                                                                   wait_pictures=False)
+                camera_panel_check(page, viewer_b, source)
                 figures["viewer_ms"] = viewer_check(page, viewer_b)
                 placement_check(page)
 

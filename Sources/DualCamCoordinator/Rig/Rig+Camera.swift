@@ -11,6 +11,8 @@ struct CameraWaiter {
 
 /// One camera's answer to `Rig.camera`: its report, or why there is none.
 public struct CameraAnswer: Sendable {
+    /// The agent's index in the rig's snapshot (`RigSnapshot.agents`).
+    public var index: Int
     public var agent: String
     public var role: String
     public var report: CameraReport?
@@ -29,15 +31,34 @@ extension Rig {
     /// `matchFrom`, first copies that camera's exposure, gain and white balance to them.
     /// Refused, saying why, when no connected camera has that name.
     public func camera(_ target: String?, _ change: CameraChange, matchFrom: String? = nil) async throws -> [CameraAnswer] {
-        var chosen = try cameraMembers(target)
-        var plans: [Int: ControlMatch.Plan] = [:]
+        let chosen = try cameraMembers(target)
+        var source: Int?
         if let matchFrom {
             let sources = try cameraMembers(matchFrom)
-            guard sources.count == 1, let source = sources.first else {
+            guard sources.count == 1, let only = sources.first else {
                 throw RigError("--match \(matchFrom) names \(sources.count) cameras; name one (by its node name)")
             }
+            source = only
+        }
+        return try await camera(chosen, change, matchSource: source, matchWords: "--match \(matchFrom ?? "")")
+    }
+
+    /// The same for one camera by its index in the snapshot's `agents` (node names may
+    /// repeat: two Pis both called raspberrypi), the match's source by its index too: the
+    /// studio's panel of each camera.
+    public func camera(index: Int, _ change: CameraChange, matchFrom source: Int? = nil) async throws -> [CameraAnswer] {
+        let chosen = try connectedMember(index)
+        let matched = try source.map { try connectedMember($0) }
+        return try await camera([chosen], change, matchSource: matched,
+                                matchWords: "match from \(matched.map { members[$0].name } ?? "")")
+    }
+
+    private func camera(_ targets: [Int], _ change: CameraChange, matchSource: Int?, matchWords: String) async throws -> [CameraAnswer] {
+        var chosen = targets
+        var plans: [Int: ControlMatch.Plan] = [:]
+        if let source = matchSource {
             chosen.removeAll { $0 == source }
-            guard !chosen.isEmpty else { throw RigError("--match \(matchFrom): there is no other camera to match to it") }
+            guard !chosen.isEmpty else { throw RigError("\(matchWords): there is no other camera to match to it") }
             let model = try await ask(source, CameraChange())
             for i in chosen {
                 if let listing = try? await ask(i, CameraChange()) {
@@ -47,7 +68,7 @@ extension Rig {
         }
         var answers: [CameraAnswer] = []
         for i in chosen {
-            var answer = CameraAnswer(agent: members[i].name, role: members[i].role.name)
+            var answer = CameraAnswer(index: i, agent: members[i].name, role: members[i].role.name)
             var wanted = change
             if let plan = plans[i] {
                 wanted.settings = plan.settings.map { .init(name: $0.name, value: String($0.value)) } + change.settings
@@ -74,6 +95,14 @@ extension Rig {
         take.agents[t].zoomChanges.append(ZoomChange(
             presentationNanoseconds: max(0, instant - t0), factor: zoom.factor, centreX: zoom.centre.x, centreY: zoom.centre.y,
             rampMilliseconds: zoom.rampNanoseconds / 1_000_000))
+    }
+
+    private func connectedMember(_ index: Int) throws -> Int {
+        guard members.indices.contains(index) else {
+            throw RigError("there is no camera \(index); the rig has \(members.count) (numbered from 0)")
+        }
+        guard members[index].connected else { throw RigError("\(members[index].name) is not connected") }
+        return index
     }
 
     private func cameraMembers(_ target: String?) throws -> [Int] {

@@ -38,16 +38,7 @@ extension Studio {
     }
 
     private func libraryAction(_ request: Request, session id: String, action: String) async throws -> Response {
-        guard access.checksCSRF(request.headers[values: .init(StudioAccess.csrfHeader)!].first) else {
-            throw StudioHTTPError(403, "missing or wrong \(StudioAccess.csrfHeader) header; reload the page")
-        }
-        let body = try await request.body.collect(upTo: 16 * 1024)
-        let asked: LibraryRequest
-        do {
-            asked = body.readableBytes == 0 ? LibraryRequest() : try JSONDecoder().decode(LibraryRequest.self, from: Data(buffer: body))
-        } catch {
-            throw StudioHTTPError(400, "the request is not JSON of the form docs/STUDIO.md gives: \(error)")
-        }
+        let asked = try await decodedBody(request, as: LibraryRequest.self, empty: LibraryRequest())
         let browser = libraryBrowser
         let session = try Self.found { try browser.session(id) }
         do {

@@ -27,6 +27,9 @@ public final class Studio: Sendable {
     private let announce: @Sendable (_ url: String) -> Void
     /// A signal each time the plan changes (the rig's snapshots do not carry it).
     private let planWatchers = Subscribers<Void>()
+    /// Every camera a viewer changed, as its panel now is: sent to every viewer (the
+    /// rig's snapshots do not carry the cameras' controls).
+    let cameraChanges = Subscribers<CameraPanelListing>()
     /// The recompose the library runs (one at a time), for its progress.
     let recomposeJob = NIOLockedValueBox<RecomposeJob?>(nil)
 
@@ -103,6 +106,7 @@ public final class Studio: Sendable {
                                 context: context)
         }
         libraryRoutes(router)
+        cameraRoutes(router)
         router.ws("/ws") { request, _ in
             let host = request.head.authority
             guard StudioAccess.originMatches(origin: request.headers[.origin], host: host) else {
@@ -138,17 +142,23 @@ public final class Studio: Sendable {
                            codec: { hub.codec(camera: $0) }, preview: hub.settings)
     }
 
-    private func command(_ request: Request, context: BasicWebSocketRequestContext) async throws -> Response {
+    /// A POST's JSON body, once its CSRF header is checked (403 without it): 400, naming
+    /// the contract, for one that is not the JSON `T` expects; `empty` stands for no body.
+    func decodedBody<T: Decodable>(_ request: Request, as type: T.Type, what: String = "request", empty: T? = nil) async throws -> T {
         guard access.checksCSRF(request.headers[values: .init(StudioAccess.csrfHeader)!].first) else {
             throw StudioHTTPError(403, "missing or wrong \(StudioAccess.csrfHeader) header; reload the page")
         }
         let body = try await request.body.collect(upTo: 16 * 1024)
-        let command: StudioCommand
+        if body.readableBytes == 0, let empty { return empty }
         do {
-            command = try JSONDecoder().decode(StudioCommand.self, from: Data(buffer: body))
+            return try JSONDecoder().decode(T.self, from: Data(buffer: body))
         } catch {
-            throw StudioHTTPError(400, "the command is not JSON of the form docs/STUDIO.md gives: \(error)")
+            throw StudioHTTPError(400, "the \(what) is not JSON of the form docs/STUDIO.md gives: \(error)")
         }
+    }
+
+    private func command(_ request: Request, context: BasicWebSocketRequestContext) async throws -> Response {
+        let command = try await decodedBody(request, as: StudioCommand.self, what: "command")
         do {
             try await perform(command)
         } catch let error as StudioError {

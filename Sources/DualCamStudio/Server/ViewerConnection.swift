@@ -5,8 +5,9 @@ import Logging
 import NIOCore
 
 /// One browser's WebSocket: the state after every change (at most ten a second), the
-/// notices, and preview pictures in the format it asked for. A slow viewer loses
-/// pictures (the hub drops them), never delays the rig or another viewer.
+/// notices, the cameras any viewer changed, and preview pictures in the format it asked
+/// for. A slow viewer loses pictures (the hub drops them), never delays the rig or
+/// another viewer.
 struct ViewerConnection {
     let studio: Studio
     let outbound: WebSocketOutboundWriter
@@ -21,6 +22,11 @@ struct ViewerConnection {
     func run(_ inbound: WebSocketInboundStream) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await sendStates() }
+            group.addTask {
+                for await listing in studio.cameraChanges.add(bufferingNewest: 16) {
+                    try await send(CamerasMessage(cameras: listing.cameras))
+                }
+            }
             group.addTask {
                 for await notice in studio.rig.notices() {
                     try await send(["type": "notice", "text": notice])
@@ -81,6 +87,11 @@ struct ViewerConnection {
     private struct StateMessage: Encodable {
         let type = "state"
         let state: StudioState
+    }
+
+    private struct CamerasMessage: Encodable {
+        let type = "cameras"
+        let cameras: [CameraPanelState]
     }
 
     private func sendPreviews(_ format: PreviewHub.Format) async throws {

@@ -50,10 +50,23 @@ export async function sendCommand(body) {
  * answer's JSON, or null after showing the server's words in the banner.
  */
 export async function postJSON(url, body, unsent = 'nothing was sent') {
+  const answer = await post(url, body, unsent);
+  if (!answer.ok) {
+    showError(answer.error);
+    return null;
+  }
+  return answer.body;
+}
+
+/**
+ * POSTs `body` as JSON to `url` with the CSRF token, showing nothing: resolves
+ * {ok: true, body} or {ok: false, status, error} with the server's words, for a caller
+ * that shows a refusal where it belongs (next to a camera's control).
+ */
+export async function post(url, body, unsent = 'nothing was sent') {
   const csrf = store.state && store.state.csrf;
   if (!csrf) {
-    showError(`Not connected to the studio yet, so ${unsent}. Wait for the pictures, then try again.`);
-    return null;
+    return { ok: false, status: 0, error: `Not connected to the studio yet, so ${unsent}. Wait for the pictures, then try again.` };
   }
   let response;
   try {
@@ -64,14 +77,12 @@ export async function postJSON(url, body, unsent = 'nothing was sent') {
       body: JSON.stringify(body),
     });
   } catch (error) {
-    showError(`The studio server did not answer (${error.message}); ${unsent}.`);
-    return null;
+    return { ok: false, status: 0, error: `The studio server did not answer (${error.message}); ${unsent}.` };
   }
   if (!response.ok) {
-    showError((await errorFrom(response)).message);
-    return null;
+    return { ok: false, status: response.status, error: (await errorFrom(response)).message };
   }
-  return response.json();
+  return { ok: true, body: await response.json() };
 }
 
 export async function getJSON(url) {

@@ -6,6 +6,8 @@
 //   preview.js          preview frames -> per-camera canvases (WebCodecs H.264 or JPEG)
 //   composite.js        the layout as it will be recorded, from the cameras' canvases
 //   cameras.js          per-camera tiles: picture, link, clock, telemetry, sound
+//   camera-panels.js    in each tile, the camera's panel: zoom, its controls, locks, match
+//                       (camera-panel.js, camera-controls.js)
 //   take.js, plan.js, layout-controls.js, notices.js, keyboard.js   the controls
 //   library.js          the session library (sessions, players, timelines, recompose, delete)
 
@@ -14,6 +16,7 @@ import { store, onState, onNotice } from './store.js';
 import { Connection } from './connection.js';
 import { Composite } from './composite.js';
 import { CameraList } from './cameras.js';
+import { CameraPanels } from './camera-panels.js';
 import { TakeControls } from './take.js';
 import { PlanForm } from './plan.js';
 import { LayoutControls } from './layout-controls.js';
@@ -54,6 +57,8 @@ async function main() {
 
   const cameras = new CameraList(document.getElementById('cameras'), document.getElementById('no-cameras'), previews);
 
+  const panels = new CameraPanels((index) => cameras.bodyFor(index));
+
   const composite = new Composite(document.getElementById('composite'), (index) => {
     const canvas = cameras.canvasFor(index);
     return canvas && previews.hasPicture(index) ? { image: canvas, width: canvas.width, height: canvas.height } : null;
@@ -67,6 +72,7 @@ async function main() {
   onState((state) => {
     const present = cameras.update(state.agents);
     previews.keepOnly(present);
+    panels.update(state);
     composite.setNames(new Map((state.agents ?? []).map((a) => [a.index, a.camera || a.name])));
     composite.setLayout(state.layout ?? null);
     take.render(state);

@@ -177,6 +177,11 @@ export class CameraList {
     return this.tiles.get(index)?.canvas ?? null;
   }
 
+  /** The tile's lower part, where the camera's settings panel goes. */
+  bodyFor(index) {
+    return this.tiles.get(index)?.element.querySelector('.camera-body') ?? null;
+  }
+
   update(agents) {
     const list = Array.isArray(agents) ? agents : [];
     const seen = new Set();

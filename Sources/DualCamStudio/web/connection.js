@@ -3,7 +3,7 @@
 // for hours and the coordinator may restart under it.
 
 import { fetchState } from './api.js';
-import { store, setState, addNotice } from './store.js';
+import { store, setState, addNotice, addCameras } from './store.js';
 import { showError } from './banner.js';
 
 const FIRST_DELAY_MS = 500;
@@ -111,6 +111,7 @@ export class Connection {
     }
     if (message.type === 'state') setState(message.state);
     else if (message.type === 'notice') addNotice(message.text);
+    else if (message.type === 'cameras') addCameras(message.cameras);
   }
 
   scheduleRetry() {

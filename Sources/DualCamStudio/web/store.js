@@ -4,6 +4,7 @@
 
 const stateListeners = new Set();
 const noticeListeners = new Set();
+const cameraListeners = new Set();
 
 export const store = {
   /** The last state the server sent, or null before the first one. */
@@ -56,4 +57,20 @@ export function secondsSinceState() {
 /** True while a take is under way (the only time Stop means anything). */
 export function isBusy(state = store.state) {
   return Boolean(state && state.busy);
+}
+
+/** Cameras some viewer changed (their panels as the server now has them): WebSocket "cameras". */
+export function onCameras(listener) {
+  cameraListeners.add(listener);
+}
+
+export function addCameras(cameras) {
+  if (!Array.isArray(cameras)) return;
+  for (const listener of cameraListeners) {
+    try {
+      listener(cameras);
+    } catch (error) {
+      console.error('camera listener failed', error);
+    }
+  }
 }
