@@ -182,6 +182,21 @@ struct PresetGovernorTests {
         #expect(feed(&governor, load: 0.4, end: segment) == .keep)
         #expect(governor.shortfall == nil)
     }
+
+    @Test func framesThatWaitedLongKeepItFromSteppingBack() {
+        var governor = PresetGovernor(chosen: "veryfast", rate: .fps30, speeds: speeds)
+        _ = feed(&governor, load: 1.1, end: segment)
+        // Each frame encodes in a fifth of the period, yet a CPU quota held some 80 ms
+        // after their capture: no step back however long it lasts.
+        for k in 2...40 {
+            for n in 0..<60 {
+                governor.frameEncoded(encodeNanoseconds: period / 5, queueDepth: 0, queueCapacity: 9,
+                                      latencyNanoseconds: n % 10 == 0 ? 80_000_000 : 10_000_000)
+            }
+            #expect(governor.segmentBoundary(now: Int64(k) * segment) == .keep)
+        }
+        #expect(governor.current == "ultrafast")
+    }
 }
 
 struct EncodableFitTests {

@@ -44,3 +44,19 @@ struct EncoderChoiceTests {
         #expect(VideoEncoderSettings.problem(encoder: "libx265", preset: "quick")?.contains("--preset for libx265") == true)
     }
 }
+
+/// The CPU share a quota leaves the agent, read from its cgroup files.
+struct CPUShareTests {
+    @Test func aVersionOneQuotaIsItsShareOfTheCores() {
+        let files = ["/sys/fs/cgroup/cpu/bench/cpu.cfs_quota_us": "25000\n", "/sys/fs/cgroup/cpu/bench/cpu.cfs_period_us": "100000\n"]
+        #expect(CPUShare.quota(cgroupFile: "2:cpuacct:/\n1:cpu:/bench\n0::/\n") { files[$0] } == 0.25)
+        let none = ["/sys/fs/cgroup/cpu/cpu.cfs_quota_us": "-1", "/sys/fs/cgroup/cpu/cpu.cfs_period_us": "100000"]
+        #expect(CPUShare.quota(cgroupFile: "1:cpu:/\n0::/\n") { none[$0] } == nil)
+    }
+
+    @Test func aVersionTwoCpuMaxIsReadWhereNoVersionOneControllerIs() {
+        let files = ["/sys/fs/cgroup/user.slice/a/cpu.max": "150000 100000\n"]
+        #expect(CPUShare.quota(cgroupFile: "0::/user.slice/a\n") { files[$0] } == 1.5)
+        #expect(CPUShare.quota(cgroupFile: "0::/user.slice/a\n") { _ in "max 100000\n" } == nil)
+    }
+}

@@ -146,7 +146,8 @@ final class RecordingPipeline: Sendable {
                 lastSlot = slot
                 let encodeStart = MonotonicTime.now()
                 let packets = try maker.make(frame.payload, ptsNanoseconds: pts, forceKeyframe: forceKey)
-                steering.frameEncoded(nanoseconds: MonotonicTime.now() - encodeStart, queue: queue)
+                steering.frameEncoded(nanoseconds: MonotonicTime.now() - encodeStart,
+                                      latency: clock.localNow() - frame.localCaptureNanoseconds, queue: queue)
                 if let track = audioTrack { try segments.storeAudio(track.take(before: pts)) }
                 lastPts = pts
                 if let parameters = maker.parameters { try segments.store(packets, parameters: parameters) }

@@ -188,8 +188,11 @@ enum EncoderProbe {
     }
 
     /// Encodes the pictures over and over for one window; frames per second of wall time,
-    /// counting each frame's decode cost.
+    /// counting each frame's decode cost. Under a CPU quota the window may have run free
+    /// between two of the quota's stops: the process's CPU time over its share of the
+    /// cores is then the longer, truer span.
     static func framesPerSecond(_ settings: VideoEncoderSettings, _ pictures: [YUV420Image], _ decodeCost: Int64) throws -> Double {
+        let cores = CPUShare.cores()
         let encoder = try VideoEncoder(settings: settings)
         let period = settings.rate.periodNanoseconds
         var pts: Int64 = 0
@@ -201,6 +204,7 @@ enum EncoderProbe {
         // x264's first frames fault in its buffers: not what a take pays per frame.
         for index in 0..<2 { try encodeNext(index) }
         let start = MonotonicTime.now()
+        let cpuStart = CPUShare.processNanoseconds()
         var frames = 0
         var elapsed: Int64 = 0
         while (elapsed < windowNanoseconds || frames < minimumFrames) && elapsed < longestNanoseconds {
@@ -208,7 +212,8 @@ enum EncoderProbe {
             frames += 1
             elapsed = MonotonicTime.now() - start
         }
-        return Double(frames) * 1e9 / Double(elapsed + Int64(frames) * decodeCost)
+        let share = Int64(Double(CPUShare.processNanoseconds() - cpuStart) / cores)
+        return Double(frames) * 1e9 / Double(max(elapsed, share) + Int64(frames) * decodeCost)
     }
 
     private static func seconds(since start: Int64) -> Double { Double(MonotonicTime.now() - start) / 1e9 }

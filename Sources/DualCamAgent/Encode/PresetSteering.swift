@@ -58,8 +58,9 @@ struct PresetSteering {
         return change
     }
 
-    mutating func frameEncoded(nanoseconds: Int64, queue: FrameQueue) {
-        governor?.frameEncoded(encodeNanoseconds: nanoseconds, queueDepth: queue.depth, queueCapacity: queue.capacity)
+    mutating func frameEncoded(nanoseconds: Int64, latency: Int64, queue: FrameQueue) {
+        governor?.frameEncoded(encodeNanoseconds: nanoseconds, queueDepth: queue.depth, queueCapacity: queue.capacity,
+                               latencyNanoseconds: latency)
     }
 
     /// What the status says while even the fastest preset lags (frames are then dropped):

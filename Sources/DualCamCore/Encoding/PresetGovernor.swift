@@ -56,6 +56,8 @@ public struct PresetGovernor: Sendable {
         var firstQueueFraction: Double?
         var lastQueueFraction = 0.0
         var drops = 0
+        /// The longest a frame waited from capture to encoded.
+        var peakLatencyNanoseconds: Int64 = 0
 
         /// Full past the limit and still filling: a backlog left by a slower preset that
         /// the current one is draining is no reason to step again.
@@ -79,9 +81,14 @@ public struct PresetGovernor: Sendable {
     }
 
     /// One frame went through the encoder in `encodeNanoseconds` of wall time, with the
-    /// capture queue `queueDepth` deep out of `queueCapacity`.
-    public mutating func frameEncoded(encodeNanoseconds: Int64, queueDepth: Int, queueCapacity: Int) {
+    /// capture queue `queueDepth` deep out of `queueCapacity`, `latencyNanoseconds` after
+    /// its capture. A CPU quota stalls capture and encoder together and lets frames
+    /// through in bursts, each encoded fast: their latency shows the stall their encode
+    /// time hides.
+    public mutating func frameEncoded(encodeNanoseconds: Int64, queueDepth: Int, queueCapacity: Int,
+                                      latencyNanoseconds: Int64 = 0) {
         window.frames += 1
+        window.peakLatencyNanoseconds = max(window.peakLatencyNanoseconds, latencyNanoseconds)
         window.busyNanoseconds += max(0, encodeNanoseconds)
         recent.append(max(0, encodeNanoseconds))
         if recent.count > Self.minimumFrames { recent.removeFirst() }
@@ -145,7 +152,8 @@ public struct PresetGovernor: Sendable {
         (shortfall, shortfallLoad) = (nil, nil)
         guard current != chosen, let slower = PresetChoice.neighbour(of: current, faster: false) else { return .keep }
         let predicted = load * ratio(from: current, to: slower)
-        guard predicted <= settings.calmLoad else {
+        // A frame that waited two periods means the node stalled: not calm, whatever the load.
+        guard predicted <= settings.calmLoad, observed.peakLatencyNanoseconds < 2 * rate.periodNanoseconds else {
             calmSince = nil
             return .keep
         }

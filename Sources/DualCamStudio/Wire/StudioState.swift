@@ -44,6 +44,10 @@ struct StudioState: Encodable {
         var freeDiskBytes: UInt64
         var diskSecondsLeft: Double?
         var sound: Sound?
+        /// The encoder preset in effect (`auto` chooses it per node), "" when unknown.
+        var preset: String
+        /// Set while even the fastest preset cannot keep up: the node is dropping frames.
+        var encoderShortfall: String?
     }
 
     struct Sound: Encodable {
@@ -193,7 +197,8 @@ extension StudioState {
             Telemetry(captureFPS: t.captureFPS, framesDropped: t.framesDropped, temperatureC: t.temperatureC,
                       throttled: t.throttled, freeDiskBytes: t.freeDiskBytes,
                       diskSecondsLeft: bitrate > 0 ? Double(t.freeDiskBytes) * 8 / bitrate : nil,
-                      sound: t.sound.map { Sound(peakDBFS: $0.peakDBFS, rmsDBFS: $0.rmsDBFS, clipping: $0.clipping) })
+                      sound: t.sound.map { Sound(peakDBFS: $0.peakDBFS, rmsDBFS: $0.rmsDBFS, clipping: $0.clipping) },
+                      preset: t.preset, encoderShortfall: t.encoderShortfall)
         }
         return Agent(index: index, name: a.name, role: a.role, camera: a.cameraName, connection: connection,
                      lostForSeconds: lost,

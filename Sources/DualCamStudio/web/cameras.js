@@ -79,7 +79,10 @@ class CameraTile {
     }
 
     const t = agent.telemetry;
-    setText(this.fps, t ? `${format.number(t.captureFPS, 1)} fps` : '—');
+    setText(this.fps, t ? `${format.number(t.captureFPS, 1)} fps` + (t.preset ? ` · ${t.preset}` : '') : '—');
+    // Even the fastest preset lags: the node is dropping frames, and says what would fit.
+    this.fps.dataset.level = t && t.encoderShortfall ? 'bad' : '';
+    this.fps.title = t && t.encoderShortfall ? t.encoderShortfall : '';
     setText(this.drops, t ? format.number(t.framesDropped) : '—');
     this.drops.dataset.level = t && t.framesDropped > 0 ? 'warn' : '';
     if (t && t.temperatureC != null) {
