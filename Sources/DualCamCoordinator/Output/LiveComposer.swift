@@ -29,7 +29,8 @@ final class LiveComposer: @unchecked Sendable {
         audioDecoders = Array(repeating: nil, count: streamCount)
         scheduler = SegmentScheduler(streamCount: streamCount)
         let framesPerSegment = Int(Int64(plan.segmentMilliseconds) * plan.rate.numerator / (1000 * plan.rate.denominator))
-        encoding = .init(encoder: plan.encoder, preset: plan.compositePreset, tune: "zerolatency",
+        let preset = CompositePreset.choose(plan: plan, cameras: streamCount).preset
+        encoding = .init(encoder: plan.encoder, preset: preset, tune: "zerolatency",
                          crf: plan.bitrate == nil ? plan.crf : nil, bitrate: plan.bitrate, gopFrames: max(framesPerSegment, 1))
         // A tick waits for every camera up to two segments plus upload slack.
         renderer = try CompositeRenderer(
@@ -37,7 +38,7 @@ final class LiveComposer: @unchecked Sendable {
             latencyWindowNanoseconds: Int64(plan.segmentMilliseconds) * 2_000_000 + 2_000_000_000,
             timeline: LayoutTimeline(initial: plan.layout), filters: ChangeTimeline(initial: FilterSetting(plan.filter)),
             encoder: VideoEncoderSettings(encoder: plan.encoder, width: plan.width, height: plan.height, rate: plan.rate,
-                                          preset: plan.compositePreset, tune: "zerolatency", crf: plan.bitrate == nil ? plan.crf : nil, bitrate: plan.bitrate,
+                                          preset: preset, tune: "zerolatency", crf: plan.bitrate == nil ? plan.crf : nil, bitrate: plan.bitrate,
                                           gopFrames: max(framesPerSegment, 1), threads: 0),
             tags: tags, mixes: ChangeTimeline(initial: plan.mix), cameraNames: cameraNames)
         renderer.contactSheet = ContactSheetRecorder(width: plan.width, height: plan.height)
