@@ -1,4 +1,5 @@
 import DualCamCore
+import DualCamMedia
 import DualCamNet
 
 /// The DCTC test pattern over a moving picture. Genlocked, frame k is captured at the
@@ -67,9 +68,14 @@ struct SyntheticSource: FrameSource {
             let trueInstant = clock.simulatedError.trueTime(fromLocal: local)
             let now = MonotonicTime.now()
             advance()
-            // A frame whose instant passed more than a period ago is lost, as a camera
-            // whose buffer was not dequeued in time would lose it.
-            if now > trueInstant + rate.periodNanoseconds {
+            // A frame is lost when a camera's driver would have had no free buffer for it:
+            // a camera keeps capturing into its ring of buffers (V4L2Capture.bufferCount)
+            // while the reader is late, so only a reader later than the ring holds loses
+            // frames. Allowing one period only, as before, lost 1-2 frames a take to a
+            // thread woken 34 ms late on a busy machine (8 agents on 2 cores, issue 19),
+            // where a camera would have lost none. A late picture is drawn as of its own
+            // instant, as a camera's buffer holds the picture of its capture.
+            if now > trueInstant + Int64(V4L2Capture.bufferCount - 1) * rate.periodNanoseconds {
                 dropped += 1
                 continue
             }
