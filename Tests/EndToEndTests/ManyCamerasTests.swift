@@ -13,9 +13,14 @@ extension EndToEnd {
 
         @Test func fourCamerasInAGridEveryFrameInSync() throws {
             let out = NSTemporaryDirectory() + "dualcam-e2e-many-\(getpid())"
-            defer { try? FileManager.default.removeItem(atPath: out) }
+            // Beside the output, not in it: `RecordedSession` takes the output's one folder.
+            let state = out + "-state"
+            defer {
+                try? FileManager.default.removeItem(atPath: out)
+                try? FileManager.default.removeItem(atPath: state)
+            }
             let run = try DemoRun.run(["demo", "--cameras", "\(Self.cameras)", "--duration", "\(Self.seconds)", "--out", out,
-                                       "--state", out + "/state", "--size", "\(Self.width)x\(Self.height)", "--layout", "grid"],
+                                       "--state", state, "--size", "\(Self.width)x\(Self.height)", "--layout", "grid"],
                                       timeout: 120)
             try #require(run.exitCode == 0, "demo failed: \(run.stderr.suffix(3000))")
             let frames = Self.seconds * 30

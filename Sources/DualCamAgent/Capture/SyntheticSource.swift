@@ -71,10 +71,11 @@ struct SyntheticSource: FrameSource {
             // A frame is lost when a camera's driver would have had no free buffer for it:
             // a camera keeps capturing into its ring of buffers (V4L2Capture.bufferCount)
             // while the reader is late, so only a reader later than the ring holds loses
-            // frames. Allowing one period only, as before, lost 1-2 frames a take to a
-            // thread woken 34 ms late on a busy machine (8 agents on 2 cores, issue 19),
-            // where a camera would have lost none. A late picture is drawn as of its own
-            // instant, as a camera's buffer holds the picture of its capture.
+            // frames. Allowing one period only, as before, lost 1-2 frames in 10-s takes
+            // of 4 and 8 agents on 2 cores beside other builds (issue 19; none with this
+            // rule in the same conditions, one run each), where a camera's ring would
+            // have lost none. A late picture is drawn as of its own instant, as a
+            // camera's buffer holds the picture of its capture.
             if now > trueInstant + Int64(V4L2Capture.bufferCount - 1) * rate.periodNanoseconds {
                 dropped += 1
                 continue
