@@ -17,6 +17,9 @@ public final class MP4Remuxer {
     public private(set) var packetCount = 0
     public private(set) var audioPacketCount = 0
     private var finished = false
+    /// The first segment's parameter sets, and whether a later segment brought others.
+    private var firstParameterSets: [UInt8] = []
+    public private(set) var parameterSetsChange = false
 
     public convenience init(outputPath: String, parameters: CodecParameters, creationTimeUnixSeconds: Int64?) throws {
         try self.init(outputPath: outputPath, parameters: parameters, tags: MP4Tags(creationTimeUnixSeconds: creationTimeUnixSeconds))
@@ -49,6 +52,10 @@ public final class MP4Remuxer {
             // from what the TS demuxer extracted.
             if start.extradata.isEmpty { start.extradata = input.videoParameters.extradata }
             try output.start(parameters: start, audio: input.audioParameters)
+            firstParameterSets = input.videoParameters.extradata
+        } else if input.videoParameters.extradata != firstParameterSets {
+            // An encoder reopened with another preset: new SPS/PPS in band from here.
+            parameterSetsChange = true
         }
         let inputBase = input.videoTimeBase
         let outputBase = output.timeBase
@@ -111,6 +118,7 @@ public final class MP4Remuxer {
         finished = true
         if !output.started { try output.start(parameters: parameters) }
         try output.finish()
+        if parameterSetsChange { try MP4SampleEntry.allowInBandParameterSets(path: outputPath) }
     }
 
     private func frameDurationTicks(input: InputFormatContext, base: AVRational) -> Int64 {

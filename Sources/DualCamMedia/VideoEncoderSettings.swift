@@ -28,14 +28,18 @@ public struct VideoEncoderSettings: Sendable, Equatable {
     public static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower",
                                  "veryslow", "placebo"]
 
+    /// The preset a node chooses for itself by measuring (`--preset auto`), not an
+    /// encoder's own: resolved to one of `presets` before any encoder opens.
+    public static let automaticPreset = "auto"
+
     /// Why `encoder` with `preset` cannot be opened, worded for a command line; nil when
     /// they can. Checked before anything is recorded, so a typo costs no session.
     public static func problem(encoder: String, preset: String?) -> String? {
         guard encoders.contains(encoder) else {
             return "--encoder must be one of \(encoders.joined(separator: ", ")), not '\(encoder)'"
         }
-        if let preset, encoder != "h264_v4l2m2m", !presets.contains(preset) {
-            return "--preset for \(encoder) must be one of \(presets.joined(separator: ", ")), not '\(preset)'"
+        if let preset, preset != automaticPreset, encoder != "h264_v4l2m2m", !presets.contains(preset) {
+            return "--preset for \(encoder) must be auto or one of \(presets.joined(separator: ", ")), not '\(preset)'"
         }
         return nil
     }

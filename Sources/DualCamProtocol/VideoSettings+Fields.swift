@@ -17,3 +17,19 @@ extension Dualcam_V1_VideoSettings {
         self.genlock = genlock
     }
 }
+
+extension Dualcam_V1_VideoSettings {
+    /// A size and rate only, as an Error's `fits` carries them (§19).
+    public init(mode: CaptureMode) {
+        self.init()
+        width = UInt32(clamping: mode.width)
+        height = UInt32(clamping: mode.height)
+        fpsNum = UInt32(clamping: mode.rate.numerator)
+        fpsDen = UInt32(clamping: mode.rate.denominator)
+    }
+
+    /// The size and rate of a validated message (MessageValidation.checkFits).
+    public var mode: CaptureMode {
+        CaptureMode(width: Int(width), height: Int(height), rate: FrameRate(Int64(max(fpsNum, 1)), Int64(max(fpsDen, 1))))
+    }
+}

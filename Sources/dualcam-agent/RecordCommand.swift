@@ -64,6 +64,10 @@ struct Record: AsyncParsableCommand {
         logger.info("source: \(s.sourceDescription)")
         for note in s.notes { logger.warning("\(note)") }
         print("recorded \(s.framesCaptured) frames in \(s.segments) segments, \(s.framesDropped) dropped")
+        for change in s.presetSwitches {
+            print(String(format: "preset %@ from segment %d (%.1f s): %@", change.preset, change.segmentIndex,
+                         Double(change.atPtsNanoseconds) / 1e9, change.reason))
+        }
         print("segments: \(result.segmentDirectory)")
         if let movie = result.movie { print("file: \(movie)") }
         if let joinError = result.joinError {

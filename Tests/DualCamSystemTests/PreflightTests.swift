@@ -17,14 +17,17 @@ import Testing
     @Test func aTestPatternAndANodeWithoutSoundAreSaidLoudly() {
         let lines = Preflight.lines(plan: plan(), nodes: [
             .init(name: "pi-host", role: "host", source: "V4L2 /dev/video0 1280x720@30 MJPEG, encoded with libx264; sound: ALSA hw:1,0 48000 Hz mono 16-bit",
-                  freeDiskBytes: 20_000_000_000, clockBoundNanoseconds: 150_000, temperatureC: 51),
+                  freeDiskBytes: 20_000_000_000, clockBoundNanoseconds: 150_000, temperatureC: 51,
+                  encoding: "preset faster (auto: 2.2x real time)"),
             .init(name: "pi-guest", role: "guest", source: "synthetic DCTC 1280x720@30 genlocked, encoded with libx264; no sound",
                   freeDiskBytes: nil, clockBoundNanoseconds: nil, temperatureC: nil),
         ], absent: ["pi-cam3 [camera] is paired but did not answer"])
-        #expect(lines[0] == "pre-flight: 1280x720 at 30 fps, libx264 veryfast crf 23, 2 cameras")
+        // The agents choose their presets (`auto`, the default): each line says which.
+        #expect(lines[0] == "pre-flight: 1280x720 at 30 fps, libx264 auto crf 23, 2 cameras")
         #expect(lines[1].hasPrefix("  pi-host [host]: V4L2 /dev/video0") && !lines[1].contains("TEST PATTERN") && !lines[1].contains("NO SOUND"))
         // 20 GB at the 0.1 bit/pixel estimate of 720p30 (2.8 Mbit/s, with the 25 % margin): about 12 h.
         #expect(lines[1].contains("20.0 GB free (about 12 h)") && lines[1].contains("clock ±150 µs") && lines[1].contains("51 °C"), "\(lines[1])")
+        #expect(lines[1].contains(" · preset faster (auto: 2.2x real time) · "), "\(lines[1])")
         #expect(lines[2].contains("TEST PATTERN (synthetic DCTC") && lines[2].hasSuffix("NO SOUND"), "\(lines[2])")
         #expect(lines[3] == "  NOT HERE: pi-cam3 [camera] is paired but did not answer")
         // The live composite's preset, chosen in the open for the cameras there are.

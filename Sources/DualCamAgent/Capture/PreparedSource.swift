@@ -1,5 +1,6 @@
 import DualCamCore
 import DualCamNet
+import DualCamMedia
 import Foundation
 import NIOConcurrencyHelpers
 
@@ -17,6 +18,11 @@ final class PreparedSource: Sendable {
     let isPaced: Bool
     /// When the source and encoder were opened, on the agent's local clock.
     let openedLocal: Int64
+    /// Pictures to measure presets on (`--preset auto`), nil otherwise.
+    private let samples: ProbeSamples?
+    private let probe = NIOLockedValueBox<ProbeResult?>(nil)
+    /// What `--preset auto` measured and chose, once `chooseAutomaticPreset` has run.
+    var automatic: ProbeResult? { probe.withLockedValue { $0 } }
 
     private enum Stage {
         case warming
@@ -32,7 +38,10 @@ final class PreparedSource: Sendable {
     init(settings: RecordingSettings, clock: AgentClock, onCaptureEnd: (@Sendable () -> Void)? = nil) throws {
         self.settings = settings
         let source = try SourceFactory.make(settings: settings, clock: clock, gridFromShared: nil)
-        let maker = try PacketMaker(settings: settings, codedSize: source.codedSize, passesThrough: source.deliversH264)
+        let known = settings.isAutomaticPreset ? EncoderProbe.cached(settings)?.outcome.preset : nil
+        let maker = try PacketMaker(settings: settings, codedSize: source.codedSize, passesThrough: source.deliversH264,
+                                    preset: known == "hardware" ? nil : known)
+        samples = settings.isAutomaticPreset && !source.deliversH264 ? ProbeSamples() : nil
         description = source.description + (source.deliversH264 ? ", passed through" : ", encoded with \(maker.encoderName)")
         encoder = EncoderHandoff(maker)
         isGenlocked = source.isGenlocked
@@ -58,6 +67,31 @@ final class PreparedSource: Sendable {
             close()
             throw SpoolError("\(description): no frame within \(Int(seconds)) s of opening; is the camera (or the pipe's producer) delivering?")
         }
+    }
+
+    /// What a preset-less encoder (the hardware one) is opened with: it ignores it.
+    static let noPreset = RecordingSettings.provisionalPreset
+
+    /// `--preset auto`: measures the encoder's presets on the first captured pictures (or
+    /// takes an earlier take's measurement of the same settings) and reopens the encoder
+    /// with the slowest that keeps the headroom. Throws, naming what would fit, when even
+    /// the fastest cannot keep real time. Blocking and CPU-bound: not on the cooperative pool.
+    @discardableResult
+    func chooseAutomaticPreset() throws -> ProbeResult? {
+        guard let samples else { return nil }
+        // A camera fills the samples in a third of a second; a pipe holds its frames
+        // until the take begins, so it has given its first and that must do.
+        let deadline = MonotonicTime.now() + (isPaced ? 2_000_000_000 : 200_000_000)
+        while !samples.isFull && MonotonicTime.now() < deadline { usleep(10_000) }
+        defer { samples.finish() }
+        let result = try EncoderProbe.result(samples: samples.all, settings: settings)
+        guard let preset = result.outcome.preset else {
+            throw EncoderTooSlow(message: EncoderProbe.refusal(result, settings: settings),
+                                 fits: result.capacity?.modesThatFit(upTo: settings.rate) ?? [])
+        }
+        _ = try encoder.maker.switchEncoder(to: result.encoder, preset: preset == "hardware" ? Self.noPreset : preset)
+        probe.withLockedValue { $0 = result }
+        return result
     }
 
     /// From now on frames go to the encoder, counted in `stats`, until `stopLocal` says stop.
@@ -88,6 +122,9 @@ final class PreparedSource: Sendable {
                     firstFrameSeen.withLockedValue { $0 = true }
                     // Before a take and during it, the preview sees what is captured.
                     preview.offer(frame)
+                    if let samples, !samples.isFull, case .warming = stage.withLockedValue({ $0 }) {
+                        samples.offer(frame.payload)
+                    }
                     // A pipe loses nothing (its producer waits for us): its frames are held
                     // until the recording begins, where a camera's are let go.
                     while wait, case .warming = stage.withLockedValue({ $0 }) { usleep(2_000) }
@@ -126,7 +163,8 @@ final class PreparedSource: Sendable {
 /// Moves the encoder (not Sendable: libavcodec state) from the task that opened it to
 /// the encode thread.
 final class EncoderHandoff: @unchecked Sendable {
-    // Invariant: created by the preparing task, then used by the one encode thread alone.
+    // Invariant: created by the preparing task, which alone uses it (to resolve an
+    // automatic preset) until the take starts; then used by the one encode thread alone.
     let maker: PacketMaker
     init(_ maker: PacketMaker) { self.maker = maker }
 }
@@ -161,6 +199,12 @@ final class PreparedSessions: Sendable {
             throw error
         }
         try await source.waitForFirstFrame(seconds: waitSeconds)
+        do {
+            try await Blocking.run { try source.chooseAutomaticPreset() }
+        } catch {
+            source.close()
+            throw error
+        }
         sessions.withLockedValue { $0[sessionID] = source }
         return source
     }

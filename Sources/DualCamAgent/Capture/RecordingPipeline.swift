@@ -16,6 +16,16 @@ public struct RecordingSummary: Sendable {
     /// How long after the shared T0 the first frame was encoded and stored: what a take's
     /// start cost (a camera or encoder still opening shows here).
     public var firstFrameStoredAfterT0Nanoseconds: Int64?
+    /// `--preset auto`: every step to another preset during the take, in order.
+    public var presetSwitches: [PresetSwitchRecord] = []
+}
+
+/// The encoder stepped to `preset` where segment `segmentIndex` begins.
+public struct PresetSwitchRecord: Sendable, Equatable {
+    public var segmentIndex: Int
+    public var atPtsNanoseconds: Int64
+    public var preset: String
+    public var reason: String
 }
 
 /// Capture → encode → segment, on threads of their own: encoding is blocking, CPU-bound C
@@ -120,15 +130,23 @@ final class RecordingPipeline: Sendable {
             var lastSlot: Int64 = -1
             var lastPts: Int64 = -1
             let audioTrack = audio.withLockedValue { $0 }
+            var steering = PresetSteering(source: source, settings: settings, stats: stats)
             while let frame = try queue.pop() {
                 summary.framesDropped += frame.droppedBefore
                 guard let estimate = clock.estimate else { throw SpoolError("clock not synchronised") }
                 guard let pts = Self.sessionTime(estimate.shared(fromLocal: frame.localCaptureNanoseconds) - t0Shared,
                                                  onTheGrid: startsOnTheGrid) else { continue }
                 let slot = pts / settings.segmentNanoseconds
-                let forceKey = slot != lastSlot
+                var forceKey = slot != lastSlot
+                if lastSlot >= 0, let change = try steering.beforeFrame(boundary: forceKey, pts: pts, now: clock.localNow(),
+                                                                           maker: maker, segments: &segments) {
+                    forceKey = true
+                    summary.presetSwitches.append(change)
+                }
                 lastSlot = slot
+                let encodeStart = MonotonicTime.now()
                 let packets = try maker.make(frame.payload, ptsNanoseconds: pts, forceKeyframe: forceKey)
+                steering.frameEncoded(nanoseconds: MonotonicTime.now() - encodeStart, queue: queue)
                 if let track = audioTrack { try segments.storeAudio(track.take(before: pts)) }
                 lastPts = pts
                 if let parameters = maker.parameters { try segments.store(packets, parameters: parameters) }

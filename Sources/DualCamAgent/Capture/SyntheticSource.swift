@@ -68,14 +68,10 @@ struct SyntheticSource: FrameSource {
             let trueInstant = clock.simulatedError.trueTime(fromLocal: local)
             let now = MonotonicTime.now()
             advance()
-            // A frame is lost when a camera's driver would have had no free buffer for it:
-            // a camera keeps capturing into its ring of buffers (V4L2Capture.bufferCount)
-            // while the reader is late, so only a reader later than the ring holds loses
-            // frames. Allowing one period only, as before, lost 1-2 frames in 10-s takes
-            // of 4 and 8 agents on 2 cores beside other builds (issue 19; none with this
-            // rule in the same conditions, one run each), where a camera's ring would
-            // have lost none. A late picture is drawn as of its own instant, as a
-            // camera's buffer holds the picture of its capture.
+            // A frame is lost when a camera would have lost it: once every one of its
+            // driver buffers filled while none was dequeued (V4L2Capture.bufferCount, the
+            // agent's own cameras'). A CPU quota or a busy node stalls this thread for tens of
+            // ms, as it stalls a camera's reader, whose driver keeps capturing meanwhile.
             if now > trueInstant + Int64(V4L2Capture.bufferCount - 1) * rate.periodNanoseconds {
                 dropped += 1
                 continue

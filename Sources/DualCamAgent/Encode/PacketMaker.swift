@@ -5,7 +5,7 @@ import DualCamMedia
 /// decoded and re-encoded, H.264 passed through untouched (so its encoder settings do not
 /// apply and segments can only be cut where the camera put keyframes).
 final class PacketMaker {
-    private let settings: RecordingSettings
+    private var settings: RecordingSettings
     private let codedSize: (width: Int, height: Int)
     private var encoder: VideoEncoder?
     private var decoder: VideoDecoder?
@@ -20,17 +20,35 @@ final class PacketMaker {
 
     /// The encoder is opened here, not at the first frame: x264 takes tens of ms to
     /// start, which the first frames' queue should not have to absorb.
-    init(settings: RecordingSettings, codedSize: (width: Int, height: Int), passesThrough: Bool) throws {
+    /// `preset`: what an automatic preset is already known to be (an earlier take's
+    /// measurement), nil for the settings' own.
+    init(settings: RecordingSettings, codedSize: (width: Int, height: Int), passesThrough: Bool, preset: String? = nil) throws {
         self.settings = settings
         self.codedSize = codedSize
         if !passesThrough {
-            let (opened, note) = try EncoderChoice.open(settings)
+            let (opened, note) = try EncoderChoice.open(settings, preset: preset)
             encoder = opened
             encoderNote = note
         }
     }
 
     var encoderName: String { encoder?.settings.encoder ?? "none" }
+    /// The preset in effect (nil when nothing of ours encodes).
+    var preset: String? { encoder?.settings.preset }
+    var isHardware: Bool { encoder?.settings.isHardware ?? false }
+
+    /// Drains the encoder in use and opens `encoder` with `preset` in its place, for the
+    /// next frame (which the caller makes a keyframe: it starts a segment). Returns the old
+    /// encoder's last packets, which belong before it.
+    func switchEncoder(to name: String, preset: String) throws -> [EncodedPacket] {
+        guard let old = encoder, old.settings.encoder != name || old.settings.preset != preset else { return [] }
+        let rest = try old.flush()
+        settings.encoder = name
+        let (opened, note) = try EncoderChoice.open(settings, preset: preset)
+        encoder = opened
+        if let note { encoderNote = note }
+        return rest
+    }
 
     /// What the segments' muxer needs; nil until the first packet is known.
     var parameters: CodecParameters? { passThrough ?? encoder?.parameters }

@@ -39,6 +39,22 @@ public struct LocalRecorder: Sendable {
         let clock = AgentClock(standaloneWith: simulatedError)
         let sessionID = "local-" + SessionStamp.now()
         let spool = SegmentSpool(root: outputDirectory + "/segments")
+        // An automatic preset is measured before the start, as at a coordinator's
+        // Prepare, so the recording still holds the whole duration asked for.
+        var prepared: PreparedSource?
+        if settings.isAutomaticPreset {
+            let source = try PreparedSource(settings: settings, clock: clock)
+            try await source.waitForFirstFrame(seconds: 10)
+            do {
+                if let result = try await Blocking.result({ try source.chooseAutomaticPreset() }) {
+                    logger.notice("preset auto: \(result.summary)")
+                }
+            } catch {
+                source.close()
+                throw error
+            }
+            prepared = source
+        }
         // Half a second ahead: a camera takes that long to open and stream (vivid under
         // emulation, ~0.4 s), and the recording should hold the whole duration asked
         // for. Piped frames count from the first one the producer sends.
@@ -52,7 +68,7 @@ public struct LocalRecorder: Sendable {
         let pipeline = RecordingPipeline(
             sessionID: sessionID, settings: settings, clock: clock, spool: spool, t0Shared: t0, stopShared: stop,
             onSegment: { _ in }, onFinish: { finished.continuation.yield($0); finished.continuation.finish() })
-        pipeline.start()
+        pipeline.start(with: prepared)
         let reporter = TelemetryReporter(stats: pipeline.stats, clock: clock, spoolPath: spool.root,
                                          countsAcknowledgements: false)
         let telemetry = Task {

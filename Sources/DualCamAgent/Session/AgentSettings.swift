@@ -74,9 +74,17 @@ public struct RecordingSettings: Sendable {
                                  genlock: genlock)
     }
 
+    /// `--preset auto`: the encoder measures its presets at Prepare (EncoderProbe).
+    public var isAutomaticPreset: Bool { preset == VideoEncoderSettings.automaticPreset }
+
+    /// What an automatic preset opens with before it is measured (and where it never is:
+    /// a local recording's encoder opened before its first frames): the old default.
+    static let provisionalPreset = "veryfast"
+
     var encoderSettings: VideoEncoderSettings {
         let framesPerSegment = Int((segmentNanoseconds * rate.numerator) / (1_000_000_000 * rate.denominator))
-        return VideoEncoderSettings(encoder: encoder, width: width, height: height, rate: rate, preset: preset,
+        return VideoEncoderSettings(encoder: encoder, width: width, height: height, rate: rate,
+                                    preset: isAutomaticPreset ? Self.provisionalPreset : preset,
                                     tune: "zerolatency", crf: crf, bitrate: bitrate,
                                     gopFrames: max(framesPerSegment, 1), threads: 0)
     }

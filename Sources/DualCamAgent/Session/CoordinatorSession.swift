@@ -158,6 +158,15 @@ final class CoordinatorSession: Sendable {
             var ready = Dualcam_V1_Ready()
             ready.sessionID = prepare.sessionID
             ready.video = settings.wire
+            if let automatic = session.automatic {
+                logger.notice("\(prepare.sessionID): preset auto: \(automatic.summary)")
+                ready.encoder = automatic.wire
+                ready.video.preset = automatic.outcome.preset ?? ""
+                ready.video.encoder = automatic.encoder
+            } else {
+                ready.encoder.encoder = session.encoder.maker.encoderName
+                ready.encoder.preset = session.encoder.maker.preset ?? ""
+            }
             ready.sourceDescription = WireSentences.fitted([session.description + "; "
                 + (settings.audio.isEnabled ? "sound: \(settings.audio.summary)" : "no sound")])[0]
             ready.warnings = WireSentences.fitted(soundProblem.map { [$0] } ?? [])
@@ -166,7 +175,12 @@ final class CoordinatorSession: Sendable {
                                                      session.description)))
         } catch {
             logger.error("cannot prepare \(prepare.sessionID): \(error)")
-            try? c.connection.send(.error(wireError(.errorSourceFailed, "\(options.name): \(error)", sessionID: prepare.sessionID)))
+            var refusal = wireError(.errorSourceFailed, "\(options.name): \(error)", sessionID: prepare.sessionID)
+            if let slow = error as? EncoderTooSlow {
+                refusal.code = .errorTooSlow
+                refusal.fits = slow.fits.prefix(16).map(Dualcam_V1_VideoSettings.init(mode:))
+            }
+            try? c.connection.send(.error(refusal))
         }
     }
 
@@ -314,6 +328,7 @@ final class CoordinatorSession: Sendable {
         finished.framesCaptured = UInt64(clamping: summary.framesCaptured)
         finished.framesDropped = UInt64(clamping: summary.framesDropped)
         finished.notes = WireSentences.fitted(summary.notes)
+        finished.presetSwitches = summary.presetSwitches.prefix(min(summary.segments, WireProtocol.maxPresetSwitches)).map(\.wire)
         do {
             try c.connection.send(.recordingFinished(finished))
         } catch {

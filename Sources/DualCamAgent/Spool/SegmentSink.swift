@@ -38,10 +38,20 @@ struct SegmentSink {
         self.space = DiskGuard(path: spool.root, minimumReserveBytes: reserveBytes)
     }
 
+    /// The index the segment opened at the next keyframe of a new slot will have.
+    var nextIndex: Int { writer == nil ? count : count + 1 }
+    /// Set by `cutAtNextKeyframe`: the next keyframe opens a segment though its slot has one.
+    private var cutRequested = false
+
+    /// An encoder switched mid-slot (the node could not wait for the boundary): its first
+    /// frame, an IDR with the new parameter sets, starts a segment of its own.
+    mutating func cutAtNextKeyframe() { cutRequested = true }
+
     mutating func store(_ packets: [EncodedPacket], parameters: CodecParameters) throws {
         for packet in packets {
             let slot = max(packet.ptsNanoseconds, 0) / segmentNanoseconds
-            if packet.isKeyframe && (writer == nil || slot != writerSlot) {
+            if packet.isKeyframe && (writer == nil || slot != writerSlot || cutRequested) {
+                cutRequested = false
                 try finishSegment()
                 // Checked before a segment opens, so a disk about to fill ends the
                 // recording at a segment boundary, with nothing half written.

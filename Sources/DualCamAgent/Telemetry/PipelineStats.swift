@@ -22,6 +22,10 @@ final class PipelineStats: Sendable {
         /// Segments the coordinator acknowledged as durably held (a set: an ack may be
         /// repeated after a reconnect).
         var acknowledged: Set<Int> = []
+        /// The encoder preset in effect, and (`--preset auto`) what falls short when even
+        /// the fastest cannot keep up.
+        var preset = ""
+        var encoderShortfall: String?
     }
 
     private let box = NIOLockedValueBox(Counters())

@@ -46,6 +46,8 @@ final class TelemetryReporter: @unchecked Sendable {
         t.throttleFlags = SystemHealth.throttleFlags() ?? 0
         t.freeDiskBytes = UInt64(max(FreeSpace.bytes(at: spoolPath) ?? 0, 0))
         t.clockErrorBoundNs = clock.estimate?.errorBound(atLocal: now) ?? -1
+        t.preset = counters.preset
+        if let shortfall = counters.encoderShortfall { t.encoderShortfall = WireSentences.fitted([shortfall])[0] }
         if let levels = stats.readAudioLevels() {
             t.audio = true
             t.audioPeakDbfs = levels.peakDBFS
@@ -58,6 +60,8 @@ final class TelemetryReporter: @unchecked Sendable {
                           t.encodeLatencyMs, Int(t.queueDepth))
         if counters.beforeKeyframeDrops > 0 { line += ", \(counters.beforeKeyframeDrops) before the first keyframe" }
         line += ", \(counters.segments) segments"
+        if !counters.preset.isEmpty { line += ", preset \(counters.preset)" }
+        if let shortfall = counters.encoderShortfall { line += "; \(shortfall)" }
         if countsAcknowledgements { line += " (\(t.segmentsPending) not yet held by the coordinator)" }
         if !t.cpuTemperatureC.isNaN { line += String(format: ", CPU %.1f °C", t.cpuTemperatureC) }
         if t.throttleFlags != 0 { line += ", throttled 0x" + String(t.throttleFlags, radix: 16) + " (\(SystemHealth.describeThrottle(t.throttleFlags)))" }

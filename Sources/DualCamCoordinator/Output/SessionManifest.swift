@@ -26,6 +26,8 @@ public struct CameraStatistics: Codable, Sendable {
     /// Digital zoom changes asked while recording, in order (the zoom before the first is
     /// the camera's own setting); absent when none was. Like the layout's timeline.
     public var zoomTimeline: [ZoomChange]? = nil
+    /// How the node encoded: the preset `auto` measured and chose, and every step it took.
+    public var encoding: CameraEncoding? = nil
 }
 
 /// One digital zoom change in a camera's file: from `presentationNanoseconds` (when the

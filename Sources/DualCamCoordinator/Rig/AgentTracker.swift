@@ -31,10 +31,14 @@ struct AgentTracker {
     var clockHistory = ClockHistory()
     /// The largest picture and rate its camera delivers (HelloAck).
     var limits = CameraLimits.unknown
+    /// What the node can encode, from its last refusal as too slow (Rig.Member.encodable).
+    var encodable: [CaptureMode] = []
     var telemetry: Dualcam_V1_Telemetry?
     var ready = false
     /// Its source, encoder and sound as its Ready described them (printable).
     var source: String?
+    /// How it encodes this take, from its Ready (protocol 1.6).
+    var encoder: Dualcam_V1_EncoderReport?
     var finished: Dualcam_V1_RecordingFinished?
     var receiver: SegmentReceiver?
     /// End of the newest segment received, from T0: how far behind live the upload is.

@@ -14,6 +14,8 @@ enum Preflight {
         var freeDiskBytes: Int64?
         var clockBoundNanoseconds: Int64?
         var temperatureC: Double?
+        /// The preset the node chose (`auto`) or was given, with its measured speed.
+        var encoding: String? = nil
     }
 
     static func lines(plan: SessionPlan, nodes: [Node], absent: [String]) -> [String] {
@@ -29,6 +31,7 @@ enum Preflight {
             // a user finds out too late: both are said in capitals.
             parts.append(source.hasPrefix("synthetic") ? "TEST PATTERN (" + source + ")" : source)
             if source.hasSuffix("no sound") { parts.append("NO SOUND") }
+            if let encoding = node.encoding { parts.append(encoding) }
             if let free = node.freeDiskBytes, free > 0 {
                 let hours = Double(free) / BitrateEstimate.storageBytes(bitsPerSecond: bits, seconds: 3600)
                 parts.append(String(format: "%.1f GB free (about %@)", Double(free) / 1e9,

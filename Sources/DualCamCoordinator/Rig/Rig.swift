@@ -16,6 +16,9 @@ public actor Rig {
         var name: String
         var role: Dualcam_V1_Role = .unspecified
         var limits = CameraLimits.unknown
+        /// What the node measured it can encode when it last refused a mode as too slow
+        /// (empty: it never did); the next take's preset fitting keeps to it.
+        var encodable: [CaptureMode] = []
         var link: AgentLink?
         var generation = 0
         var connected = false
@@ -320,6 +323,7 @@ public actor Rig {
                 t.name = members[i].name
                 t.role = members[i].role
                 t.limits = members[i].limits
+                t.encodable = members[i].encodable
                 t.link = members[i].link
                 t.generation = members[i].generation
                 t.phase = .attached
@@ -364,6 +368,8 @@ public actor Rig {
 
     private func memberEvent(_ event: CoordinatorEvent, from i: Int, now: Int64) {
         switch event {
+        case .prepareFailed(let error) where error.code == .errorTooSlow:
+            members[i].encodable = error.fits.map(\.mode)
         case .connected(let ack):
             members[i].connected = true
             members[i].previewAsked = false
@@ -522,7 +528,9 @@ public actor Rig {
         AgentTelemetry(captureFPS: (t.captureFps * 10).rounded() / 10, framesDropped: t.framesDropped,
                        temperatureC: t.cpuTemperatureC.isNaN ? nil : t.cpuTemperatureC.rounded(),
                        throttled: t.throttleFlags & 0xF != 0, freeDiskBytes: t.freeDiskBytes / 100_000_000 * 100_000_000,
-                       sound: t.audio ? SoundLevels(peakDBFS: t.audioPeakDbfs, rmsDBFS: t.audioRmsDbfs) : nil)
+                       sound: t.audio ? SoundLevels(peakDBFS: t.audioPeakDbfs, rmsDBFS: t.audioRmsDbfs) : nil,
+                       preset: WireIdentifier.printable(t.preset),
+                       encoderShortfall: t.encoderShortfall.isEmpty ? nil : WireIdentifier.printable(t.encoderShortfall))
     }
 }
 

@@ -53,6 +53,10 @@ public struct AgentTelemetry: Sendable, Equatable {
     public var freeDiskBytes: UInt64
     /// nil when the node records no sound.
     public var sound: SoundLevels?
+    /// The encoder preset in effect ("" from an agent before 1.6).
+    public var preset: String = ""
+    /// Set while even the fastest preset cannot keep up (frames are being dropped).
+    public var encoderShortfall: String?
 }
 
 public struct SoundLevels: Sendable, Equatable {

@@ -39,6 +39,7 @@ public enum StatusText {
             fields.append((-273...1000).contains(c) ? String(format: "%.0f °C", c) : "? °C")
         }
         if t.freeDiskBytes > 0 { fields.append(String(format: "%.1f GB free", Double(t.freeDiskBytes) / 1e9)) }
+        if !t.preset.isEmpty { fields.append(t.preset + (t.encoderShortfall != nil ? " (CANNOT KEEP UP)" : "")) }
         return fields
     }
 

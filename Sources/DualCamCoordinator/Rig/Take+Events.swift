@@ -20,6 +20,10 @@ extension Take {
             guard ready.sessionID == sessionID else { return }
             agents[i].ready = true
             agents[i].source = WireIdentifier.printable(ready.sourceDescription)
+            if ready.hasEncoder {
+                agents[i].encoder = ready.encoder
+                reportEncoder(i, ready.encoder)
+            }
             for warning in ready.warnings {
                 warnOnce("ready\(i):\(warning)", "\(agents[i].name): \(WireIdentifier.printable(warning))")
             }
@@ -28,6 +32,11 @@ extension Take {
             guard error.sessionID == sessionID else { return }
             agents[i].errors.append(error.message)
             feed(.prepareFailed(agent: i, reason: error.message, now: now))
+            if error.code == .errorTooSlow, !error.fits.isEmpty {
+                notice(plan.fitsSizeToCameras
+                       ? "the next take with a quality preset records at what \(agents[i].name) can encode"
+                       : "choose a size and rate \(agents[i].name) can encode (--size, --fps), or leave them to the quality preset")
+            }
         case .readyTimedOut:
             break  // the take's own deadline decides
         case .previewFrame:
@@ -39,6 +48,9 @@ extension Take {
         case .telemetry(let telemetry):
             agents[i].telemetry = telemetry
             checkHealth(i, telemetry)
+            if !telemetry.encoderShortfall.isEmpty {
+                warnOnce("shortfall\(i)", "\(agents[i].name): \(WireIdentifier.printable(telemetry.encoderShortfall))")
+            }
         case .segmentOffered(let offer):
             guard let receiver = agents[i].receiver, offer.sessionID == sessionID else { return }
             if try !receiver.offer(offer) {
@@ -260,6 +272,7 @@ extension Take {
             s.reconnects = a.reconnects
             s.rejoins = a.rejoins
             s.missingSegments = a.missingSegments
+            s.encoding = CameraEncoding(a.encoder, switches: a.finished?.presetSwitches ?? [])
             s.source = a.source
             s.zoomTimeline = a.zoomChanges.isEmpty ? nil : a.zoomChanges
             return s
@@ -326,5 +339,16 @@ extension Take {
             status.elapsedSeconds = Double(stop - t0) / 1e9
         }
         return status
+    }
+}
+
+extension Take {
+    /// Warned when the node has less than the headroom even at the fastest preset (the
+    /// pre-flight lines show every node's choice).
+    func reportEncoder(_ i: Int, _ report: Dualcam_V1_EncoderReport) {
+        guard report.automatic, report.speed.isFinite, report.speed < PresetChoice.headroom else { return }
+        let speed = String(format: "%.1f", report.speed)
+        warnOnce("tight\(i)", "\(agents[i].name): even \(WireIdentifier.printable(report.preset)) encodes only \(speed)x real time "
+                 + "on this node; a busier node will drop frames: record smaller or at a lower rate")
     }
 }

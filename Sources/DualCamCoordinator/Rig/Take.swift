@@ -220,6 +220,16 @@ final class Take {
                                      logger: logger)
     }
 
+    /// And at most what every node measured it can encode, where one refused a mode before.
+    private func fitToEncoders() {
+        let wanted = CaptureMode(width: plan.width, height: plan.height, rate: plan.rate)
+        let nodes = agents.map { a in plan.fitsSizeToCameras ? a.encodable : [] }
+        guard let mode = EncodableFit.fit(wanted, nodes: nodes, lowersRate: plan.fitsRateToCameras), mode != wanted else { return }
+        let slow = agents.filter { !$0.encodable.isEmpty }.map(\.name).joined(separator: ", ")
+        notice("recording at \(mode), not \(wanted): the most \(slow) can encode in real time (measured at its last Prepare)")
+        (plan.width, plan.height, plan.rate) = (mode.width, mode.height, mode.rate)
+    }
+
     /// A preset asks for at most what every camera delivers; settings given explicitly are
     /// kept, with a word on each camera that must scale its pictures up to meet them.
     private func fitToCameras() {
@@ -234,17 +244,26 @@ final class Take {
                 notice("recording at \(mode), not \(wanted): the most every camera delivers (\(cameras))")
             }
             (plan.width, plan.height, plan.rate) = (mode.width, mode.height, mode.rate)
+            fitToEncoders()
         }
         for note in CaptureModeFit.shortfalls(mode, cameras: agents.map { ($0.name, $0.limits) }) {
             notice("warning: " + note)
         }
     }
 
+    /// "preset faster (auto: 2.2x real time)", from an agent's Ready.
+    static func encodingText(_ report: Dualcam_V1_EncoderReport) -> String {
+        let preset = WireIdentifier.printable(report.preset)
+        guard report.automatic, report.speed.isFinite else { return "preset \(preset)" }
+        return "preset \(preset) (auto: \(String(format: "%.1f", report.speed))x real time)"
+    }
+
     private func preflightNode(_ i: Int) -> Preflight.Node {
         let a = agents[i]
         let temperature = a.telemetry.map(\.cpuTemperatureC).flatMap { $0.isFinite ? $0 : nil }
         return Preflight.Node(name: a.name, role: a.role.name, source: a.source, freeDiskBytes: machine.agents[i].freeDiskBytes,
-                              clockBoundNanoseconds: a.clock?.errorBoundNs, temperatureC: temperature)
+                              clockBoundNanoseconds: a.clock?.errorBoundNs, temperatureC: temperature,
+                              encoding: a.encoder.map(Self.encodingText))
     }
 
     func send(_ body: Dualcam_V1_Envelope.OneOf_Body, to i: Int) {

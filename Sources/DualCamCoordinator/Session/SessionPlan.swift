@@ -14,7 +14,8 @@ public struct SessionPlan: Sendable {
     public var height: Int = 720
     public var rate: FrameRate = .fps30
     public var encoder: String = "libx264"
-    public var preset: String = "veryfast"
+    /// The agents' encoder preset: `auto` lets each node measure what it carries.
+    public var preset: String = "auto"
     /// The live composite's encoder preset; nil: chosen for the number of cameras
     /// (`CompositePreset`), which must keep real time beside the decoding of every camera.
     public var compositePreset: String? = nil

@@ -98,6 +98,11 @@ public struct CoordinatorConnectionStateMachine: Sendable {
         if !e.sessionID.isEmpty, WireIdentifier.problem(e.sessionID, what: "Error session_id") != nil {
             return core.fail(ProtocolError(.badMessage, "Error with an invalid session_id"), inReplyTo: envelope.sequence, now: now)
         }
+        do throws(ProtocolError) {
+            try MessageValidation.checkFits(e.fits)
+        } catch {
+            return core.fail(error, inReplyTo: envelope.sequence, now: now)
+        }
         if envelope.inReplyTo != 0 { ingest.requestDeclined(inReplyTo: envelope.inReplyTo) }
         if following, e.code == .errorSegmentUnavailable, envelope.inReplyTo == 0,
            case .recording(let id)? = phase, id == e.sessionID {

@@ -121,6 +121,44 @@ enum MessageValidation {
         try checkVideo(ready.video, in: "Ready")
         try checkSentences(ready.warnings, in: "Ready warnings")
         try checkSentences([ready.sourceDescription], in: "Ready source_description")
+        try checkEncoderReport(ready.encoder)
+    }
+
+    /// A preset is a short word; speeds are shown and compared, so finite and sane.
+    static let maxPresetBytes = 32
+    static let maxPresetMeasurements = 16
+
+    private static func checkEncoderReport(_ report: Dualcam_V1_EncoderReport) throws(ProtocolError) {
+        try checkPreset(report.preset, in: "Ready encoder")
+        guard report.encoder.utf8.count <= maxPresetBytes else {
+            throw ProtocolError(.badMessage, "Ready encoder: encoder name longer than \(maxPresetBytes) bytes")
+        }
+        guard report.measured.count <= maxPresetMeasurements else {
+            throw ProtocolError(.badMessage, "Ready encoder: more than \(maxPresetMeasurements) measurements")
+        }
+        for speed in [report.speed] + report.measured.map(\.framesPerSecond) where !(speed.isFinite && speed >= 0 && speed < 1e6) {
+            throw ProtocolError(.badMessage, "Ready encoder: speed \(speed) is not a finite, non-negative figure")
+        }
+        for m in report.measured { try checkPreset(m.preset, in: "Ready encoder measured") }
+    }
+
+    /// An Error's `fits` (§19): a short list of real sizes and rates.
+    static func checkFits(_ fits: [Dualcam_V1_VideoSettings]) throws(ProtocolError) {
+        guard fits.count <= maxPresetMeasurements else {
+            throw ProtocolError(.badMessage, "Error: more than \(maxPresetMeasurements) fits")
+        }
+        for fit in fits {
+            try checkVideo(fit, in: "Error fits")
+            guard fit.width > 0, fit.height > 0, fit.fpsNum > 0 else {
+                throw ProtocolError(.badMessage, "Error fits: a fit needs a width, a height and a rate")
+            }
+        }
+    }
+
+    private static func checkPreset(_ preset: String, in message: String) throws(ProtocolError) {
+        guard preset.utf8.count <= maxPresetBytes, preset.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 32 }) else {
+            throw ProtocolError(.badMessage, "\(message): preset must be a word of at most \(maxPresetBytes) ASCII letters")
+        }
     }
 
     private static func checkSentences(_ sentences: [String], in message: String) throws(ProtocolError) {
@@ -142,6 +180,18 @@ enum MessageValidation {
             throw ProtocolError(.badMessage, "RecordingFinished: unavailable_segments must be distinct indices below segment_count")
         }
         try checkSentences(finished.notes, in: "RecordingFinished notes")
+        // A switch at most per segment: more entries than segments are not a take's.
+        guard finished.presetSwitches.count <= min(Int(finished.segmentCount), WireProtocol.maxPresetSwitches) else {
+            throw ProtocolError(.badMessage, "RecordingFinished: more preset_switches than segments (or than \(WireProtocol.maxPresetSwitches))")
+        }
+        for change in finished.presetSwitches {
+            try checkIndex(change.segmentIndex, in: "RecordingFinished preset_switches")
+            guard change.atPtsNs >= 0, change.atPtsNs < maxInstant else {
+                throw ProtocolError(.badMessage, "RecordingFinished preset_switches: at_pts_ns \(change.atPtsNs) out of range")
+            }
+            try checkPreset(change.preset, in: "RecordingFinished preset_switches")
+            try checkSentences([change.reason], in: "RecordingFinished preset_switches reason")
+        }
     }
 
     static func checkClockStatus(_ status: Dualcam_V1_ClockStatus) throws(ProtocolError) {
@@ -167,6 +217,8 @@ enum MessageValidation {
               t.clockErrorBoundNs >= 0, t.clockErrorBoundNs < maxInstant else {
             throw ProtocolError(.badMessage, "Telemetry: counters out of range")
         }
+        try checkPreset(t.preset, in: "Telemetry")
+        try checkSentences([t.encoderShortfall], in: "Telemetry encoder_shortfall")
     }
 
     /// Preview sizes and rates the agents encode (§16): a small picture for a screen.
