@@ -52,6 +52,9 @@ print(' '.join(sys.argv[2] + '/' + c['file'] for c in m['cameras']))" "$d/manife
     echo
     echo "== $n cameras, ${seconds} s at $size (load before: $load)"
     grep -E 'composite:|files final|coordinator CPU' "$log" | sed 's/^/   /' || true
+    # The agents' presets as they chose them (`auto`) or were given, counted.
+    grep -E '^  demo-.*\[(host|guest|camera)\]' "$log" | grep -oE 'preset [a-z0-9_]+( \([^)]*\))?' | sed -E 's/[0-9.]+x real time/…/' \
+        | sort | uniq -c | sed 's/^ */   agents: /' || true
     python3 - "$d/manifest.json" "$n" "$seconds" "$outside" <<'EOF'
 import json, sys
 m = json.load(open(sys.argv[1]))
