@@ -4,6 +4,8 @@ DualCam's own code: ffmpeg decodes to raw luma, numpy reads the cells.
 
   tools/dctc_read.py FILE                 codes of every frame
   tools/dctc_read.py A.mp4 B.mp4          per-frame difference A - B in ms, with summary
+  tools/dctc_read.py A.mp4 B.mp4 C.mp4 …  more files: frames per file, and the spread of the
+                                          codes (largest - smallest) at each shared instant
   tools/dctc_read.py --slot X,Y,W,H --source WxH FILE   read a source scaled into a slot
   tools/dctc_read.py --slot ... --source WxH --crop X,Y,W,H FILE   the same where the slot
                                           shows that part of the source (an anchored fill;
@@ -129,6 +131,28 @@ def signed_diff(a, b):
     return d - (1 << 32) if d >= (1 << 31) else d
 
 
+def spread_summary(files, codes):
+    """More than two files (a rig of many cameras): at each presentation time held by
+    every file, the largest code minus the smallest, and how many of each file's frames
+    step by other than one frame period (a missing frame)."""
+    times = [timestamps(p) for p in files]
+    by_time = [dict(zip(t, c)) for t, c in zip(times, codes)]
+    common = sorted(set(by_time[0]).intersection(*[set(b) for b in by_time[1:]]))
+    spreads = []
+    for t in common:
+        vs = [b[t] for b in by_time]
+        rel = [signed_diff(v, vs[0]) / 10 for v in vs]
+        spreads.append(max(rel) - min(rel))
+    for p, c, t in zip(files, codes, times):
+        steps = [signed_diff(b, a) / 10 for a, b in zip(c, c[1:])]
+        period = sorted(steps)[len(steps) // 2] if steps else 0
+        gaps = sum(1 for d in steps if abs(d - period) > 1.0)
+        print(f"{p}: {len(c)} frames, {gaps} steps off {period:.1f} ms")
+    s = sorted(spreads) or [0]
+    print(f"{len(files)} files, {len(common)} instants in all of them; spread of codes (largest - smallest) "
+          f"max {s[-1]:.1f} ms, p99 {s[(len(s) - 1) * 99 // 100]:.1f} ms, median {s[len(s) // 2]:.1f} ms")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("files", nargs="+")
@@ -151,6 +175,9 @@ def main():
     if len(codes) == 1:
         for i, c in enumerate(codes[0]):
             print(i, c, f"{c / 10000:.4f}s")
+        return
+    if len(codes) > 2:
+        spread_summary(args.files, codes)
         return
     # Pair frames by presentation time, so that a dropped frame in one file does not
     # shift every comparison after it.

@@ -14,13 +14,35 @@ public final class VideoDecoder {
     private var spare: YUV420Image?
     private var flushed = false
 
-    public init(parameters: CodecParameters) throws {
-        context = try CodecContext.openDecoder(id: try parameters.codecID(), name: parameters.codecName) {
+    /// `threads`: libavcodec's decoding threads, 0 for one per core, 1 (the default) for
+    /// none. With frame threads a picture comes out up to `threads - 1` packets after its
+    /// own (`threading` tells what the codec took): callers must take each picture's
+    /// timestamp from the `DecodedFrame`, never from the packet just fed, and `flush` at
+    /// the end for the last ones.
+    public init(parameters: CodecParameters, threads: Int = 1) throws {
+        context = try CodecContext.openDecoder(id: try parameters.codecID(), name: parameters.codecName, threads: threads) {
             try parameters.write(to: $0)
         }
         self.parameters = parameters
         self.packet = try Packet()
         self.frame = try Frame()
+    }
+
+    /// What libavcodec made of the threads asked for: "frame threads ×4", "slice threads
+    /// ×2", or "one thread" (Debian 12's FFmpeg 5.1 decodes MJPEG on one thread whatever
+    /// is asked: its mjpeg decoder has no threading capability).
+    public var threading: String {
+        let c = context.pointer.pointee
+        let kind = c.active_thread_type
+        if kind & FF_THREAD_FRAME != 0 { return "frame threads ×\(c.thread_count)" }
+        if kind & FF_THREAD_SLICE != 0 { return "slice threads ×\(c.thread_count)" }
+        return "one thread"
+    }
+
+    /// Packets a picture may come out behind its own: thread_count - 1 with frame threads.
+    public var frameDelay: Int {
+        let c = context.pointer.pointee
+        return c.active_thread_type & FF_THREAD_FRAME != 0 ? max(Int(c.thread_count) - 1, 0) : 0
     }
 
     /// Feeds one packet; returns the pictures that became ready (decoders may hold some back).

@@ -231,7 +231,7 @@ struct SpawnError: Error, CustomStringConvertible {
 /// The raw input both encoders get: the agent's synthetic pattern with its DCTC code,
 /// rendered once so neither run pays for it, planes back to back per frame. Returns the
 /// file's size.
-private func renderFrames(width: Int, height: Int, count: Int, to path: String) throws -> Int {
+func renderFrames(width: Int, height: Int, count: Int, to path: String) throws -> Int {
     let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     guard fd >= 0 else { throw SpawnError("cannot create \(path): \(String(cString: strerror(errno)))") }
     defer { close(fd) }

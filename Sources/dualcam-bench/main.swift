@@ -9,6 +9,9 @@
 //                                    same inputs and libx264 settings: wall and CPU time, ratio
 //   dualcam-bench preview [frames]   the live preview's CPU (scale + encode to 640x360) against the
 //                                    recording's 1080p30 encode on the same frames
+//   dualcam-bench presets [--frames N] [--sizes WxH,…] [--presets P,…] [--no-peer]
+//                                    fps each libx264 preset sustains on one core (threads 1), ours
+//                                    against `ffmpeg -threads 1` on the same raw synthetic frames
 //   dualcam-bench avsync FILE... [--layout SPEC --streams N]
 //                                    A/V offset of synthetic-source files: tone-burst onsets against
 //                                    DCTC second crossings (a composite read in stream 0's slot)
@@ -24,8 +27,10 @@ case "recompose":
     try runRecomposeBenchmarks(arguments: Array(CommandLine.arguments.dropFirst(2)))
 case "preview":
     try runPreviewBenchmarks(arguments: Array(CommandLine.arguments.dropFirst(2)))
+case "presets":
+    try runPresetBenchmarks(arguments: Array(CommandLine.arguments.dropFirst(2)))
 case "avsync":
     try runAVSyncMeasurement(arguments: Array(CommandLine.arguments.dropFirst(2)))
 default:
-    print("usage: dualcam-bench [core|net|capture [rounds]|preview [frames]|avsync FILE... [--layout SPEC --streams N]|recompose [--session DIR] [--rounds N] [--duration S] [--preset P] [--crf Q] [--tune T]]")
+    print("usage: dualcam-bench [core|net|capture [rounds]|preview [frames]|presets [--frames N] [--sizes WxH,…] [--presets P,…] [--no-peer]|avsync FILE... [--layout SPEC --streams N]|recompose [--session DIR] [--rounds N] [--duration S] [--preset P] [--crf Q] [--tune T]]")
 }

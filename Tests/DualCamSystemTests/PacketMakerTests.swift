@@ -54,6 +54,23 @@ struct PacketMakerTests {
         #expect(levels.count > 8, "\(levels.sorted())")
     }
 
+    /// MJPEG is decoded on libavcodec's threads where the decoder has them: a keyframe
+    /// asked for a frame lands on that frame's packet, whenever its picture comes out, and
+    /// the flush hands on the pictures still inside the decoder.
+    @Test func mjpegKeyframesLandOnTheirOwnFrames() throws {
+        let pictures = try Self.jpegs(count: 6, width: 320, height: 180)
+        try #require(pictures.count == 6)
+        let maker = try PacketMaker(settings: RecordingSettings(width: 320, height: 180, preset: "ultrafast", crf: 23),
+                                    codedSize: (320, 180), passesThrough: false)
+        var packets: [EncodedPacket] = []
+        for (k, jpeg) in pictures.enumerated() {
+            packets += try maker.make(.mjpeg(jpeg), ptsNanoseconds: Int64(k) * 33_333_333, forceKeyframe: k == 0 || k == 4)
+        }
+        packets += try maker.flush()
+        #expect(packets.map(\.ptsNanoseconds) == (0..<6).map { Int64($0) * 33_333_333 })
+        #expect(packets.filter(\.isKeyframe).map(\.ptsNanoseconds) == [0, 4 * 33_333_333])
+    }
+
     @Test func passThroughWaitsForAKeyframe() throws {
         let settings = RecordingSettings(width: 320, height: 180)
         let maker = try PacketMaker(settings: settings, codedSize: (320, 180), passesThrough: true)

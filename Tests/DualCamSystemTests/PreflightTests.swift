@@ -30,6 +30,11 @@ import Testing
         #expect(lines[1].contains(" · preset faster (auto: 2.2x real time) · "), "\(lines[1])")
         #expect(lines[2].contains("TEST PATTERN (synthetic DCTC") && lines[2].hasSuffix("NO SOUND"), "\(lines[2])")
         #expect(lines[3] == "  NOT HERE: pi-cam3 [camera] is paired but did not answer")
+        // The live composite's preset, chosen in the open for the cameras there are.
+        #expect(lines[4] == "  composite: libx264 ultrafast, tune zerolatency (2 cameras decoded (55 Mpixel/s) and the composite encoded (28 Mpixel/s) in real time on this machine)", "\(lines[4])")
+        var asked = plan()
+        asked.compositePreset = "superfast"
+        #expect(Preflight.lines(plan: asked, nodes: [], absent: []).last == "  composite: libx264 superfast, tune zerolatency (as asked)")
     }
 
     @Test func requiredAgentsAnswerByNameOrRole() {

@@ -11,6 +11,8 @@ final class PacketMaker {
     private var decoder: VideoDecoder?
     private var scaler: SwsScaler?
     private var passThrough: CodecParameters?
+    /// Capture instants of MJPEG frames to be encoded as keyframes once decoded.
+    private var keyframesAwaited: Set<Int64> = []
     /// Pass-through frames before the first keyframe cannot be decoded; they are dropped.
     private(set) var droppedBeforeKeyframe = 0
     /// Set when the encoder asked for could not open and libx264 took over.
@@ -57,18 +59,18 @@ final class PacketMaker {
             return try encode(picture.image, pts: pts, forceKeyframe: forceKeyframe)
         case .mjpeg(let bytes):
             if decoder == nil {
+                // As many decoding threads as the node has cores (issue 19): a USB
+                // webcam's 1080p MJPEG is a large share of a Pi's core.
                 decoder = try VideoDecoder(parameters: CodecParameters(codecName: "mjpeg", width: codedSize.width,
-                                                                       height: codedSize.height, pixelFormat: nil))
+                                                                       height: codedSize.height, pixelFormat: nil),
+                                           threads: 0)
             }
             let packet = EncodedPacket(data: bytes, ptsNanoseconds: pts, dtsNanoseconds: pts,
                                        durationNanoseconds: settings.rate.periodNanoseconds, isKeyframe: true)
-            var out: [EncodedPacket] = []
-            for decoded in try decoder!.decode(packet) {
-                out += try encode(decoded.image, pts: decoded.ptsNanoseconds, forceKeyframe: forceKeyframe)
-                // The encoder has let go of the planes: the next frame is decoded into them.
-                decoder!.recycle(decoded.image)
-            }
-            return out
+            // With frame threads a picture comes out a few packets late: it keeps its own
+            // capture instant, and a keyframe asked for this one waits for it.
+            if forceKeyframe { keyframesAwaited.insert(pts) }
+            return try encodeDecoded(try decoder!.decode(packet))
         case .h264(let accessUnit):
             let key = H264Bitstream.isKeyframe(accessUnit)
             if passThrough == nil {
@@ -85,7 +87,20 @@ final class PacketMaker {
     }
 
     func flush() throws -> [EncodedPacket] {
-        try encoder?.flush() ?? []
+        // Pictures still inside a frame-threaded MJPEG decoder are the last ones captured.
+        let tail = try decoder.map { try encodeDecoded(try $0.flush()) } ?? []
+        return try tail + (encoder?.flush() ?? [])
+    }
+
+    private func encodeDecoded(_ frames: [DecodedFrame]) throws -> [EncodedPacket] {
+        var out: [EncodedPacket] = []
+        for decoded in frames {
+            let key = keyframesAwaited.remove(decoded.ptsNanoseconds) != nil
+            out += try encode(decoded.image, pts: decoded.ptsNanoseconds, forceKeyframe: key)
+            // The encoder has let go of the planes: the next frame is decoded into them.
+            decoder?.recycle(decoded.image)
+        }
+        return out
     }
 
     private func encode(_ image: YUV420Image, pts: Int64, forceKeyframe: Bool) throws -> [EncodedPacket] {

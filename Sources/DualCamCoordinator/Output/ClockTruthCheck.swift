@@ -22,6 +22,10 @@ enum ClockTruthCheck {
         /// hour would make finishing slow for a test figure.
         var measuredSeconds: Double
         var cameras: [Camera]
+        /// Largest minus smallest true error across every camera with the pattern, frame
+        /// by frame (`ClockTruth.spread`); absent with fewer than two such cameras, and in
+        /// manifests from before it was measured.
+        var spread: ClockTruth.Figures? = nil
     }
 
     static let measuredNanoseconds: Int64 = 300_000_000_000
@@ -49,7 +53,8 @@ enum ClockTruthCheck {
             let pair = ClockTruth.Figures(ClockTruth.pairErrors(camera.frames, against: first.frames, periodNanoseconds: periodNanoseconds))
             return Camera(camera: camera.name, trueError: truth, reference: first.name, pairError: pair)
         }
-        return Report(measuredSeconds: Double(limit) / 1e9, cameras: cameras)
+        return Report(measuredSeconds: Double(limit) / 1e9, cameras: cameras,
+                      spread: ClockTruth.Figures(ClockTruth.spread(read.map(\.frames), periodNanoseconds: periodNanoseconds)))
     }
 
     /// A warning for each camera further than a tenth of a frame from its reference on

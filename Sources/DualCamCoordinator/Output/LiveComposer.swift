@@ -11,8 +11,7 @@ final class LiveComposer: @unchecked Sendable {
     // which is touched only under `countsLock`.
     private let queue = DispatchQueue(label: "dualcam.compose")
     let outputPath: String
-    private var decoders: [VideoDecoder?]
-    private var audioDecoders: [AudioDecoder?]
+    private let decoders: [CameraSegmentDecoder]
     private let renderer: CompositeRenderer
     private var scheduler: SegmentScheduler
     private var paths: [String: String] = [:]
@@ -25,11 +24,11 @@ final class LiveComposer: @unchecked Sendable {
 
     init(outputPath: String, streamCount: Int, plan: SessionPlan, tags: MP4Tags, cameraNames: [String]) throws {
         self.outputPath = outputPath
-        decoders = Array(repeating: nil, count: streamCount)
-        audioDecoders = Array(repeating: nil, count: streamCount)
+        decoders = (0..<streamCount).map { _ in CameraSegmentDecoder() }
         scheduler = SegmentScheduler(streamCount: streamCount)
         let framesPerSegment = Int(Int64(plan.segmentMilliseconds) * plan.rate.numerator / (1000 * plan.rate.denominator))
-        encoding = .init(encoder: plan.encoder, preset: plan.compositePreset, tune: "zerolatency",
+        let preset = CompositePreset.choose(plan: plan, cameras: streamCount).preset
+        encoding = .init(encoder: plan.encoder, preset: preset, tune: "zerolatency",
                          crf: plan.bitrate == nil ? plan.crf : nil, bitrate: plan.bitrate, gopFrames: max(framesPerSegment, 1))
         // A tick waits for every camera up to two segments plus upload slack.
         renderer = try CompositeRenderer(
@@ -37,7 +36,7 @@ final class LiveComposer: @unchecked Sendable {
             latencyWindowNanoseconds: Int64(plan.segmentMilliseconds) * 2_000_000 + 2_000_000_000,
             timeline: LayoutTimeline(initial: plan.layout), filters: ChangeTimeline(initial: FilterSetting(plan.filter)),
             encoder: VideoEncoderSettings(encoder: plan.encoder, width: plan.width, height: plan.height, rate: plan.rate,
-                                          preset: plan.compositePreset, tune: "zerolatency", crf: plan.bitrate == nil ? plan.crf : nil, bitrate: plan.bitrate,
+                                          preset: preset, tune: "zerolatency", crf: plan.bitrate == nil ? plan.crf : nil, bitrate: plan.bitrate,
                                           gopFrames: max(framesPerSegment, 1), threads: 0),
             tags: tags, mixes: ChangeTimeline(initial: plan.mix), cameraNames: cameraNames)
         renderer.contactSheet = ContactSheetRecorder(width: plan.width, height: plan.height)
@@ -68,29 +67,23 @@ final class LiveComposer: @unchecked Sendable {
     }
 
     private func compose(_ segments: [SegmentScheduler.Segment]) {
-        for segment in segments {
+        // Every camera's segments of this batch decoded at once, each camera on a core
+        // of its own where there are cores; then composed in order, here.
+        var work: [(camera: Int, path: String)] = []
+        let jobs: [Int?] = segments.map { segment in
+            guard error == nil, let path = paths.removeValue(forKey: "\(segment.stream)/\(segment.index)") else { return nil }
+            work.append((segment.stream, path))
+            return work.count - 1
+        }
+        let decoded = CameraSegmentDecoder.decodeConcurrently(work, decoders: decoders)
+        for (segment, job) in zip(segments, jobs) {
             countsLock.withLock { counts.composed += 1 }
-            guard error == nil, let path = paths.removeValue(forKey: "\(segment.stream)/\(segment.index)") else { continue }
+            guard error == nil, let job else { continue }
             do {
-                let demuxer = try MediaDemuxer(path: path)
-                let stream = segment.stream
-                if decoders[stream] == nil { decoders[stream] = try VideoDecoder(parameters: demuxer.videoParameters) }
-                guard let decoder = decoders[stream] else { continue }
-                if audioDecoders[stream] == nil, let audio = demuxer.audioParameters {
-                    audioDecoders[stream] = try AudioDecoder(parameters: audio)
-                    renderer.openAudio(sampleRate: audio.sampleRate, channels: audio.channels)
-                }
-                while let packet = try demuxer.nextPacket() {
-                    switch packet {
-                    case .video(let encoded):
-                        for frame in try decoder.decode(encoded) { renderer.push(stream: stream, frame: frame) }
-                    case .audio(let encoded):
-                        for chunk in try audioDecoders[stream]?.decode(encoded) ?? [] { renderer.pushAudio(stream: stream, chunk) }
-                    case .lossless: continue
-                    }
-                }
-                // Segments end on frame boundaries: the decoder holds nothing back with
-                // no B-frames, so nothing is flushed here and the next segment continues.
+                let out = try decoded[job].get()
+                if let sound = out.soundOpened { renderer.openAudio(sampleRate: sound.sampleRate, channels: sound.channels) }
+                for frame in out.frames { renderer.push(stream: segment.stream, frame: frame) }
+                for chunk in out.sound { renderer.pushAudio(stream: segment.stream, chunk) }
                 try renderer.composeReady()
             } catch {
                 self.error = "composing segment \(segment.index) of camera \(segment.stream + 1): \(error)"
@@ -153,7 +146,7 @@ final class LiveComposer: @unchecked Sendable {
                     compose(scheduler.releaseAll())
                     if let error { throw CoordinatorError(error) }
                     for i in decoders.indices {
-                        for frame in try decoders[i]?.flush() ?? [] { renderer.push(stream: i, frame: frame) }
+                        for frame in try decoders[i].flush() { renderer.push(stream: i, frame: frame) }
                     }
                     let statistics = try renderer.finish(endPresentationNanoseconds: endPresentationNanoseconds)
                     var outcome = Outcome(statistics: statistics, warnings: [])

@@ -181,4 +181,7 @@ struct SessionManifest: Codable {
     /// far apart such cameras really were; absent without such sources, and in manifests
     /// from before it was measured.
     var clockTruth: ClockTruthCheck.Report? = nil
+    /// The coordinator's CPU while the take recorded; absent in manifests from before it
+    /// was measured, and for a manifest rebuilt by `rebuild-manifest` (no take to measure).
+    var coordinatorCPU: CoordinatorCPU? = nil
 }

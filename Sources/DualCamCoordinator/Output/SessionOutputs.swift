@@ -18,6 +18,9 @@ final class SessionOutputs: @unchecked Sendable {
     private let composer: LiveComposer
     /// The manifest as `finish` wrote it, for the sync reports added after.
     private var finished: (manifest: SessionManifest, durationNanoseconds: Int64)?
+    /// The process's CPU from here to `finish` (written there, read after it returns).
+    private let cpuMeter = CoordinatorCPU.Meter()
+    private(set) var cpu: CoordinatorCPU?
     let plan: SessionPlan
     let sessionDirectory: String
     let sessionID: String
@@ -100,6 +103,8 @@ final class SessionOutputs: @unchecked Sendable {
                 deviceIDs: [String], warnings sessionWarnings: [String],
                 sinceStop: Int64? = nil) async throws -> SessionResult {
         let finishing = ContinuousClock.now
+        // Every segment is in: what follows is finishing, not recording.
+        if sinceStop != nil { cpu = cpuMeter.read(cameras: cameraNames.count) }
         let (remuxWarnings, soundFiles, recorded, startTimecodes): ([String], [String?], [Int], [SMPTETimecode?]) = await withCheckedContinuation { done in
             remuxQueue.async { [self] in
                 var warnings: [String] = []
@@ -152,7 +157,8 @@ final class SessionOutputs: @unchecked Sendable {
                         writingMilliseconds: Double(composite.sheetWritingNanoseconds) / 1e6,
                         finalisingMilliseconds: Double(ContactSheetRecorder.nanoseconds(since: finishing)) / 1e6,
                         sinceStopMilliseconds: sinceStop.map { Double(MonotonicTime.now() - $0) / 1e6 })
-                : nil)
+                : nil,
+            coordinatorCPU: cpu)
         let manifestPath = sessionDirectory + "/manifest.json"
         try manifest.write(sessionDirectory: sessionDirectory)
         finished = (manifest, durationNanoseconds)

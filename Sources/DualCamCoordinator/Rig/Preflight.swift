@@ -42,6 +42,8 @@ enum Preflight {
             out.append("  \(node.name) [\(node.role)]: " + parts.joined(separator: " · "))
         }
         for line in absent { out.append("  NOT HERE: " + line) }
+        let composite = CompositePreset.choose(plan: plan, cameras: nodes.count)
+        out.append("  composite: \(plan.encoder) \(composite.preset), tune zerolatency (\(composite.reason))")
         return out
     }
 }

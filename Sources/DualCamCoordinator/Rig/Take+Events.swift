@@ -283,6 +283,7 @@ extension Take {
                                               sinceStop: stop)
         let afterStop = Double(MonotonicTime.now() - stop) / 1e9
         notice(String(format: "files final %.2f s after the stop instant (every segment in after %.2f s)", afterStop, collected))
+        if let cpu = outputs.cpu { notice(cpu.summary) }
         let started = MonotonicTime.now()
         do {
             let reports = try outputs.addSyncReports()
@@ -297,6 +298,10 @@ extension Take {
                 notice(String(format: "clock truth (frame codes): %@ error median %.0f µs, p99 %.0f µs, mean %+.0f µs over %d frames%@",
                               c.camera, c.trueError.p50Microseconds, c.trueError.p99Microseconds, c.trueError.meanMicroseconds,
                               c.trueError.frames, pair))
+            }
+            if let spread = reports.clockTruth?.spread, (reports.clockTruth?.cameras.count ?? 0) > 2 {
+                notice(String(format: "clock truth (frame codes): all %d cameras within p99 %.0f µs, max %.0f µs of each other over %d instants",
+                              reports.clockTruth?.cameras.count ?? 0, spread.p99Microseconds, spread.maxMicroseconds, spread.frames))
             }
             for w in reports.warnings { notice("warning: " + w) }
             if !reports.sound.isEmpty || reports.clockTruth != nil { notice(String(format: "sync checks took %.1f s", took)) }

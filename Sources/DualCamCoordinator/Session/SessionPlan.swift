@@ -16,10 +16,9 @@ public struct SessionPlan: Sendable {
     public var encoder: String = "libx264"
     /// The agents' encoder preset: `auto` lets each node measure what it carries.
     public var preset: String = "auto"
-    /// The live composite's encoder preset. It must keep up with real time beside the
-    /// decoding of every camera (measured: at veryfast the demo's 720p composite fell
-    /// 50 s behind over 10 minutes on 2 cores); `recompose` renders a finer one after.
-    public var compositePreset: String = "ultrafast"
+    /// The live composite's encoder preset; nil: chosen for the number of cameras
+    /// (`CompositePreset`), which must keep real time beside the decoding of every camera.
+    public var compositePreset: String? = nil
     public var crf: Int = 23
     public var segmentMilliseconds: Int = 2000
     /// Size and rate that came from a preset, not from the user, are lowered to what
