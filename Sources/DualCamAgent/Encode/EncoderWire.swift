@@ -1,21 +1,16 @@
 import DualCamProtocol
 
 extension ProbeResult {
-    /// Ready's account of the encoder (PROTOCOL.md §19).
-    var wire: Dualcam_V1_EncoderReport {
-        var report = Dualcam_V1_EncoderReport()
-        report.encoder = encoder
-        report.preset = outcome.preset ?? ""
-        report.automatic = true
-        report.speed = outcome.speed
-        report.cached = cached
-        report.measured = speeds.prefix(16).map { speed in
+    /// Ready's `presets_measured` (PROTOCOL.md §19): every preset measured, the chosen one marked.
+    var wire: [Dualcam_V1_PresetMeasurement] {
+        speeds.prefix(16).map { speed in
             var m = Dualcam_V1_PresetMeasurement()
             m.preset = speed.preset
             m.framesPerSecond = speed.framesPerSecond
+            m.chosen = speed.preset == outcome.preset
+            m.measuredBefore = cached
             return m
         }
-        return report
     }
 }
 

@@ -160,12 +160,12 @@ final class CoordinatorSession: Sendable {
             ready.video = settings.wire
             if let automatic = session.automatic {
                 logger.notice("\(prepare.sessionID): preset auto: \(automatic.summary)")
-                ready.encoder = automatic.wire
+                ready.presetsMeasured = automatic.wire
                 ready.video.preset = automatic.outcome.preset ?? ""
                 ready.video.encoder = automatic.encoder
             } else {
-                ready.encoder.encoder = session.encoder.maker.encoderName
-                ready.encoder.preset = session.encoder.maker.preset ?? ""
+                ready.video.encoder = session.encoder.maker.encoderName
+                ready.video.preset = session.encoder.maker.preset ?? ready.video.preset
             }
             ready.sourceDescription = WireSentences.fitted([session.description + "; "
                 + (settings.audio.isEnabled ? "sound: \(settings.audio.summary)" : "no sound")])[0]
@@ -379,10 +379,21 @@ final class CoordinatorSession: Sendable {
         let reporter = TelemetryReporter(stats: pipeline.stats, clock: clock, spoolPath: options.spoolDirectory,
                                          countsAcknowledgements: true)
         var tick = 0
+        var encoderSaid = Dualcam_V1_EncoderStatus()
         while registry.summary(sessionID) == nil && !Task.isCancelled {
             try await Task.sleep(nanoseconds: 1_000_000_000)
             let sample = reporter.sample()
             try connection.send(.telemetry(sample.message))
+            // The preset and a shortfall go when they change (§19), not every second.
+            let counters = pipeline.stats.snapshot
+            var encoder = Dualcam_V1_EncoderStatus()
+            encoder.sessionID = sessionID
+            encoder.preset = counters.preset
+            encoder.shortfall = WireSentences.fitted([counters.encoderShortfall ?? ""])[0]
+            if encoder != encoderSaid, !encoder.preset.isEmpty {
+                try connection.send(.encoderStatus(encoder))
+                encoderSaid = encoder
+            }
             tick += 1
             if tick % options.telemetryLogSeconds == 0 { logger.info("\(sample.line)") }
         }

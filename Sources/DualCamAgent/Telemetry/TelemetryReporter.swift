@@ -46,8 +46,6 @@ final class TelemetryReporter: @unchecked Sendable {
         t.throttleFlags = SystemHealth.throttleFlags() ?? 0
         t.freeDiskBytes = UInt64(max(FreeSpace.bytes(at: spoolPath) ?? 0, 0))
         t.clockErrorBoundNs = clock.estimate?.errorBound(atLocal: now) ?? -1
-        t.preset = counters.preset
-        if let shortfall = counters.encoderShortfall { t.encoderShortfall = WireSentences.fitted([shortfall])[0] }
         if let levels = stats.readAudioLevels() {
             t.audio = true
             t.audioPeakDbfs = levels.peakDBFS

@@ -38,7 +38,9 @@ struct AgentTracker {
     /// Its source, encoder and sound as its Ready described them (printable).
     var source: String?
     /// How it encodes this take, from its Ready (protocol 1.6).
-    var encoder: Dualcam_V1_EncoderReport?
+    var encoder: EncoderReport?
+    /// Its preset now and any shortfall, from its last EncoderStatus (§19).
+    var encoderStatus: Dualcam_V1_EncoderStatus?
     var finished: Dualcam_V1_RecordingFinished?
     var receiver: SegmentReceiver?
     /// End of the newest segment received, from T0: how far behind live the upload is.

@@ -505,6 +505,12 @@ public actor Rig {
                 complete: tracker?.complete ?? false, givenUp: tracker?.phase == .gone)
             if let tel = m.telemetry, let tracker, tracker.finished == nil {
                 status.telemetry = Self.telemetry(tel)
+                if let encoder = tracker.encoderStatus {
+                    status.telemetry?.preset = WireIdentifier.printable(encoder.preset)
+                    status.telemetry?.encoderShortfall = encoder.shortfall.isEmpty ? nil : encoder.shortfall
+                } else if let preset = tracker.encoder?.preset {
+                    status.telemetry?.preset = preset
+                }
             } else if let tel = m.telemetry, tracker == nil || tracker?.finished != nil, m.connected,
                       now - m.telemetryAt < 3_000_000_000 {
                 // Between takes: the camera as the preview sees it (no sound: no microphone is open).
@@ -528,9 +534,7 @@ public actor Rig {
         AgentTelemetry(captureFPS: (t.captureFps * 10).rounded() / 10, framesDropped: t.framesDropped,
                        temperatureC: t.cpuTemperatureC.isNaN ? nil : t.cpuTemperatureC.rounded(),
                        throttled: t.throttleFlags & 0xF != 0, freeDiskBytes: t.freeDiskBytes / 100_000_000 * 100_000_000,
-                       sound: t.audio ? SoundLevels(peakDBFS: t.audioPeakDbfs, rmsDBFS: t.audioRmsDbfs) : nil,
-                       preset: WireIdentifier.printable(t.preset),
-                       encoderShortfall: t.encoderShortfall.isEmpty ? nil : WireIdentifier.printable(t.encoderShortfall))
+                       sound: t.audio ? SoundLevels(peakDBFS: t.audioPeakDbfs, rmsDBFS: t.audioRmsDbfs) : nil)
     }
 }
 

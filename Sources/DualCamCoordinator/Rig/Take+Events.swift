@@ -20,10 +20,9 @@ extension Take {
             guard ready.sessionID == sessionID else { return }
             agents[i].ready = true
             agents[i].source = WireIdentifier.printable(ready.sourceDescription)
-            if ready.hasEncoder {
-                agents[i].encoder = ready.encoder
-                reportEncoder(i, ready.encoder)
-            }
+            let encoder = EncoderReport(ready, rate: plan.rate)
+            agents[i].encoder = encoder
+            reportEncoder(i, encoder)
             for warning in ready.warnings {
                 warnOnce("ready\(i):\(warning)", "\(agents[i].name): \(WireIdentifier.printable(warning))")
             }
@@ -48,9 +47,10 @@ extension Take {
         case .telemetry(let telemetry):
             agents[i].telemetry = telemetry
             checkHealth(i, telemetry)
-            if !telemetry.encoderShortfall.isEmpty {
-                warnOnce("shortfall\(i)", "\(agents[i].name): \(WireIdentifier.printable(telemetry.encoderShortfall))")
-            }
+        case .encoderStatus(let status):
+            guard status.sessionID == sessionID else { return }
+            agents[i].encoderStatus = status
+            if !status.shortfall.isEmpty { warnOnce("shortfall\(i)", "\(agents[i].name): \(status.shortfall)") }
         case .segmentOffered(let offer):
             guard let receiver = agents[i].receiver, offer.sessionID == sessionID else { return }
             if try !receiver.offer(offer) {
@@ -345,10 +345,9 @@ extension Take {
 extension Take {
     /// Warned when the node has less than the headroom even at the fastest preset (the
     /// pre-flight lines show every node's choice).
-    func reportEncoder(_ i: Int, _ report: Dualcam_V1_EncoderReport) {
-        guard report.automatic, report.speed.isFinite, report.speed < PresetChoice.headroom else { return }
-        let speed = String(format: "%.1f", report.speed)
-        warnOnce("tight\(i)", "\(agents[i].name): even \(WireIdentifier.printable(report.preset)) encodes only \(speed)x real time "
+    func reportEncoder(_ i: Int, _ report: EncoderReport) {
+        guard let speed = report.speed, speed < PresetChoice.headroom else { return }
+        warnOnce("tight\(i)", "\(agents[i].name): even \(report.preset) encodes only \(String(format: "%.1f", speed))x real time "
                  + "on this node; a busier node will drop frames: record smaller or at a lower rate")
     }
 }

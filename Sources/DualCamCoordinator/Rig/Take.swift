@@ -252,10 +252,9 @@ final class Take {
     }
 
     /// "preset faster (auto: 2.2x real time)", from an agent's Ready.
-    static func encodingText(_ report: Dualcam_V1_EncoderReport) -> String {
-        let preset = WireIdentifier.printable(report.preset)
-        guard report.automatic, report.speed.isFinite else { return "preset \(preset)" }
-        return "preset \(preset) (auto: \(String(format: "%.1f", report.speed))x real time)"
+    static func encodingText(_ report: EncoderReport) -> String {
+        guard let speed = report.speed else { return "preset \(report.preset)" }
+        return "preset \(report.preset) (auto: \(String(format: "%.1f", speed))x real time)"
     }
 
     private func preflightNode(_ i: Int) -> Preflight.Node {

@@ -283,260 +283,260 @@ public nonisolated enum Dualcam_V1_ErrorCode: SwiftProtobuf.Enum, Swift.CaseIter
 
 }
 
-public nonisolated struct Dualcam_V1_Envelope: @unchecked Sendable {
+public nonisolated struct Dualcam_V1_Envelope: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// Sender-chosen, starting at 1 and strictly increasing per connection and direction.
-  public var sequence: UInt64 {
-    get {_storage._sequence}
-    set {_uniqueStorage()._sequence = newValue}
-  }
+  public var sequence: UInt64 = 0
 
   /// In a reply (HelloAck, ClockPong, Ready, Error, SegmentAck, ...): the sequence of the
   /// envelope it answers; 0 when it answers nothing in particular. Informational.
-  public var inReplyTo: UInt64 {
-    get {_storage._inReplyTo}
-    set {_uniqueStorage()._inReplyTo = newValue}
-  }
+  public var inReplyTo: UInt64 = 0
 
-  public var body: OneOf_Body? {
-    get {return _storage._body}
-    set {_uniqueStorage()._body = newValue}
-  }
+  public var body: Dualcam_V1_Envelope.OneOf_Body? = nil
 
   public var hello: Dualcam_V1_Hello {
     get {
-      if case .hello(let v)? = _storage._body {return v}
+      if case .hello(let v)? = body {return v}
       return Dualcam_V1_Hello()
     }
-    set {_uniqueStorage()._body = .hello(newValue)}
+    set {body = .hello(newValue)}
   }
 
   public var helloAck: Dualcam_V1_HelloAck {
     get {
-      if case .helloAck(let v)? = _storage._body {return v}
+      if case .helloAck(let v)? = body {return v}
       return Dualcam_V1_HelloAck()
     }
-    set {_uniqueStorage()._body = .helloAck(newValue)}
+    set {body = .helloAck(newValue)}
   }
 
   public var clockPing: Dualcam_V1_ClockPing {
     get {
-      if case .clockPing(let v)? = _storage._body {return v}
+      if case .clockPing(let v)? = body {return v}
       return Dualcam_V1_ClockPing()
     }
-    set {_uniqueStorage()._body = .clockPing(newValue)}
+    set {body = .clockPing(newValue)}
   }
 
   public var clockPong: Dualcam_V1_ClockPong {
     get {
-      if case .clockPong(let v)? = _storage._body {return v}
+      if case .clockPong(let v)? = body {return v}
       return Dualcam_V1_ClockPong()
     }
-    set {_uniqueStorage()._body = .clockPong(newValue)}
+    set {body = .clockPong(newValue)}
   }
 
   public var clockStatus: Dualcam_V1_ClockStatus {
     get {
-      if case .clockStatus(let v)? = _storage._body {return v}
+      if case .clockStatus(let v)? = body {return v}
       return Dualcam_V1_ClockStatus()
     }
-    set {_uniqueStorage()._body = .clockStatus(newValue)}
+    set {body = .clockStatus(newValue)}
   }
 
   public var prepare: Dualcam_V1_Prepare {
     get {
-      if case .prepare(let v)? = _storage._body {return v}
+      if case .prepare(let v)? = body {return v}
       return Dualcam_V1_Prepare()
     }
-    set {_uniqueStorage()._body = .prepare(newValue)}
+    set {body = .prepare(newValue)}
   }
 
   public var ready: Dualcam_V1_Ready {
     get {
-      if case .ready(let v)? = _storage._body {return v}
+      if case .ready(let v)? = body {return v}
       return Dualcam_V1_Ready()
     }
-    set {_uniqueStorage()._body = .ready(newValue)}
+    set {body = .ready(newValue)}
   }
 
   public var startAt: Dualcam_V1_StartAt {
     get {
-      if case .startAt(let v)? = _storage._body {return v}
+      if case .startAt(let v)? = body {return v}
       return Dualcam_V1_StartAt()
     }
-    set {_uniqueStorage()._body = .startAt(newValue)}
+    set {body = .startAt(newValue)}
   }
 
   public var stop: Dualcam_V1_Stop {
     get {
-      if case .stop(let v)? = _storage._body {return v}
+      if case .stop(let v)? = body {return v}
       return Dualcam_V1_Stop()
     }
-    set {_uniqueStorage()._body = .stop(newValue)}
+    set {body = .stop(newValue)}
   }
 
   public var segmentOffer: Dualcam_V1_SegmentOffer {
     get {
-      if case .segmentOffer(let v)? = _storage._body {return v}
+      if case .segmentOffer(let v)? = body {return v}
       return Dualcam_V1_SegmentOffer()
     }
-    set {_uniqueStorage()._body = .segmentOffer(newValue)}
+    set {body = .segmentOffer(newValue)}
   }
 
   public var segmentData: Dualcam_V1_SegmentData {
     get {
-      if case .segmentData(let v)? = _storage._body {return v}
+      if case .segmentData(let v)? = body {return v}
       return Dualcam_V1_SegmentData()
     }
-    set {_uniqueStorage()._body = .segmentData(newValue)}
+    set {body = .segmentData(newValue)}
   }
 
   public var segmentAck: Dualcam_V1_SegmentAck {
     get {
-      if case .segmentAck(let v)? = _storage._body {return v}
+      if case .segmentAck(let v)? = body {return v}
       return Dualcam_V1_SegmentAck()
     }
-    set {_uniqueStorage()._body = .segmentAck(newValue)}
+    set {body = .segmentAck(newValue)}
   }
 
   public var recordingFinished: Dualcam_V1_RecordingFinished {
     get {
-      if case .recordingFinished(let v)? = _storage._body {return v}
+      if case .recordingFinished(let v)? = body {return v}
       return Dualcam_V1_RecordingFinished()
     }
-    set {_uniqueStorage()._body = .recordingFinished(newValue)}
+    set {body = .recordingFinished(newValue)}
   }
 
   public var telemetry: Dualcam_V1_Telemetry {
     get {
-      if case .telemetry(let v)? = _storage._body {return v}
+      if case .telemetry(let v)? = body {return v}
       return Dualcam_V1_Telemetry()
     }
-    set {_uniqueStorage()._body = .telemetry(newValue)}
+    set {body = .telemetry(newValue)}
   }
 
   public var error: Dualcam_V1_Error {
     get {
-      if case .error(let v)? = _storage._body {return v}
+      if case .error(let v)? = body {return v}
       return Dualcam_V1_Error()
     }
-    set {_uniqueStorage()._body = .error(newValue)}
+    set {body = .error(newValue)}
   }
 
   public var keepalive: Dualcam_V1_Keepalive {
     get {
-      if case .keepalive(let v)? = _storage._body {return v}
+      if case .keepalive(let v)? = body {return v}
       return Dualcam_V1_Keepalive()
     }
-    set {_uniqueStorage()._body = .keepalive(newValue)}
+    set {body = .keepalive(newValue)}
   }
 
   public var shutdown: Dualcam_V1_Shutdown {
     get {
-      if case .shutdown(let v)? = _storage._body {return v}
+      if case .shutdown(let v)? = body {return v}
       return Dualcam_V1_Shutdown()
     }
-    set {_uniqueStorage()._body = .shutdown(newValue)}
+    set {body = .shutdown(newValue)}
   }
 
   public var segmentRequest: Dualcam_V1_SegmentRequest {
     get {
-      if case .segmentRequest(let v)? = _storage._body {return v}
+      if case .segmentRequest(let v)? = body {return v}
       return Dualcam_V1_SegmentRequest()
     }
-    set {_uniqueStorage()._body = .segmentRequest(newValue)}
+    set {body = .segmentRequest(newValue)}
   }
 
   public var pairRequest: Dualcam_V1_PairRequest {
     get {
-      if case .pairRequest(let v)? = _storage._body {return v}
+      if case .pairRequest(let v)? = body {return v}
       return Dualcam_V1_PairRequest()
     }
-    set {_uniqueStorage()._body = .pairRequest(newValue)}
+    set {body = .pairRequest(newValue)}
   }
 
   /// 29-31 carried pairing v1's commit, nonce and reveal (protocol 1.0): never reuse.
   public var pairConfirm: Dualcam_V1_PairConfirm {
     get {
-      if case .pairConfirm(let v)? = _storage._body {return v}
+      if case .pairConfirm(let v)? = body {return v}
       return Dualcam_V1_PairConfirm()
     }
-    set {_uniqueStorage()._body = .pairConfirm(newValue)}
+    set {body = .pairConfirm(newValue)}
   }
 
   public var pairResult: Dualcam_V1_PairResult {
     get {
-      if case .pairResult(let v)? = _storage._body {return v}
+      if case .pairResult(let v)? = body {return v}
       return Dualcam_V1_PairResult()
     }
-    set {_uniqueStorage()._body = .pairResult(newValue)}
+    set {body = .pairResult(newValue)}
   }
 
   public var resume: Dualcam_V1_Resume {
     get {
-      if case .resume(let v)? = _storage._body {return v}
+      if case .resume(let v)? = body {return v}
       return Dualcam_V1_Resume()
     }
-    set {_uniqueStorage()._body = .resume(newValue)}
+    set {body = .resume(newValue)}
   }
 
   public var pairShare: Dualcam_V1_PairShare {
     get {
-      if case .pairShare(let v)? = _storage._body {return v}
+      if case .pairShare(let v)? = body {return v}
       return Dualcam_V1_PairShare()
     }
-    set {_uniqueStorage()._body = .pairShare(newValue)}
+    set {body = .pairShare(newValue)}
   }
 
   public var previewRequest: Dualcam_V1_PreviewRequest {
     get {
-      if case .previewRequest(let v)? = _storage._body {return v}
+      if case .previewRequest(let v)? = body {return v}
       return Dualcam_V1_PreviewRequest()
     }
-    set {_uniqueStorage()._body = .previewRequest(newValue)}
+    set {body = .previewRequest(newValue)}
   }
 
   public var previewFrame: Dualcam_V1_PreviewFrame {
     get {
-      if case .previewFrame(let v)? = _storage._body {return v}
+      if case .previewFrame(let v)? = body {return v}
       return Dualcam_V1_PreviewFrame()
     }
-    set {_uniqueStorage()._body = .previewFrame(newValue)}
+    set {body = .previewFrame(newValue)}
   }
 
   public var forgetSession: Dualcam_V1_ForgetSession {
     get {
-      if case .forgetSession(let v)? = _storage._body {return v}
+      if case .forgetSession(let v)? = body {return v}
       return Dualcam_V1_ForgetSession()
     }
-    set {_uniqueStorage()._body = .forgetSession(newValue)}
+    set {body = .forgetSession(newValue)}
   }
 
   public var sessionForgotten: Dualcam_V1_SessionForgotten {
     get {
-      if case .sessionForgotten(let v)? = _storage._body {return v}
+      if case .sessionForgotten(let v)? = body {return v}
       return Dualcam_V1_SessionForgotten()
     }
-    set {_uniqueStorage()._body = .sessionForgotten(newValue)}
+    set {body = .sessionForgotten(newValue)}
   }
 
   public var cameraRequest: Dualcam_V1_CameraRequest {
     get {
-      if case .cameraRequest(let v)? = _storage._body {return v}
+      if case .cameraRequest(let v)? = body {return v}
       return Dualcam_V1_CameraRequest()
     }
-    set {_uniqueStorage()._body = .cameraRequest(newValue)}
+    set {body = .cameraRequest(newValue)}
   }
 
   public var cameraState: Dualcam_V1_CameraState {
     get {
-      if case .cameraState(let v)? = _storage._body {return v}
+      if case .cameraState(let v)? = body {return v}
       return Dualcam_V1_CameraState()
     }
-    set {_uniqueStorage()._body = .cameraState(newValue)}
+    set {body = .cameraState(newValue)}
+  }
+
+  /// since 1.6
+  public var encoderStatus: Dualcam_V1_EncoderStatus {
+    get {
+      if case .encoderStatus(let v)? = body {return v}
+      return Dualcam_V1_EncoderStatus()
+    }
+    set {body = .encoderStatus(newValue)}
   }
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
@@ -572,12 +572,12 @@ public nonisolated struct Dualcam_V1_Envelope: @unchecked Sendable {
     case sessionForgotten(Dualcam_V1_SessionForgotten)
     case cameraRequest(Dualcam_V1_CameraRequest)
     case cameraState(Dualcam_V1_CameraState)
+    /// since 1.6
+    case encoderStatus(Dualcam_V1_EncoderStatus)
 
   }
 
   public init() {}
-
-  fileprivate var _storage = _StorageClass.defaultInstance
 }
 
 public nonisolated struct Dualcam_V1_ProtocolVersion: Sendable {
@@ -815,55 +815,41 @@ public nonisolated struct Dualcam_V1_Prepare: Sendable {
   fileprivate var _video: Dualcam_V1_VideoSettings? = nil
 }
 
-public nonisolated struct Dualcam_V1_Ready: @unchecked Sendable {
+public nonisolated struct Dualcam_V1_Ready: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var sessionID: String {
-    get {_storage._sessionID}
-    set {_uniqueStorage()._sessionID = newValue}
-  }
+  public var sessionID: String = String()
 
   /// the settings actually in effect
   public var video: Dualcam_V1_VideoSettings {
-    get {_storage._video ?? Dualcam_V1_VideoSettings()}
-    set {_uniqueStorage()._video = newValue}
+    get {_video ?? Dualcam_V1_VideoSettings()}
+    set {_video = newValue}
   }
   /// Returns true if `video` has been explicitly set.
-  public var hasVideo: Bool {_storage._video != nil}
+  public var hasVideo: Bool {self._video != nil}
   /// Clears the value of `video`. Subsequent reads from it will return its default value.
-  public mutating func clearVideo() {_uniqueStorage()._video = nil}
+  public mutating func clearVideo() {self._video = nil}
 
-  public var sourceDescription: String {
-    get {_storage._sourceDescription}
-    set {_uniqueStorage()._sourceDescription = newValue}
-  }
+  public var sourceDescription: String = String()
 
   /// What the agent cannot do as asked in this take, in words, each a sentence for the
   /// operator (e.g. no sound: its microphone failed to open); it records the rest
   /// (since 1.3).
-  public var warnings: [String] {
-    get {_storage._warnings}
-    set {_uniqueStorage()._warnings = newValue}
-  }
+  public var warnings: [String] = []
 
-  /// How the agent encodes this take (since 1.6): with `--preset auto`, what it measured
-  /// and chose (§19). video.preset is the preset in effect.
-  public var encoder: Dualcam_V1_EncoderReport {
-    get {_storage._encoder ?? Dualcam_V1_EncoderReport()}
-    set {_uniqueStorage()._encoder = newValue}
-  }
-  /// Returns true if `encoder` has been explicitly set.
-  public var hasEncoder: Bool {_storage._encoder != nil}
-  /// Clears the value of `encoder`. Subsequent reads from it will return its default value.
-  public mutating func clearEncoder() {_uniqueStorage()._encoder = nil}
+  /// With `--preset auto` (since 1.6, §19): every preset the agent measured, the one it
+  /// chose marked; empty for a preset it was given. video.encoder and video.preset are
+  /// the encoder and preset in effect. One field only: Ready's and Telemetry's size keep
+  /// Envelope out of swift-protobuf's heap storage (§19).
+  public var presetsMeasured: [Dualcam_V1_PresetMeasurement] = []
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
-  fileprivate var _storage = _StorageClass.defaultInstance
+  fileprivate var _video: Dualcam_V1_VideoSettings? = nil
 }
 
 /// An encoder preset's measured speed on the agent's own pictures (§19).
@@ -877,32 +863,30 @@ public nonisolated struct Dualcam_V1_PresetMeasurement: Sendable {
   /// encoded frames per second of wall time
   public var framesPerSecond: Double = 0
 
+  /// the preset the take starts with
+  public var chosen: Bool = false
+
+  /// an earlier take's measurement of the same settings
+  public var measuredBefore: Bool = false
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 }
 
-public nonisolated struct Dualcam_V1_EncoderReport: Sendable {
+/// Agent -> coordinator while a take records (since 1.6, §19): the encoder's preset now,
+/// sent when it changes, and while even the fastest preset cannot keep up, what falls
+/// short and what would fit (a sentence; empty when it keeps up again).
+public nonisolated struct Dualcam_V1_EncoderStatus: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  /// the encoder actually opened, e.g. "libx264"
-  public var encoder: String = String()
+  public var sessionID: String = String()
 
-  /// the preset in effect; never "auto"
   public var preset: String = String()
 
-  /// chosen by measuring (--preset auto)
-  public var automatic: Bool = false
-
-  /// the preset's frames per second over the camera's rate; 0: not measured
-  public var speed: Double = 0
-
-  public var measured: [Dualcam_V1_PresetMeasurement] = []
-
-  /// the measurement of an earlier take with the same settings
-  public var cached: Bool = false
+  public var shortfall: String = String()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1135,13 +1119,6 @@ public nonisolated struct Dualcam_V1_Telemetry: Sendable {
   public var audioPeakDbfs: Double = 0
 
   public var audioRmsDbfs: Double = 0
-
-  /// the encoder preset in effect (since 1.6)
-  public var preset: String = String()
-
-  /// Set while even the fastest preset cannot keep up: what falls short and what would
-  /// fit, a sentence for the operator (since 1.6).
-  public var encoderShortfall: String = String()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1578,575 +1555,552 @@ nonisolated extension Dualcam_V1_ErrorCode: SwiftProtobuf._ProtoNameProviding {
 
 nonisolated extension Dualcam_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Envelope"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sequence\0\u{3}in_reply_to\0\u{2}\u{8}hello\0\u{3}hello_ack\0\u{3}clock_ping\0\u{3}clock_pong\0\u{3}clock_status\0\u{1}prepare\0\u{1}ready\0\u{3}start_at\0\u{1}stop\0\u{3}segment_offer\0\u{3}segment_data\0\u{3}segment_ack\0\u{3}recording_finished\0\u{1}telemetry\0\u{1}error\0\u{1}keepalive\0\u{1}shutdown\0\u{3}segment_request\0\u{3}pair_request\0\u{4}\u{4}pair_confirm\0\u{3}pair_result\0\u{1}resume\0\u{3}pair_share\0\u{3}preview_request\0\u{3}preview_frame\0\u{3}forget_session\0\u{3}session_forgotten\0\u{3}camera_request\0\u{3}camera_state\0\u{c}\u{1d}\u{1}\u{c}\u{1e}\u{1}\u{c}\u{1f}\u{1}")
-
-  fileprivate class _StorageClass {
-    var _sequence: UInt64 = 0
-    var _inReplyTo: UInt64 = 0
-    var _body: Dualcam_V1_Envelope.OneOf_Body?
-
-      // This property is used as the initial default value for new instances of the type.
-      // The type itself is protecting the reference to its storage via CoW semantics.
-      // This will force a copy to be made of this reference when the first mutation occurs;
-      // hence, it is safe to mark this as `nonisolated(unsafe)`.
-      static nonisolated(unsafe) let defaultInstance = _StorageClass()
-
-    private init() {}
-
-    init(copying source: _StorageClass) {
-      _sequence = source._sequence
-      _inReplyTo = source._inReplyTo
-      _body = source._body
-    }
-  }
-
-  fileprivate mutating func _uniqueStorage() -> _StorageClass {
-    if !isKnownUniquelyReferenced(&_storage) {
-      _storage = _StorageClass(copying: _storage)
-    }
-    return _storage
-  }
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sequence\0\u{3}in_reply_to\0\u{2}\u{8}hello\0\u{3}hello_ack\0\u{3}clock_ping\0\u{3}clock_pong\0\u{3}clock_status\0\u{1}prepare\0\u{1}ready\0\u{3}start_at\0\u{1}stop\0\u{3}segment_offer\0\u{3}segment_data\0\u{3}segment_ack\0\u{3}recording_finished\0\u{1}telemetry\0\u{1}error\0\u{1}keepalive\0\u{1}shutdown\0\u{3}segment_request\0\u{3}pair_request\0\u{4}\u{4}pair_confirm\0\u{3}pair_result\0\u{1}resume\0\u{3}pair_share\0\u{3}preview_request\0\u{3}preview_frame\0\u{3}forget_session\0\u{3}session_forgotten\0\u{3}camera_request\0\u{3}camera_state\0\u{3}encoder_status\0\u{c}\u{1d}\u{1}\u{c}\u{1e}\u{1}\u{c}\u{1f}\u{1}")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    _ = _uniqueStorage()
-    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
-      while let fieldNumber = try decoder.nextFieldNumber() {
-        // The use of inline closures is to circumvent an issue where the compiler
-        // allocates stack space for every case branch when no optimizations are
-        // enabled. https://github.com/apple/swift-protobuf/issues/1034
-        switch fieldNumber {
-        case 1: try { try decoder.decodeSingularUInt64Field(value: &_storage._sequence) }()
-        case 2: try { try decoder.decodeSingularUInt64Field(value: &_storage._inReplyTo) }()
-        case 10: try {
-          var v: Dualcam_V1_Hello?
-          var hadOneofValue = false
-          if let current = _storage._body {
-            hadOneofValue = true
-            if case .hello(let m) = current {v = m}
-          }
-          try decoder.decodeSingularMessageField(value: &v)
-          if let v = v {
-            if hadOneofValue {try decoder.handleConflictingOneOf()}
-            _storage._body = .hello(v)
-          }
-        }()
-        case 11: try {
-          var v: Dualcam_V1_HelloAck?
-          var hadOneofValue = false
-          if let current = _storage._body {
-            hadOneofValue = true
-            if case .helloAck(let m) = current {v = m}
-          }
-          try decoder.decodeSingularMessageField(value: &v)
-          if let v = v {
-            if hadOneofValue {try decoder.handleConflictingOneOf()}
-            _storage._body = .helloAck(v)
-          }
-        }()
-        case 12: try {
-          var v: Dualcam_V1_ClockPing?
-          var hadOneofValue = false
-          if let current = _storage._body {
-            hadOneofValue = true
-            if case .clockPing(let m) = current {v = m}
-          }
-          try decoder.decodeSingularMessageField(value: &v)
-          if let v = v {
-            if hadOneofValue {try decoder.handleConflictingOneOf()}
-            _storage._body = .clockPing(v)
-          }
-        }()
-        case 13: try {
-          var v: Dualcam_V1_ClockPong?
-          var hadOneofValue = false
-          if let current = _storage._body {
-            hadOneofValue = true
-            if case .clockPong(let m) = current {v = m}
-          }
-          try decoder.decodeSingularMessageField(value: &v)
-          if let v = v {
-            if hadOneofValue {try decoder.handleConflictingOneOf()}
-            _storage._body = .clockPong(v)
-          }
-        }()
-        case 14: try {
-          var v: Dualcam_V1_ClockStatus?
-          var hadOneofValue = false
-          if let current = _storage._body {
-            hadOneofValue = true
-            if case .clockStatus(let m) = current {v = m}
-          }
-          try decoder.decodeSingularMessageField(value: &v)
-          if let v = v {
-            if hadOneofValue {try decoder.handleConflictingOneOf()}
-            _storage._body = .clockStatus(v)
-          }
-        }()
-        case 15: try {
-          var v: Dualcam_V1_Prepare?
-          var hadOneofValue = false
-          if let current = _storage._body {
-            hadOneofValue = true
-            if case .prepare(let m) = current {v = m}
-          }
-          try decoder.decodeSingularMessageField(value: &v)
-          if let v = v {
-            if hadOneofValue {try decoder.handleConflictingOneOf()}
-            _storage._body = .prepare(v)
-          }
-        }()
-        case 16: try {
-          var v: Dualcam_V1_Ready?
-          var hadOneofValue = false
-          if let current = _storage._body {
-            hadOneofValue = true
-            if case .ready(let m) = current {v = m}
-          }
-          try decoder.decodeSingularMessageField(value: &v)
-          if let v = v {
-            if hadOneofValue {try decoder.handleConflictingOneOf()}
-            _storage._body = .ready(v)
-          }
-        }()
-        case 17: try {
-          var v: Dualcam_V1_StartAt?
-          var hadOneofValue = false
-          if let current = _storage._body {
-            hadOneofValue = true
-            if case .startAt(let m) = current {v = m}
-          }
-          try decoder.decodeSingularMessageField(value: &v)
-          if let v = v {
-            if hadOneofValue {try decoder.handleConflictingOneOf()}
-            _storage._body = .startAt(v)
-          }
-        }()
-        case 18: try {
-          var v: Dualcam_V1_Stop?
-          var hadOneofValue = false
-          if let current = _storage._body {
-            hadOneofValue = true
-            if case .stop(let m) = current {v = m}
-          }
-          try decoder.decodeSingularMessageField(value: &v)
-          if let v = v {
-            if hadOneofValue {try decoder.handleConflictingOneOf()}
-            _storage._body = .stop(v)
-          }
-        }()
-        case 19: try {
-          var v: Dualcam_V1_SegmentOffer?
-          var hadOneofValue = false
-          if let current = _storage._body {
-            hadOneofValue = true
-            if case .segmentOffer(let m) = current {v = m}
-          }
-          try decoder.decodeSingularMessageField(value: &v)
-          if let v = v {
-            if hadOneofValue {try decoder.handleConflictingOneOf()}
-            _storage._body = .segmentOffer(v)
-          }
-        }()
-        case 20: try {
-          var v: Dualcam_V1_SegmentData?
-          var hadOneofValue = false
-          if let current = _storage._body {
-            hadOneofValue = true
-            if case .segmentData(let m) = current {v = m}
-          }
-          try decoder.decodeSingularMessageField(value: &v)
-          if let v = v {
-            if hadOneofValue {try decoder.handleConflictingOneOf()}
-            _storage._body = .segmentData(v)
-          }
-        }()
-        case 21: try {
-          var v: Dualcam_V1_SegmentAck?
-          var hadOneofValue = false
-          if let current = _storage._body {
-            hadOneofValue = true
-            if case .segmentAck(let m) = current {v = m}
-          }
-          try decoder.decodeSingularMessageField(value: &v)
-          if let v = v {
-            if hadOneofValue {try decoder.handleConflictingOneOf()}
-            _storage._body = .segmentAck(v)
-          }
-        }()
-        case 22: try {
-          var v: Dualcam_V1_RecordingFinished?
-          var hadOneofValue = false
-          if let current = _storage._body {
-            hadOneofValue = true
-            if case .recordingFinished(let m) = current {v = m}
-          }
-          try decoder.decodeSingularMessageField(value: &v)
-          if let v = v {
-            if hadOneofValue {try decoder.handleConflictingOneOf()}
-            _storage._body = .recordingFinished(v)
-          }
-        }()
-        case 23: try {
-          var v: Dualcam_V1_Telemetry?
-          var hadOneofValue = false
-          if let current = _storage._body {
-            hadOneofValue = true
-            if case .telemetry(let m) = current {v = m}
-          }
-          try decoder.decodeSingularMessageField(value: &v)
-          if let v = v {
-            if hadOneofValue {try decoder.handleConflictingOneOf()}
-            _storage._body = .telemetry(v)
-          }
-        }()
-        case 24: try {
-          var v: Dualcam_V1_Error?
-          var hadOneofValue = false
-          if let current = _storage._body {
-            hadOneofValue = true
-            if case .error(let m) = current {v = m}
-          }
-          try decoder.decodeSingularMessageField(value: &v)
-          if let v = v {
-            if hadOneofValue {try decoder.handleConflictingOneOf()}
-            _storage._body = .error(v)
-          }
-        }()
-        case 25: try {
-          var v: Dualcam_V1_Keepalive?
-          var hadOneofValue = false
-          if let current = _storage._body {
-            hadOneofValue = true
-            if case .keepalive(let m) = current {v = m}
-          }
-          try decoder.decodeSingularMessageField(value: &v)
-          if let v = v {
-            if hadOneofValue {try decoder.handleConflictingOneOf()}
-            _storage._body = .keepalive(v)
-          }
-        }()
-        case 26: try {
-          var v: Dualcam_V1_Shutdown?
-          var hadOneofValue = false
-          if let current = _storage._body {
-            hadOneofValue = true
-            if case .shutdown(let m) = current {v = m}
-          }
-          try decoder.decodeSingularMessageField(value: &v)
-          if let v = v {
-            if hadOneofValue {try decoder.handleConflictingOneOf()}
-            _storage._body = .shutdown(v)
-          }
-        }()
-        case 27: try {
-          var v: Dualcam_V1_SegmentRequest?
-          var hadOneofValue = false
-          if let current = _storage._body {
-            hadOneofValue = true
-            if case .segmentRequest(let m) = current {v = m}
-          }
-          try decoder.decodeSingularMessageField(value: &v)
-          if let v = v {
-            if hadOneofValue {try decoder.handleConflictingOneOf()}
-            _storage._body = .segmentRequest(v)
-          }
-        }()
-        case 28: try {
-          var v: Dualcam_V1_PairRequest?
-          var hadOneofValue = false
-          if let current = _storage._body {
-            hadOneofValue = true
-            if case .pairRequest(let m) = current {v = m}
-          }
-          try decoder.decodeSingularMessageField(value: &v)
-          if let v = v {
-            if hadOneofValue {try decoder.handleConflictingOneOf()}
-            _storage._body = .pairRequest(v)
-          }
-        }()
-        case 32: try {
-          var v: Dualcam_V1_PairConfirm?
-          var hadOneofValue = false
-          if let current = _storage._body {
-            hadOneofValue = true
-            if case .pairConfirm(let m) = current {v = m}
-          }
-          try decoder.decodeSingularMessageField(value: &v)
-          if let v = v {
-            if hadOneofValue {try decoder.handleConflictingOneOf()}
-            _storage._body = .pairConfirm(v)
-          }
-        }()
-        case 33: try {
-          var v: Dualcam_V1_PairResult?
-          var hadOneofValue = false
-          if let current = _storage._body {
-            hadOneofValue = true
-            if case .pairResult(let m) = current {v = m}
-          }
-          try decoder.decodeSingularMessageField(value: &v)
-          if let v = v {
-            if hadOneofValue {try decoder.handleConflictingOneOf()}
-            _storage._body = .pairResult(v)
-          }
-        }()
-        case 34: try {
-          var v: Dualcam_V1_Resume?
-          var hadOneofValue = false
-          if let current = _storage._body {
-            hadOneofValue = true
-            if case .resume(let m) = current {v = m}
-          }
-          try decoder.decodeSingularMessageField(value: &v)
-          if let v = v {
-            if hadOneofValue {try decoder.handleConflictingOneOf()}
-            _storage._body = .resume(v)
-          }
-        }()
-        case 35: try {
-          var v: Dualcam_V1_PairShare?
-          var hadOneofValue = false
-          if let current = _storage._body {
-            hadOneofValue = true
-            if case .pairShare(let m) = current {v = m}
-          }
-          try decoder.decodeSingularMessageField(value: &v)
-          if let v = v {
-            if hadOneofValue {try decoder.handleConflictingOneOf()}
-            _storage._body = .pairShare(v)
-          }
-        }()
-        case 36: try {
-          var v: Dualcam_V1_PreviewRequest?
-          var hadOneofValue = false
-          if let current = _storage._body {
-            hadOneofValue = true
-            if case .previewRequest(let m) = current {v = m}
-          }
-          try decoder.decodeSingularMessageField(value: &v)
-          if let v = v {
-            if hadOneofValue {try decoder.handleConflictingOneOf()}
-            _storage._body = .previewRequest(v)
-          }
-        }()
-        case 37: try {
-          var v: Dualcam_V1_PreviewFrame?
-          var hadOneofValue = false
-          if let current = _storage._body {
-            hadOneofValue = true
-            if case .previewFrame(let m) = current {v = m}
-          }
-          try decoder.decodeSingularMessageField(value: &v)
-          if let v = v {
-            if hadOneofValue {try decoder.handleConflictingOneOf()}
-            _storage._body = .previewFrame(v)
-          }
-        }()
-        case 38: try {
-          var v: Dualcam_V1_ForgetSession?
-          var hadOneofValue = false
-          if let current = _storage._body {
-            hadOneofValue = true
-            if case .forgetSession(let m) = current {v = m}
-          }
-          try decoder.decodeSingularMessageField(value: &v)
-          if let v = v {
-            if hadOneofValue {try decoder.handleConflictingOneOf()}
-            _storage._body = .forgetSession(v)
-          }
-        }()
-        case 39: try {
-          var v: Dualcam_V1_SessionForgotten?
-          var hadOneofValue = false
-          if let current = _storage._body {
-            hadOneofValue = true
-            if case .sessionForgotten(let m) = current {v = m}
-          }
-          try decoder.decodeSingularMessageField(value: &v)
-          if let v = v {
-            if hadOneofValue {try decoder.handleConflictingOneOf()}
-            _storage._body = .sessionForgotten(v)
-          }
-        }()
-        case 40: try {
-          var v: Dualcam_V1_CameraRequest?
-          var hadOneofValue = false
-          if let current = _storage._body {
-            hadOneofValue = true
-            if case .cameraRequest(let m) = current {v = m}
-          }
-          try decoder.decodeSingularMessageField(value: &v)
-          if let v = v {
-            if hadOneofValue {try decoder.handleConflictingOneOf()}
-            _storage._body = .cameraRequest(v)
-          }
-        }()
-        case 41: try {
-          var v: Dualcam_V1_CameraState?
-          var hadOneofValue = false
-          if let current = _storage._body {
-            hadOneofValue = true
-            if case .cameraState(let m) = current {v = m}
-          }
-          try decoder.decodeSingularMessageField(value: &v)
-          if let v = v {
-            if hadOneofValue {try decoder.handleConflictingOneOf()}
-            _storage._body = .cameraState(v)
-          }
-        }()
-        default: break
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.sequence) }()
+      case 2: try { try decoder.decodeSingularUInt64Field(value: &self.inReplyTo) }()
+      case 10: try {
+        var v: Dualcam_V1_Hello?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .hello(let m) = current {v = m}
         }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .hello(v)
+        }
+      }()
+      case 11: try {
+        var v: Dualcam_V1_HelloAck?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .helloAck(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .helloAck(v)
+        }
+      }()
+      case 12: try {
+        var v: Dualcam_V1_ClockPing?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .clockPing(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .clockPing(v)
+        }
+      }()
+      case 13: try {
+        var v: Dualcam_V1_ClockPong?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .clockPong(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .clockPong(v)
+        }
+      }()
+      case 14: try {
+        var v: Dualcam_V1_ClockStatus?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .clockStatus(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .clockStatus(v)
+        }
+      }()
+      case 15: try {
+        var v: Dualcam_V1_Prepare?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .prepare(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .prepare(v)
+        }
+      }()
+      case 16: try {
+        var v: Dualcam_V1_Ready?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .ready(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .ready(v)
+        }
+      }()
+      case 17: try {
+        var v: Dualcam_V1_StartAt?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .startAt(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .startAt(v)
+        }
+      }()
+      case 18: try {
+        var v: Dualcam_V1_Stop?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .stop(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .stop(v)
+        }
+      }()
+      case 19: try {
+        var v: Dualcam_V1_SegmentOffer?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .segmentOffer(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .segmentOffer(v)
+        }
+      }()
+      case 20: try {
+        var v: Dualcam_V1_SegmentData?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .segmentData(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .segmentData(v)
+        }
+      }()
+      case 21: try {
+        var v: Dualcam_V1_SegmentAck?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .segmentAck(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .segmentAck(v)
+        }
+      }()
+      case 22: try {
+        var v: Dualcam_V1_RecordingFinished?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .recordingFinished(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .recordingFinished(v)
+        }
+      }()
+      case 23: try {
+        var v: Dualcam_V1_Telemetry?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .telemetry(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .telemetry(v)
+        }
+      }()
+      case 24: try {
+        var v: Dualcam_V1_Error?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .error(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .error(v)
+        }
+      }()
+      case 25: try {
+        var v: Dualcam_V1_Keepalive?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .keepalive(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .keepalive(v)
+        }
+      }()
+      case 26: try {
+        var v: Dualcam_V1_Shutdown?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .shutdown(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .shutdown(v)
+        }
+      }()
+      case 27: try {
+        var v: Dualcam_V1_SegmentRequest?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .segmentRequest(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .segmentRequest(v)
+        }
+      }()
+      case 28: try {
+        var v: Dualcam_V1_PairRequest?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .pairRequest(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .pairRequest(v)
+        }
+      }()
+      case 32: try {
+        var v: Dualcam_V1_PairConfirm?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .pairConfirm(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .pairConfirm(v)
+        }
+      }()
+      case 33: try {
+        var v: Dualcam_V1_PairResult?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .pairResult(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .pairResult(v)
+        }
+      }()
+      case 34: try {
+        var v: Dualcam_V1_Resume?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .resume(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .resume(v)
+        }
+      }()
+      case 35: try {
+        var v: Dualcam_V1_PairShare?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .pairShare(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .pairShare(v)
+        }
+      }()
+      case 36: try {
+        var v: Dualcam_V1_PreviewRequest?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .previewRequest(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .previewRequest(v)
+        }
+      }()
+      case 37: try {
+        var v: Dualcam_V1_PreviewFrame?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .previewFrame(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .previewFrame(v)
+        }
+      }()
+      case 38: try {
+        var v: Dualcam_V1_ForgetSession?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .forgetSession(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .forgetSession(v)
+        }
+      }()
+      case 39: try {
+        var v: Dualcam_V1_SessionForgotten?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .sessionForgotten(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .sessionForgotten(v)
+        }
+      }()
+      case 40: try {
+        var v: Dualcam_V1_CameraRequest?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .cameraRequest(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .cameraRequest(v)
+        }
+      }()
+      case 41: try {
+        var v: Dualcam_V1_CameraState?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .cameraState(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .cameraState(v)
+        }
+      }()
+      case 42: try {
+        var v: Dualcam_V1_EncoderStatus?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .encoderStatus(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .encoderStatus(v)
+        }
+      }()
+      default: break
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every if/case branch local when no optimizations
-      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
-      // https://github.com/apple/swift-protobuf/issues/1182
-      if _storage._sequence != 0 {
-        try visitor.visitSingularUInt64Field(value: _storage._sequence, fieldNumber: 1)
-      }
-      if _storage._inReplyTo != 0 {
-        try visitor.visitSingularUInt64Field(value: _storage._inReplyTo, fieldNumber: 2)
-      }
-      switch _storage._body {
-      case .hello?: try {
-        guard case .hello(let v)? = _storage._body else { preconditionFailure() }
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 10)
-      }()
-      case .helloAck?: try {
-        guard case .helloAck(let v)? = _storage._body else { preconditionFailure() }
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 11)
-      }()
-      case .clockPing?: try {
-        guard case .clockPing(let v)? = _storage._body else { preconditionFailure() }
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 12)
-      }()
-      case .clockPong?: try {
-        guard case .clockPong(let v)? = _storage._body else { preconditionFailure() }
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 13)
-      }()
-      case .clockStatus?: try {
-        guard case .clockStatus(let v)? = _storage._body else { preconditionFailure() }
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 14)
-      }()
-      case .prepare?: try {
-        guard case .prepare(let v)? = _storage._body else { preconditionFailure() }
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 15)
-      }()
-      case .ready?: try {
-        guard case .ready(let v)? = _storage._body else { preconditionFailure() }
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 16)
-      }()
-      case .startAt?: try {
-        guard case .startAt(let v)? = _storage._body else { preconditionFailure() }
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 17)
-      }()
-      case .stop?: try {
-        guard case .stop(let v)? = _storage._body else { preconditionFailure() }
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 18)
-      }()
-      case .segmentOffer?: try {
-        guard case .segmentOffer(let v)? = _storage._body else { preconditionFailure() }
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 19)
-      }()
-      case .segmentData?: try {
-        guard case .segmentData(let v)? = _storage._body else { preconditionFailure() }
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 20)
-      }()
-      case .segmentAck?: try {
-        guard case .segmentAck(let v)? = _storage._body else { preconditionFailure() }
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 21)
-      }()
-      case .recordingFinished?: try {
-        guard case .recordingFinished(let v)? = _storage._body else { preconditionFailure() }
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 22)
-      }()
-      case .telemetry?: try {
-        guard case .telemetry(let v)? = _storage._body else { preconditionFailure() }
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 23)
-      }()
-      case .error?: try {
-        guard case .error(let v)? = _storage._body else { preconditionFailure() }
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 24)
-      }()
-      case .keepalive?: try {
-        guard case .keepalive(let v)? = _storage._body else { preconditionFailure() }
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 25)
-      }()
-      case .shutdown?: try {
-        guard case .shutdown(let v)? = _storage._body else { preconditionFailure() }
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 26)
-      }()
-      case .segmentRequest?: try {
-        guard case .segmentRequest(let v)? = _storage._body else { preconditionFailure() }
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 27)
-      }()
-      case .pairRequest?: try {
-        guard case .pairRequest(let v)? = _storage._body else { preconditionFailure() }
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 28)
-      }()
-      case .pairConfirm?: try {
-        guard case .pairConfirm(let v)? = _storage._body else { preconditionFailure() }
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 32)
-      }()
-      case .pairResult?: try {
-        guard case .pairResult(let v)? = _storage._body else { preconditionFailure() }
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 33)
-      }()
-      case .resume?: try {
-        guard case .resume(let v)? = _storage._body else { preconditionFailure() }
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 34)
-      }()
-      case .pairShare?: try {
-        guard case .pairShare(let v)? = _storage._body else { preconditionFailure() }
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 35)
-      }()
-      case .previewRequest?: try {
-        guard case .previewRequest(let v)? = _storage._body else { preconditionFailure() }
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 36)
-      }()
-      case .previewFrame?: try {
-        guard case .previewFrame(let v)? = _storage._body else { preconditionFailure() }
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 37)
-      }()
-      case .forgetSession?: try {
-        guard case .forgetSession(let v)? = _storage._body else { preconditionFailure() }
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 38)
-      }()
-      case .sessionForgotten?: try {
-        guard case .sessionForgotten(let v)? = _storage._body else { preconditionFailure() }
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 39)
-      }()
-      case .cameraRequest?: try {
-        guard case .cameraRequest(let v)? = _storage._body else { preconditionFailure() }
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 40)
-      }()
-      case .cameraState?: try {
-        guard case .cameraState(let v)? = _storage._body else { preconditionFailure() }
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 41)
-      }()
-      case nil: break
-      }
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if self.sequence != 0 {
+      try visitor.visitSingularUInt64Field(value: self.sequence, fieldNumber: 1)
+    }
+    if self.inReplyTo != 0 {
+      try visitor.visitSingularUInt64Field(value: self.inReplyTo, fieldNumber: 2)
+    }
+    switch self.body {
+    case .hello?: try {
+      guard case .hello(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 10)
+    }()
+    case .helloAck?: try {
+      guard case .helloAck(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 11)
+    }()
+    case .clockPing?: try {
+      guard case .clockPing(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 12)
+    }()
+    case .clockPong?: try {
+      guard case .clockPong(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 13)
+    }()
+    case .clockStatus?: try {
+      guard case .clockStatus(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 14)
+    }()
+    case .prepare?: try {
+      guard case .prepare(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 15)
+    }()
+    case .ready?: try {
+      guard case .ready(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 16)
+    }()
+    case .startAt?: try {
+      guard case .startAt(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 17)
+    }()
+    case .stop?: try {
+      guard case .stop(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 18)
+    }()
+    case .segmentOffer?: try {
+      guard case .segmentOffer(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 19)
+    }()
+    case .segmentData?: try {
+      guard case .segmentData(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 20)
+    }()
+    case .segmentAck?: try {
+      guard case .segmentAck(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 21)
+    }()
+    case .recordingFinished?: try {
+      guard case .recordingFinished(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 22)
+    }()
+    case .telemetry?: try {
+      guard case .telemetry(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 23)
+    }()
+    case .error?: try {
+      guard case .error(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 24)
+    }()
+    case .keepalive?: try {
+      guard case .keepalive(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 25)
+    }()
+    case .shutdown?: try {
+      guard case .shutdown(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 26)
+    }()
+    case .segmentRequest?: try {
+      guard case .segmentRequest(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 27)
+    }()
+    case .pairRequest?: try {
+      guard case .pairRequest(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 28)
+    }()
+    case .pairConfirm?: try {
+      guard case .pairConfirm(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 32)
+    }()
+    case .pairResult?: try {
+      guard case .pairResult(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 33)
+    }()
+    case .resume?: try {
+      guard case .resume(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 34)
+    }()
+    case .pairShare?: try {
+      guard case .pairShare(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 35)
+    }()
+    case .previewRequest?: try {
+      guard case .previewRequest(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 36)
+    }()
+    case .previewFrame?: try {
+      guard case .previewFrame(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 37)
+    }()
+    case .forgetSession?: try {
+      guard case .forgetSession(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 38)
+    }()
+    case .sessionForgotten?: try {
+      guard case .sessionForgotten(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 39)
+    }()
+    case .cameraRequest?: try {
+      guard case .cameraRequest(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 40)
+    }()
+    case .cameraState?: try {
+      guard case .cameraState(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 41)
+    }()
+    case .encoderStatus?: try {
+      guard case .encoderStatus(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 42)
+    }()
+    case nil: break
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Dualcam_V1_Envelope, rhs: Dualcam_V1_Envelope) -> Bool {
-    if lhs._storage !== rhs._storage {
-      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
-        let _storage = _args.0
-        let rhs_storage = _args.1
-        if _storage._sequence != rhs_storage._sequence {return false}
-        if _storage._inReplyTo != rhs_storage._inReplyTo {return false}
-        if _storage._body != rhs_storage._body {return false}
-        return true
-      }
-      if !storagesAreEqual {return false}
-    }
+    if lhs.sequence != rhs.sequence {return false}
+    if lhs.inReplyTo != rhs.inReplyTo {return false}
+    if lhs.body != rhs.body {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -2616,97 +2570,53 @@ nonisolated extension Dualcam_V1_Prepare: SwiftProtobuf.Message, SwiftProtobuf._
 
 nonisolated extension Dualcam_V1_Ready: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Ready"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}session_id\0\u{1}video\0\u{3}source_description\0\u{1}warnings\0\u{1}encoder\0")
-
-  fileprivate class _StorageClass {
-    var _sessionID: String = String()
-    var _video: Dualcam_V1_VideoSettings? = nil
-    var _sourceDescription: String = String()
-    var _warnings: [String] = []
-    var _encoder: Dualcam_V1_EncoderReport? = nil
-
-      // This property is used as the initial default value for new instances of the type.
-      // The type itself is protecting the reference to its storage via CoW semantics.
-      // This will force a copy to be made of this reference when the first mutation occurs;
-      // hence, it is safe to mark this as `nonisolated(unsafe)`.
-      static nonisolated(unsafe) let defaultInstance = _StorageClass()
-
-    private init() {}
-
-    init(copying source: _StorageClass) {
-      _sessionID = source._sessionID
-      _video = source._video
-      _sourceDescription = source._sourceDescription
-      _warnings = source._warnings
-      _encoder = source._encoder
-    }
-  }
-
-  fileprivate mutating func _uniqueStorage() -> _StorageClass {
-    if !isKnownUniquelyReferenced(&_storage) {
-      _storage = _StorageClass(copying: _storage)
-    }
-    return _storage
-  }
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}session_id\0\u{1}video\0\u{3}source_description\0\u{1}warnings\0\u{3}presets_measured\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    _ = _uniqueStorage()
-    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
-      while let fieldNumber = try decoder.nextFieldNumber() {
-        // The use of inline closures is to circumvent an issue where the compiler
-        // allocates stack space for every case branch when no optimizations are
-        // enabled. https://github.com/apple/swift-protobuf/issues/1034
-        switch fieldNumber {
-        case 1: try { try decoder.decodeSingularStringField(value: &_storage._sessionID) }()
-        case 2: try { try decoder.decodeSingularMessageField(value: &_storage._video) }()
-        case 3: try { try decoder.decodeSingularStringField(value: &_storage._sourceDescription) }()
-        case 4: try { try decoder.decodeRepeatedStringField(value: &_storage._warnings) }()
-        case 5: try { try decoder.decodeSingularMessageField(value: &_storage._encoder) }()
-        default: break
-        }
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.sessionID) }()
+      case 2: try { try decoder.decodeSingularMessageField(value: &self._video) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.sourceDescription) }()
+      case 4: try { try decoder.decodeRepeatedStringField(value: &self.warnings) }()
+      case 5: try { try decoder.decodeRepeatedMessageField(value: &self.presetsMeasured) }()
+      default: break
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every if/case branch local when no optimizations
-      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
-      // https://github.com/apple/swift-protobuf/issues/1182
-      if !_storage._sessionID.isEmpty {
-        try visitor.visitSingularStringField(value: _storage._sessionID, fieldNumber: 1)
-      }
-      try { if let v = _storage._video {
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
-      } }()
-      if !_storage._sourceDescription.isEmpty {
-        try visitor.visitSingularStringField(value: _storage._sourceDescription, fieldNumber: 3)
-      }
-      if !_storage._warnings.isEmpty {
-        try visitor.visitRepeatedStringField(value: _storage._warnings, fieldNumber: 4)
-      }
-      try { if let v = _storage._encoder {
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
-      } }()
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.sessionID.isEmpty {
+      try visitor.visitSingularStringField(value: self.sessionID, fieldNumber: 1)
+    }
+    try { if let v = self._video {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    } }()
+    if !self.sourceDescription.isEmpty {
+      try visitor.visitSingularStringField(value: self.sourceDescription, fieldNumber: 3)
+    }
+    if !self.warnings.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.warnings, fieldNumber: 4)
+    }
+    if !self.presetsMeasured.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.presetsMeasured, fieldNumber: 5)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Dualcam_V1_Ready, rhs: Dualcam_V1_Ready) -> Bool {
-    if lhs._storage !== rhs._storage {
-      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
-        let _storage = _args.0
-        let rhs_storage = _args.1
-        if _storage._sessionID != rhs_storage._sessionID {return false}
-        if _storage._video != rhs_storage._video {return false}
-        if _storage._sourceDescription != rhs_storage._sourceDescription {return false}
-        if _storage._warnings != rhs_storage._warnings {return false}
-        if _storage._encoder != rhs_storage._encoder {return false}
-        return true
-      }
-      if !storagesAreEqual {return false}
-    }
+    if lhs.sessionID != rhs.sessionID {return false}
+    if lhs._video != rhs._video {return false}
+    if lhs.sourceDescription != rhs.sourceDescription {return false}
+    if lhs.warnings != rhs.warnings {return false}
+    if lhs.presetsMeasured != rhs.presetsMeasured {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -2714,7 +2624,7 @@ nonisolated extension Dualcam_V1_Ready: SwiftProtobuf.Message, SwiftProtobuf._Me
 
 nonisolated extension Dualcam_V1_PresetMeasurement: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".PresetMeasurement"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}preset\0\u{3}frames_per_second\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}preset\0\u{3}frames_per_second\0\u{1}chosen\0\u{3}measured_before\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2724,6 +2634,8 @@ nonisolated extension Dualcam_V1_PresetMeasurement: SwiftProtobuf.Message, Swift
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularStringField(value: &self.preset) }()
       case 2: try { try decoder.decodeSingularDoubleField(value: &self.framesPerSecond) }()
+      case 3: try { try decoder.decodeSingularBoolField(value: &self.chosen) }()
+      case 4: try { try decoder.decodeSingularBoolField(value: &self.measuredBefore) }()
       default: break
       }
     }
@@ -2736,20 +2648,28 @@ nonisolated extension Dualcam_V1_PresetMeasurement: SwiftProtobuf.Message, Swift
     if self.framesPerSecond.bitPattern != 0 {
       try visitor.visitSingularDoubleField(value: self.framesPerSecond, fieldNumber: 2)
     }
+    if self.chosen != false {
+      try visitor.visitSingularBoolField(value: self.chosen, fieldNumber: 3)
+    }
+    if self.measuredBefore != false {
+      try visitor.visitSingularBoolField(value: self.measuredBefore, fieldNumber: 4)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Dualcam_V1_PresetMeasurement, rhs: Dualcam_V1_PresetMeasurement) -> Bool {
     if lhs.preset != rhs.preset {return false}
     if lhs.framesPerSecond != rhs.framesPerSecond {return false}
+    if lhs.chosen != rhs.chosen {return false}
+    if lhs.measuredBefore != rhs.measuredBefore {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
 }
 
-nonisolated extension Dualcam_V1_EncoderReport: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".EncoderReport"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}encoder\0\u{1}preset\0\u{1}automatic\0\u{1}speed\0\u{1}measured\0\u{1}cached\0")
+nonisolated extension Dualcam_V1_EncoderStatus: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".EncoderStatus"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}session_id\0\u{1}preset\0\u{1}shortfall\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2757,46 +2677,31 @@ nonisolated extension Dualcam_V1_EncoderReport: SwiftProtobuf.Message, SwiftProt
       // allocates stack space for every case branch when no optimizations are
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
-      case 1: try { try decoder.decodeSingularStringField(value: &self.encoder) }()
+      case 1: try { try decoder.decodeSingularStringField(value: &self.sessionID) }()
       case 2: try { try decoder.decodeSingularStringField(value: &self.preset) }()
-      case 3: try { try decoder.decodeSingularBoolField(value: &self.automatic) }()
-      case 4: try { try decoder.decodeSingularDoubleField(value: &self.speed) }()
-      case 5: try { try decoder.decodeRepeatedMessageField(value: &self.measured) }()
-      case 6: try { try decoder.decodeSingularBoolField(value: &self.cached) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.shortfall) }()
       default: break
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    if !self.encoder.isEmpty {
-      try visitor.visitSingularStringField(value: self.encoder, fieldNumber: 1)
+    if !self.sessionID.isEmpty {
+      try visitor.visitSingularStringField(value: self.sessionID, fieldNumber: 1)
     }
     if !self.preset.isEmpty {
       try visitor.visitSingularStringField(value: self.preset, fieldNumber: 2)
     }
-    if self.automatic != false {
-      try visitor.visitSingularBoolField(value: self.automatic, fieldNumber: 3)
-    }
-    if self.speed.bitPattern != 0 {
-      try visitor.visitSingularDoubleField(value: self.speed, fieldNumber: 4)
-    }
-    if !self.measured.isEmpty {
-      try visitor.visitRepeatedMessageField(value: self.measured, fieldNumber: 5)
-    }
-    if self.cached != false {
-      try visitor.visitSingularBoolField(value: self.cached, fieldNumber: 6)
+    if !self.shortfall.isEmpty {
+      try visitor.visitSingularStringField(value: self.shortfall, fieldNumber: 3)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Dualcam_V1_EncoderReport, rhs: Dualcam_V1_EncoderReport) -> Bool {
-    if lhs.encoder != rhs.encoder {return false}
+  public static func ==(lhs: Dualcam_V1_EncoderStatus, rhs: Dualcam_V1_EncoderStatus) -> Bool {
+    if lhs.sessionID != rhs.sessionID {return false}
     if lhs.preset != rhs.preset {return false}
-    if lhs.automatic != rhs.automatic {return false}
-    if lhs.speed != rhs.speed {return false}
-    if lhs.measured != rhs.measured {return false}
-    if lhs.cached != rhs.cached {return false}
+    if lhs.shortfall != rhs.shortfall {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -3224,7 +3129,7 @@ nonisolated extension Dualcam_V1_RecordingFinished: SwiftProtobuf.Message, Swift
 
 nonisolated extension Dualcam_V1_Telemetry: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Telemetry"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}local_time_ns\0\u{3}capture_fps\0\u{3}encoded_fps\0\u{3}frames_dropped\0\u{3}encode_latency_ms\0\u{3}queue_depth\0\u{3}cpu_temperature_c\0\u{3}throttle_flags\0\u{3}free_disk_bytes\0\u{3}clock_error_bound_ns\0\u{3}segments_pending\0\u{1}audio\0\u{3}audio_peak_dbfs\0\u{3}audio_rms_dbfs\0\u{1}preset\0\u{3}encoder_shortfall\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}local_time_ns\0\u{3}capture_fps\0\u{3}encoded_fps\0\u{3}frames_dropped\0\u{3}encode_latency_ms\0\u{3}queue_depth\0\u{3}cpu_temperature_c\0\u{3}throttle_flags\0\u{3}free_disk_bytes\0\u{3}clock_error_bound_ns\0\u{3}segments_pending\0\u{1}audio\0\u{3}audio_peak_dbfs\0\u{3}audio_rms_dbfs\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3246,8 +3151,6 @@ nonisolated extension Dualcam_V1_Telemetry: SwiftProtobuf.Message, SwiftProtobuf
       case 12: try { try decoder.decodeSingularBoolField(value: &self.audio) }()
       case 13: try { try decoder.decodeSingularDoubleField(value: &self.audioPeakDbfs) }()
       case 14: try { try decoder.decodeSingularDoubleField(value: &self.audioRmsDbfs) }()
-      case 15: try { try decoder.decodeSingularStringField(value: &self.preset) }()
-      case 16: try { try decoder.decodeSingularStringField(value: &self.encoderShortfall) }()
       default: break
       }
     }
@@ -3296,12 +3199,6 @@ nonisolated extension Dualcam_V1_Telemetry: SwiftProtobuf.Message, SwiftProtobuf
     if self.audioRmsDbfs.bitPattern != 0 {
       try visitor.visitSingularDoubleField(value: self.audioRmsDbfs, fieldNumber: 14)
     }
-    if !self.preset.isEmpty {
-      try visitor.visitSingularStringField(value: self.preset, fieldNumber: 15)
-    }
-    if !self.encoderShortfall.isEmpty {
-      try visitor.visitSingularStringField(value: self.encoderShortfall, fieldNumber: 16)
-    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -3320,8 +3217,6 @@ nonisolated extension Dualcam_V1_Telemetry: SwiftProtobuf.Message, SwiftProtobuf
     if lhs.audio != rhs.audio {return false}
     if lhs.audioPeakDbfs != rhs.audioPeakDbfs {return false}
     if lhs.audioRmsDbfs != rhs.audioRmsDbfs {return false}
-    if lhs.preset != rhs.preset {return false}
-    if lhs.encoderShortfall != rhs.encoderShortfall {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

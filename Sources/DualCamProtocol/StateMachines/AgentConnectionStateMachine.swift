@@ -181,7 +181,7 @@ public struct AgentConnectionStateMachine: Sendable {
             throw ProtocolError(.badState, "second Hello on one connection")
 
         case .helloAck, .clockPing, .clockStatus, .ready, .segmentOffer, .segmentData,
-             .recordingFinished, .telemetry, .previewFrame, .sessionForgotten, .cameraState:
+             .recordingFinished, .telemetry, .previewFrame, .sessionForgotten, .cameraState, .encoderStatus:
             throw ProtocolError(.badMessage, "\(body.name) is sent by agents, not to them")
 
         case .pairRequest, .pairShare, .pairConfirm, .pairResult:
@@ -216,6 +216,8 @@ public struct AgentConnectionStateMachine: Sendable {
             try pings.sent(ping)
         case .clockStatus, .telemetry, .keepalive:
             break
+        case .encoderStatus(let status):
+            try MessageValidation.checkEncoderStatus(status)
         case .previewFrame(let frame):
             try MessageValidation.checkPreviewFrame(frame)
         case .sessionForgotten(let answer):

@@ -155,6 +155,12 @@ public struct CoordinatorConnectionStateMachine: Sendable {
             try MessageValidation.checkTelemetry(telemetry)
             return [.deliver(.telemetry(telemetry))]
 
+        case .encoderStatus(let status):
+            try MessageValidation.checkEncoderStatus(status)
+            var checked = status
+            checked.shortfall = WireIdentifier.printable(status.shortfall)
+            return [.deliver(.encoderStatus(checked))]
+
         case .previewFrame(let frame):
             try MessageValidation.checkPreviewFrame(frame)
             return [.deliver(.previewFrame(frame))]
@@ -275,7 +281,7 @@ public struct CoordinatorConnectionStateMachine: Sendable {
                 following = true
             }
         case .hello, .helloAck, .clockPing, .clockPong, .clockStatus, .ready, .segmentOffer, .segmentData,
-             .recordingFinished, .telemetry, .previewFrame, .sessionForgotten, .cameraState:
+             .recordingFinished, .telemetry, .previewFrame, .sessionForgotten, .cameraState, .encoderStatus:
             throw ProtocolError(.badMessage, "coordinators do not send \(body.name)")
         case .pairRequest, .pairShare, .pairConfirm, .pairResult:
             throw ProtocolError(.badState, "\(body.name) belongs on a pairing connection (§14)")

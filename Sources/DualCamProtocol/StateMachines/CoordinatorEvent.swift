@@ -4,6 +4,8 @@ public enum CoordinatorEvent: Sendable, Equatable {
     case connected(Dualcam_V1_HelloAck)
     case clockStatus(Dualcam_V1_ClockStatus)
     case telemetry(Dualcam_V1_Telemetry)
+    /// The encoder's preset now, and a shortfall while it cannot keep up (§19), checked.
+    case encoderStatus(Dualcam_V1_EncoderStatus)
     case ready(Dualcam_V1_Ready)
     /// The agent refused Prepare (an Error naming the session came instead of Ready).
     case prepareFailed(Dualcam_V1_Error)

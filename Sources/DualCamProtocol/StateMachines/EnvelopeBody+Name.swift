@@ -31,6 +31,7 @@ extension Dualcam_V1_Envelope.OneOf_Body {
         case .sessionForgotten: "SessionForgotten"
         case .cameraRequest: "CameraRequest"
         case .cameraState: "CameraState"
+        case .encoderStatus: "EncoderStatus"
         }
     }
 

@@ -121,26 +121,23 @@ enum MessageValidation {
         try checkVideo(ready.video, in: "Ready")
         try checkSentences(ready.warnings, in: "Ready warnings")
         try checkSentences([ready.sourceDescription], in: "Ready source_description")
-        try checkEncoderReport(ready.encoder)
+        guard ready.presetsMeasured.count <= maxPresetMeasurements else {
+            throw ProtocolError(.badMessage, "Ready: more than \(maxPresetMeasurements) presets_measured")
+        }
+        for m in ready.presetsMeasured {
+            try checkPreset(m.preset, in: "Ready presets_measured")
+            guard m.framesPerSecond.isFinite, m.framesPerSecond >= 0, m.framesPerSecond < 1e6 else {
+                throw ProtocolError(.badMessage, "Ready presets_measured: \(m.framesPerSecond) fps is not a finite, non-negative figure")
+            }
+        }
+        guard ready.presetsMeasured.filter(\.chosen).count <= 1 else {
+            throw ProtocolError(.badMessage, "Ready presets_measured: more than one preset chosen")
+        }
     }
 
     /// A preset is a short word; speeds are shown and compared, so finite and sane.
     static let maxPresetBytes = 32
     static let maxPresetMeasurements = 16
-
-    private static func checkEncoderReport(_ report: Dualcam_V1_EncoderReport) throws(ProtocolError) {
-        try checkPreset(report.preset, in: "Ready encoder")
-        guard report.encoder.utf8.count <= maxPresetBytes else {
-            throw ProtocolError(.badMessage, "Ready encoder: encoder name longer than \(maxPresetBytes) bytes")
-        }
-        guard report.measured.count <= maxPresetMeasurements else {
-            throw ProtocolError(.badMessage, "Ready encoder: more than \(maxPresetMeasurements) measurements")
-        }
-        for speed in [report.speed] + report.measured.map(\.framesPerSecond) where !(speed.isFinite && speed >= 0 && speed < 1e6) {
-            throw ProtocolError(.badMessage, "Ready encoder: speed \(speed) is not a finite, non-negative figure")
-        }
-        for m in report.measured { try checkPreset(m.preset, in: "Ready encoder measured") }
-    }
 
     /// An Error's `fits` (§19): a short list of real sizes and rates.
     static func checkFits(_ fits: [Dualcam_V1_VideoSettings]) throws(ProtocolError) {
@@ -153,6 +150,13 @@ enum MessageValidation {
                 throw ProtocolError(.badMessage, "Error fits: a fit needs a width, a height and a rate")
             }
         }
+    }
+
+    /// EncoderStatus (§19): a session, a preset word, a sentence.
+    static func checkEncoderStatus(_ status: Dualcam_V1_EncoderStatus) throws(ProtocolError) {
+        try checkSessionID(status.sessionID)
+        try checkPreset(status.preset, in: "EncoderStatus")
+        try checkSentences([status.shortfall], in: "EncoderStatus shortfall")
     }
 
     private static func checkPreset(_ preset: String, in message: String) throws(ProtocolError) {
@@ -217,8 +221,6 @@ enum MessageValidation {
               t.clockErrorBoundNs >= 0, t.clockErrorBoundNs < maxInstant else {
             throw ProtocolError(.badMessage, "Telemetry: counters out of range")
         }
-        try checkPreset(t.preset, in: "Telemetry")
-        try checkSentences([t.encoderShortfall], in: "Telemetry encoder_shortfall")
     }
 
     /// Preview sizes and rates the agents encode (§16): a small picture for a screen.
