@@ -195,6 +195,8 @@ extension EndToEnd {
             }
             let agent = try Child("dualcam-agent", ["record", "--source", "synthetic", "--out", out, "--size", "\(Self.width)x\(Self.height)",
                                                     "--bitrate", "1M", "--segment-seconds", "0.5", "--disk-reserve-mb", "1"])
+            // The recording begins once `--preset auto` has measured the encoder.
+            _ = try #require(agent.waitForErr(containing: "preset auto:", seconds: 30), "\(agent.errTail())")
             usleep(3_000_000)
             var stats = statvfs()
             try #require(statvfs(out, &stats) == 0)
@@ -228,6 +230,8 @@ extension EndToEnd {
             defer { try? FileManager.default.removeItem(atPath: out) }
             let agent = try Child("dualcam-agent", ["record", "--source", "synthetic", "--out", out, "--size", "\(Self.width)x\(Self.height)",
                                                     "--segment-seconds", "1"])
+            // The recording begins once `--preset auto` has measured the encoder.
+            _ = try #require(agent.waitForErr(containing: "preset auto:", seconds: 30), "\(agent.errTail())")
             usleep(3_200_000)
             agent.process.terminate()
             #expect(agent.finish(seconds: 30) == 0, "\(agent.err.all().suffix(2000))")

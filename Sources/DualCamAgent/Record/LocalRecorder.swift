@@ -40,9 +40,13 @@ public struct LocalRecorder: Sendable {
         let sessionID = "local-" + SessionStamp.now()
         let spool = SegmentSpool(root: outputDirectory + "/segments")
         // An automatic preset is measured before the start, as at a coordinator's
-        // Prepare, so the recording still holds the whole duration asked for.
+        // Prepare, so the recording still holds the whole duration asked for. Not for a
+        // pipe: its producer's frames count from the first, which the measurement would
+        // hold back (raw ones start at the provisional preset, and the governor steps).
         var prepared: PreparedSource?
-        if settings.isAutomaticPreset {
+        var piped = false
+        if case .stdin = settings.source { piped = true }
+        if settings.isAutomaticPreset && !piped {
             let source = try PreparedSource(settings: settings, clock: clock)
             try await source.waitForFirstFrame(seconds: 10)
             do {
