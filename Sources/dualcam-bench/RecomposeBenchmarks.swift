@@ -141,7 +141,9 @@ private struct BenchSession {
         self.width = width
         self.height = height
         self.fps = fps
-        preset = settings["preset"] as? String ?? "veryfast"
+        // A session recorded with `--preset auto` is re-rendered at recompose's own default.
+        let recorded = settings["preset"] as? String ?? "veryfast"
+        preset = recorded == "auto" ? "veryfast" : recorded
         crf = settings["crf"] as? Int ?? 23
         let segment = settings["segmentMilliseconds"] as? Int ?? 2000
         gopFrames = max(Int(Int64(segment) * rate.numerator / (1000 * rate.denominator)), 1)

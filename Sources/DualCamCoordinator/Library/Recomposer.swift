@@ -147,6 +147,9 @@ public enum Recomposer {
         }
     }
 
+    /// A re-render of a session recorded with `--preset auto`, unless the request names one.
+    static let offlinePreset = "veryfast"
+
     /// The encoder settings: what the request names, else what the combined file last
     /// had (a previous recompose's, or the live session's).
     static func encoding(_ manifest: SessionManifest, request: RecomposeRequest, rate: FrameRate) -> SessionManifest.Encoding {
@@ -156,8 +159,11 @@ public enum Recomposer {
         // The live composite is encoded fast to keep up with real time; a re-render defaults
         // to the session's own preset, or to what the last recompose used.
         let previous = manifest.renders?.last?.encoding ?? (manifest.composite.recomposedAt == nil ? nil : manifest.composite.encoding)
+        // `auto` was each node's own choice while it recorded, not an x264 preset: an
+        // offline render, with no clock to keep, takes the agents' old default.
+        let sessionPreset = s.preset == VideoEncoderSettings.automaticPreset ? offlinePreset : s.preset
         var e = previous
-            ?? .init(encoder: s.encoder, preset: s.preset, tune: nil, crf: s.crf, bitrate: nil, gopFrames: max(segmentFrames, 1))
+            ?? .init(encoder: s.encoder, preset: sessionPreset, tune: nil, crf: s.crf, bitrate: nil, gopFrames: max(segmentFrames, 1))
         if let encoder = request.encoder { e.encoder = encoder }
         if let preset = request.preset { e.preset = preset }
         if let bitrate = request.bitrate {
