@@ -100,10 +100,9 @@ enum EncoderProbe {
         var note: String?
         // The Pi 4's hardware block is preferred where it opens and keeps up: asked for, or
         // in place of the default libx264 (no other software encoder is swapped for it).
-        var hardware = EncoderChoice.encoderSettings(settings)
-        let askedHardware = hardware.isHardware
+        let askedHardware = EncoderChoice.encoderSettings(settings).isHardware
         if askedHardware || settings.encoder == EncoderChoice.fallback {
-            hardware = EncoderChoice.encoderSettings(settings, encoder: EncoderChoice.hardware)
+            let hardware = EncoderChoice.encoderSettings(settings, encoder: EncoderChoice.hardware)
             do {
                 // No presets: it is measured as it is, and kept at real time and more.
                 let speed = try framesPerSecond(hardware, pictures, decodeCost)
