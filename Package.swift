@@ -39,7 +39,8 @@ let package = Package(
             // No pkgConfig: avahi-client.pc only adds -D_REENTRANT, which SwiftPM rejects
             // with a warning; the headers are in /usr/include (libavahi-client-dev).
             name: "CAvahi", path: "Sources/CAvahi"),
-        // The kernel's process controls (prctl is variadic); part of libc, nothing to link.
+        // The kernel's process controls (prctl is variadic) and UDP receive timestamps
+        // (recvmsg's control messages); part of libc, nothing to link.
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
 
         // Pure frame-sync core: no I/O, no C, time passed in.
@@ -56,7 +57,7 @@ let package = Package(
         .target(
             name: "DualCamNet",
             dependencies: [
-                "DualCamProtocol", "CAvahi",
+                "DualCamProtocol", "CAvahi", "CLinux",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

@@ -1,9 +1,11 @@
 #ifndef DUALCAM_CLINUX_SHIM_H
 #define DUALCAM_CLINUX_SHIM_H
-// Linux process controls that Swift cannot call directly (prctl is variadic), and
-// glibc's allocator settings.
+// Linux process controls that Swift cannot call directly (prctl is variadic), glibc's
+// allocator settings, and UDP with kernel receive timestamps (udp_stamp.h).
 #include <malloc.h>
 #include <sys/prctl.h>
+
+#include "udp_stamp.h"
 
 #ifndef PR_SET_THP_DISABLE
 #define PR_SET_THP_DISABLE 41

@@ -3,7 +3,7 @@ public enum WireProtocol {
     /// Incremented for incompatible changes; peers with different majors refuse each other.
     public static let major: UInt32 = 1
     /// Incremented for additive changes; peers with different minors interoperate.
-    public static let minor: UInt32 = 6
+    public static let minor: UInt32 = 7
 
     /// Largest encoded Envelope (excluding the 4-byte prefix) either side accepts.
     /// A 256 KiB SegmentData chunk plus its small header fits with a wide margin, while a
@@ -19,6 +19,8 @@ public enum WireProtocol {
     /// Most preset switches one RecordingFinished lists: the governor holds a preset 20 s
     /// at least, so this is hours of a node on the edge, and at most 1 MB of reasons.
     public static let maxPresetSwitches = 1024
+    /// Length of a clock lane's key (§20): an HMAC-SHA256 key of the hash's own size.
+    public static let clockLaneKeyBytes = 32
     /// Upload window used when Hello.upload_window_bytes is 0.
     public static let defaultUploadWindowBytes: UInt64 = 8 * 1024 * 1024
     /// Largest segment an agent may offer; a 2 s segment at 100 Mbit/s is 25 MB.

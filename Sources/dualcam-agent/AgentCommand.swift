@@ -84,6 +84,8 @@ struct Run: AsyncParsableCommand {
     @Flag(help: "Delete a segment from the spool once the coordinator has it durably (default: keep all).")
     var pruneAcknowledged = false
     @Option(parsing: .unconditional, help: "Seconds between telemetry lines in the log.") var telemetryLogSeconds = 10
+    @Option(help: "Append every clock exchange (path t1 t2 t3 t4, in ns) to this file, to measure the network path.")
+    var clockLog: String?
     @Flag(help: "Exit when the parent process exits (used by the demo).") var exitWithParent = false
     @Flag(help: "Honour the coordinator's Shutdown message (demo and tests).") var allowRemoteShutdown = false
     @Flag(inversion: .prefixedNo, help: "Announce this agent over mDNS (_dualcam._tcp) through avahi-daemon.") var mdns = true
@@ -136,6 +138,7 @@ struct Run: AsyncParsableCommand {
         options.firstPairingWindowSeconds = firstPairingWindow
         options.pruneAcknowledged = pruneAcknowledged
         options.telemetryLogSeconds = telemetryLogSeconds
+        options.clockLogPath = clockLog
         let server = AgentServer(options: options, identity: identity, logger: logger)
         let signals = SignalStream.make([SIGTERM, SIGINT])
         Task {

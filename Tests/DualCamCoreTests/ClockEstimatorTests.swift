@@ -224,3 +224,44 @@ import Testing
         }
     }
 }
+
+/// Answers that overtake one another (the clock lane's datagrams, §20) against a local
+/// clock that really ran backwards: the first is dropped, the second starts over.
+@Suite struct ClockOvertakingTests {
+    static func exchange(at t: Int64, offset: Int64 = 5_000_000, out: Int64 = 100_000, back: Int64 = 100_000) -> ClockSample {
+        ClockSample(t1: t, t2: t + out + offset, t3: t + out + offset + 10_000, t4: t + out + 10_000 + back)
+    }
+
+    /// Four seconds of exchanges every 10 ms; the estimator and the instant of the next.
+    static func locked() -> (ClockEstimator, Int64) {
+        var estimator = ClockEstimator(configuration: .agent)
+        var t: Int64 = 1_000_000_000
+        for _ in 0..<400 {
+            estimator.add(exchange(at: t))
+            t += 10_000_000
+        }
+        return (estimator, t)
+    }
+
+    @Test func anOvertakenAnswerIsDroppedAndTheClockStaysLocked() throws {
+        var (estimator, t) = Self.locked()
+        #expect(estimator.state == .locked)
+        let used = try #require(estimator.estimate).samplesUsed
+        // Sent 15 ms ago and answered only now, after the exchange sent 5 ms ago.
+        estimator.add(Self.exchange(at: t - 15_000_000, back: 15_100_000))
+        #expect(estimator.samplesOvertaken == 1)
+        #expect(estimator.state == .locked)
+        #expect(estimator.stepsDetected == 0)
+        #expect(try #require(estimator.estimate).samplesUsed == used)
+    }
+
+    @Test func aLocalClockThatRanBackwardsStartsOver() throws {
+        var (estimator, t) = Self.locked()
+        #expect(estimator.state == .locked)
+        // Sent and received a second before the last exchange: the clock went back.
+        estimator.add(Self.exchange(at: t - 1_000_000_000, offset: 1_005_000_000))
+        #expect(estimator.samplesOvertaken == 0)
+        #expect(estimator.stepsDetected == 1)
+        #expect(estimator.state != .locked)
+    }
+}

@@ -29,10 +29,17 @@ struct ClockSimulation {
         var spikeFraction: Double = 0
         var spikeNanoseconds: Double = 0
         /// Normal model: share of packets lost; TCP sends them again after its minimum
-        /// retransmission timeout (200 ms on Linux), so a loss is a late packet.
+        /// retransmission timeout (200 ms on Linux), so a loss is a late packet; a datagram
+        /// (`ClockSimulation.datagrams`) is simply gone.
         var lossFraction: Double = 0
 
         func draw(using rng: inout SplitMix64) -> (out: Int64, back: Int64) {
+            let d = drawDatagrams(using: &rng, resendLosses: true)
+            return (d.out, d.back)
+        }
+
+        func drawDatagrams(using rng: inout SplitMix64, resendLosses: Bool) -> (out: Int64, back: Int64, lost: Bool) {
+            var lost = false
             func oneWay() -> Double {
                 switch jitter {
                 case .uniform:
@@ -45,7 +52,9 @@ struct ClockSimulation {
                     var d = floorNanoseconds + 20_000 * rng.unit()
                         + max(0, meanNanoseconds + jitterNanoseconds * rng.standardNormal())
                     if rng.unit() < spikeFraction { d += spikeNanoseconds }
-                    if rng.unit() < lossFraction { d += 200_000_000 + meanNanoseconds }
+                    if rng.unit() < lossFraction {
+                        if resendLosses { d += 200_000_000 + meanNanoseconds } else { lost = true }
+                    }
                     return d
                 }
             }
@@ -54,7 +63,7 @@ struct ClockSimulation {
                 let extra = rng.unit() * outlierMaxNanoseconds
                 if rng.next() & 1 == 0 { out += extra } else { back += extra }
             }
-            return (Int64(out), Int64(back))
+            return (Int64(out), Int64(back), lost)
         }
     }
 
@@ -88,10 +97,17 @@ struct ClockSimulation {
 
     /// The exchange in flight: true send, receive, reply and completion instants.
     var inFlight: (start: Int64, arrive: Int64, reply: Int64, done: Int64)?
+    /// The clock lane (§20) rather than the TLS connection: pings leave on the agent's
+    /// timer whether or not earlier ones were answered, a lost datagram is gone rather
+    /// than resent, and answers arrive in the order the network delivers them, so a slow
+    /// one is overtaken by the next.
+    var datagrams = false
+    var inFlightDatagrams: [(start: Int64, arrive: Int64, reply: Int64, done: Int64)] = []
 
     /// Runs every exchange that completes before `t` (true time). Each exchange's delays
     /// are drawn once, when it starts, so checks do not change what the network does.
     mutating func advance(to t: Int64) {
+        if datagrams { return advanceDatagrams(to: t) }
         while true {
             if inFlight == nil {
                 let start = nextPoll
@@ -109,6 +125,28 @@ struct ClockSimulation {
             // The agent waits on its own clock, so the interval stretches with its skew.
             let wake = clock.local(fromTrue: x.done) + estimator.nextPollInterval()
             nextPoll = clock.trueTime(fromLocal: wake)
+        }
+    }
+
+    private mutating func advanceDatagrams(to t: Int64) {
+        while true {
+            let next = inFlightDatagrams.indices.min { inFlightDatagrams[$0].done < inFlightDatagrams[$1].done }
+            if nextPoll <= t, next.map({ nextPoll <= inFlightDatagrams[$0].done }) ?? true {
+                let start = nextPoll
+                let (out, back, lost) = delays.drawDatagrams(using: &rng, resendLosses: false)
+                let arrive = start + out
+                let reply = arrive + Int64(delays.turnaroundNanoseconds * (0.5 + rng.unit()))
+                if !lost { inFlightDatagrams.append((start, arrive, reply, reply + back)) }
+                // The agent's timer runs on its own clock, answered or not.
+                nextPoll = clock.trueTime(fromLocal: clock.local(fromTrue: start) + estimator.nextPollInterval())
+            } else if let i = next, inFlightDatagrams[i].done <= t {
+                let x = inFlightDatagrams.remove(at: i)
+                estimator.add(ClockSample(t1: clock.local(fromTrue: x.start), t2: x.arrive + sharedBase,
+                                          t3: x.reply + sharedBase, t4: clock.local(fromTrue: x.done)))
+                exchanges += 1
+            } else {
+                return
+            }
         }
     }
 

@@ -22,12 +22,7 @@ import Testing
 
     @Test func aRequestIsAnsweredWhileRecording() throws {
         var pair = MachinePair()
-        try pair.connect()
-        try pair.coordinatorSends(.prepare(Envelopes.prepare("take-1")))
-        try pair.pump()
-        try pair.agentSends(.ready(Envelopes.ready("take-1")))
-        try pair.pump()
-        try pair.coordinatorSends(.startAt(Envelopes.startAt("take-1")))
+        try pair.startRecording("take-1")
         try pair.coordinatorSends(.cameraRequest(Self.request(1, set: [("brightness", "200")], zoom: 2)))
         try pair.pump()
         #expect(pair.agentEvents.last == .cameraRequest(Self.request(1, set: [("brightness", "200")], zoom: 2)))

@@ -82,6 +82,17 @@ struct MachinePair {
         try pump()
     }
 
+    /// Connects and takes `session` through Prepare and Ready to StartAt (sent, not yet
+    /// delivered).
+    mutating func startRecording(_ session: String) throws {
+        try connect()
+        try coordinatorSends(.prepare(Envelopes.prepare(session)))
+        try pump()
+        try agentSends(.ready(Envelopes.ready(session)))
+        try pump()
+        try coordinatorSends(.startAt(Envelopes.startAt(session)))
+    }
+
     /// Advances the clock and fires both sides' timers.
     mutating func advance(by ns: Int64) throws {
         now += ns

@@ -36,7 +36,9 @@ declare -A SWITCH=(
 # see is a difference of the floors, so asym is a constant 0.3 ms towards the coordinator.
 declare -A EXTRA=([asym]="--path coord=300,0,0,0,0")
 
-# DUALCAM_BENCH_CONFIG=debug uses the debug build; DUALCAM_BENCH_KEEP=1 keeps the sessions.
+# DUALCAM_BENCH_CONFIG=debug uses the debug build; DUALCAM_BENCH_KEEP=1 keeps the sessions;
+# DUALCAM_BENCH_CHRONY=0 skips chrony; DUALCAM_CLOCK_LANE=off keeps the clock pings on the TLS connection (no UDP lane, as
+# before protocol 1.7), for comparison.
 config=${DUALCAM_BENCH_CONFIG:-release}
 . deploy/swift-env.sh
 swift build -c "$config" --product dualcam-coordinator >/dev/null
@@ -53,7 +55,7 @@ trap cleanup EXIT
 
 chrony_run() {  # PREFIX SECONDS -> prints "median p99" of |offset| in µs, or "- -"
   local p=$1 seconds=$2 dir=$work/chrony
-  command -v chronyd >/dev/null || { echo "- -"; return; }
+  { command -v chronyd >/dev/null && [ "${DUALCAM_BENCH_CHRONY:-1}" != 0 ]; } || { echo "- -"; return; }
   mkdir -p "$dir"
   cat > "$dir/server.conf" <<CONF
 local stratum 1
@@ -89,7 +91,7 @@ print(f"{v[len(v)//2]:.0f} {v[(len(v)-1)*99//100]:.0f}" if v else "- -")
 PY
 }
 
-printf '%-8s %-34s %12s %12s %12s %12s %14s %10s\n' path switch "host µs" "guest µs" "pair max µs" "bound p99 µs" "dropped" "chrony µs"
+printf '%-8s %-34s %18s %18s %12s %12s %14s %10s\n' path switch "host µs" "guest µs" "pair max µs" "bound p99 µs" "dropped" "chrony µs"
 for name in "${names[@]}"; do
   opts=${SWITCH[$name]:-}
   args=()
@@ -105,7 +107,8 @@ for name in "${names[@]}"; do
     clock=()
     [ $role = guest ] && clock=(--simulate-clock-offset-ms 37 --simulate-clock-skew-ppm 80)
     bash $rig exec "$prefix-$role" "$bin/dualcam-agent" run --source synthetic --role $role --name "cn-$role" \
-      --state "$root/$role" --trust "$coordinator_id" "${clock[@]}" >"$root/$role.out" 2>"$root/$role.log" &
+      --state "$root/$role" --trust "$coordinator_id" "${clock[@]}" --clock-log "$root/$role.clock" \
+      >"$root/$role.out" 2>"$root/$role.log" &
     pids+=($!)
   done
   ids=()
@@ -119,9 +122,24 @@ for name in "${names[@]}"; do
   kill -INT "${pids[@]}" 2>/dev/null; wait "${pids[@]}" 2>/dev/null || true
   chrony=$(chrony_run "$prefix" "$duration")
   manifest=$(ls "$root"/out/*/manifest.json 2>/dev/null | head -1)
-  python3 - "$manifest" "$name" "$opts${EXTRA[$name]:+ ${EXTRA[$name]}}" "$chrony" <<'PY'
+  python3 - "$manifest" "$name" "$opts${EXTRA[$name]:+ ${EXTRA[$name]}}" "$chrony" "$root/host.clock" <<'PY'
 import json, sys
-path, name, opts, chrony = sys.argv[1:5]
+path, name, opts, chrony, hostlog = sys.argv[1:6]
+# The host agent's clock is the coordinator's (one kernel, no simulated error), so its
+# logged exchanges give both one-way delays as measured: any difference of their floors
+# is a bias no exchange can see.
+try:
+    rows = [l.split() for l in open(hostlog)]
+    ex = [(r[0], *map(int, r[1:5])) for r in rows if len(r) == 5]
+except (OSError, ValueError):
+    ex = []
+def q(v, p): return sorted(v)[min(len(v) - 1, int(p * (len(v) - 1)))] if v else float("nan")
+lanes = {k for k, *_ in ex}
+outs = [(t2 - t1) / 1e3 for _, t1, t2, t3, t4 in ex]
+backs = [(t4 - t3) / 1e3 for _, t1, t2, t3, t4 in ex]
+offs = [((t2 - t1) + (t3 - t4)) / 2e3 for _, t1, t2, t3, t4 in ex]
+print(f"  host exchanges: {len(ex)} via {'+'.join(sorted(lanes)) or '-'}; one-way out min/median {q(outs,0):.0f}/{q(outs,.5):.0f} µs, "
+      f"back {q(backs,0):.0f}/{q(backs,.5):.0f} µs; exchange offset median {q(offs,.5):.0f} µs", file=sys.stderr)
 try:
     m = json.load(open(path))
 except (OSError, ValueError):
@@ -129,14 +147,15 @@ except (OSError, ValueError):
 truth = {c["camera"]: c for c in (m.get("clockTruth") or {}).get("cameras", [])}
 def cell(role):
     c = next((v for k, v in truth.items() if k.endswith(role)), None)
-    return f'{c["trueError"]["p50Microseconds"]:.0f}/{c["trueError"]["p99Microseconds"]:.0f}' if c else "-"
+    e = c["trueError"] if c else None
+    return f'{e["p50Microseconds"]:.0f}/{e["p99Microseconds"]:.0f} ({e["meanMicroseconds"]:+.0f})' if e else "-"
 pair = max((c["pairError"]["maxMicroseconds"] for c in truth.values() if c.get("pairError")), default=float("nan"))
 bounds = [c["statistics"].get("clockOverSession", {}).get("errorBoundP99Microseconds", float("nan")) for c in m["cameras"]]
 dropped = "+".join(str(c["statistics"]["framesDropped"]) for c in m["cameras"])
 med = chrony.split()
-print(f"{name:<8} {opts or 'bridge':<34} {cell('host'):>12} {cell('guest'):>12} {pair:>12.0f} {max(bounds):>12.0f} {dropped:>14} {'/'.join(med):>10}")
+print(f"{name:<8} {opts or 'bridge':<34} {cell('host'):>18} {cell('guest'):>18} {pair:>12.0f} {max(bounds):>12.0f} {dropped:>14} {'/'.join(med):>10}")
 PY
   bash $rig down "$prefix" >/dev/null
   prefix=""
 done
-echo "(host and guest: true error median/p99 over the take, read from the frame codes; chrony: median/p99 of its offset)"
+echo "(host and guest: true error median/p99 (signed mean) over the take, read from the frame codes; chrony: median/p99 of its offset)"

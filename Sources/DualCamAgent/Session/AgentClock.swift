@@ -19,6 +19,12 @@ public final class AgentClock: Sendable {
     /// The agent's local clock: what every part of the agent uses, except DCTC codes.
     public func localNow() -> Int64 { simulatedError.local(fromTrue: MonotonicTime.now()) }
 
+    /// The local clock's reading `nanoseconds` ago: where a kernel stamp, given as an age,
+    /// falls on it.
+    public func localNow(ago nanoseconds: Int64) -> Int64 {
+        simulatedError.local(fromTrue: MonotonicTime.now() &- nanoseconds)
+    }
+
     public func add(_ sample: ClockSample) -> ClockEstimate? {
         estimator.withLockedValue { $0.add(sample) }
     }

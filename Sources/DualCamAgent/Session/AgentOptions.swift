@@ -28,6 +28,8 @@ public struct AgentOptions: Sendable {
     /// Seconds between telemetry lines in the log (telemetry goes to the coordinator
     /// every second regardless).
     public var telemetryLogSeconds = 10
+    /// Where to write every clock exchange (`ClockLog`), for measuring the path; nil: nowhere.
+    public var clockLogPath: String?
 
     public init(name: String, role: Dualcam_V1_Role, listenHost: String, port: Int, stateDirectory: String,
                 spoolDirectory: String, trusted: Set<DeviceID>, defaults: RecordingSettings,

@@ -27,10 +27,14 @@ final class CoordinatorSession: Sendable {
     private let startLeads = NIOLockedValueBox<[String: Int64?]>([:])
     /// Telemetry between takes, while the preview is watched.
     private let idleTelemetry = NIOLockedValueBox<Task<Void, Never>?>(nil)
+    /// The clock lane the coordinator offered on this connection (§20), if any.
+    private let lane = NIOLockedValueBox<ClockLaneClient?>(nil)
+    private let clockLog: ClockLog?
 
     init(options: AgentOptions, clock: AgentClock, registry: RecordingRegistry, prepared: PreparedSessions, logger: Logger) {
         self.options = options
         self.clock = clock
+        self.clockLog = ClockLog(path: options.clockLogPath)
         self.registry = registry
         self.prepared = prepared
         self.logger = logger
@@ -43,8 +47,10 @@ final class CoordinatorSession: Sendable {
         let connection = AgentConnection(machine: machine, clock: { [clock] in clock.localNow() })
         let credit = UploadCredit()
         let preview = previewStreamer(connection)
-        let context = Context(connection: connection, credit: credit, turn: UploadTurn(), preview: preview)
+        let context = Context(connection: connection, credit: credit, turn: UploadTurn(), preview: preview,
+                              localIP: channel.channel.localAddress?.ipAddress, coordinatorIP: channel.channel.remoteAddress?.ipAddress)
         defer {
+            lane.withLockedValue { $0?.stop(); $0 = nil }
             reportBetweenTakes(false, connection)
             preview.end()
             prepared.camera?.want(false)
@@ -68,6 +74,9 @@ final class CoordinatorSession: Sendable {
         /// One transfer at a time on a connection (PROTOCOL.md §8.1).
         let turn: UploadTurn
         let preview: PreviewStreamer
+        /// The two ends of the connection, where a clock lane runs too.
+        let localIP: String?
+        let coordinatorIP: String?
     }
 
     /// Preview pictures go out only when nothing else waits to be written (PROTOCOL.md
@@ -94,7 +103,12 @@ final class CoordinatorSession: Sendable {
             c.credit.setWindow(announced: hello.uploadWindowBytes)
             tasks.spawn { try await self.pingLoop(c.connection) }
         case .clockSample(let sample):
-            if let estimate = clock.add(sample) { try? c.connection.send(.clockStatus(status(estimate, sample: sample))) }
+            // Over the connection a ping can wait behind a segment chunk and its answer
+            // behind a busy event loop: while the lane answers, its exchanges alone count.
+            guard lane.withLockedValue({ $0?.isAnswering }) != true else { return }
+            absorb(sample, path: .tls, c)
+        case .clockLaneOffered(let offer):
+            openClockLane(offer, c)
         case .prepare(let prepare):
             tasks.spawn { await self.prepare(prepare, c) }
         case .startAt(let start):
@@ -435,13 +449,40 @@ final class CoordinatorSession: Sendable {
         return s
     }
 
+    /// One exchange into the clock, and the clock's new state to the coordinator.
+    private func absorb(_ sample: ClockSample, path: ClockLog.Path, _ c: Context) {
+        clockLog?.write(sample, path: path)
+        if let estimate = clock.add(sample) { try? c.connection.send(.clockStatus(status(estimate, sample: sample))) }
+    }
+
+    private func openClockLane(_ offer: Dualcam_V1_ClockLaneOffer, _ c: Context) {
+        guard let localIP = c.localIP, let coordinatorIP = c.coordinatorIP else { return }
+        do {
+            let client = try ClockLaneClient(terms: ClockLaneTerms(offer), localIP: localIP, coordinatorIP: coordinatorIP,
+                                             clock: { [clock] ago in clock.localNow(ago: ago) },
+                                             onSample: { [self] sample in absorb(sample, path: .lane, c) })
+            lane.withLockedValue { $0?.stop(); $0 = client }
+            logger.info("clock lane: pinging the coordinator at udp \(coordinatorIP) port \(offer.port)")
+        } catch {
+            logger.warning("clock lane not opened (\(error)): the clock pings stay on the connection")
+        }
+    }
+
+    /// Pings on the lane when there is one, and on the connection until the lane answers
+    /// (and again whenever it stops answering, as when a firewall drops UDP).
     private func pingLoop(_ connection: AgentConnection) async throws {
         var id: UInt64 = 0
         while !Task.isCancelled {
-            id += 1
-            var ping = Dualcam_V1_ClockPing()
-            ping.id = id
-            try connection.send(.clockPing(ping))
+            let onLane = lane.withLockedValue { $0 }
+            if let onLane {
+                do { try onLane.ping() } catch { logger.debug("clock lane: \(error)") }
+            }
+            if onLane?.isAnswering != true {
+                id += 1
+                var ping = Dualcam_V1_ClockPing()
+                ping.id = id
+                try connection.send(.clockPing(ping))
+            }
             try await Task.sleep(nanoseconds: UInt64(max(clock.nextPollInterval(), 10_000_000)))
         }
     }

@@ -40,6 +40,8 @@ final class AgentLink: Sendable {
     private let channel: Channel
     /// Starts reading (and sending Hello); run once, by `start`.
     private let reader = NIOLockedValueBox<(@Sendable () -> Void)?>(nil)
+    /// The agent's clock lane (§20), open from its HelloAck to the connection's end.
+    private let lane = NIOLockedValueBox<ClockLaneServer?>(nil)
 
     private init(index: Int, generation: Int, endpoint: AgentEndpoint, connection: CoordinatorConnection, channel: Channel) {
         self.index = index
@@ -71,11 +73,13 @@ final class AgentLink: Sendable {
                         previews?.receive(camera: index, frame)
                         return
                     }
+                    if case .connected(let ack) = delivery.event { link.offerClockLane(to: ack) }
                     events.yield(.event(agent: index, generation: generation, delivery))
                 }
             } catch {
                 failure = error
             }
+            link.lane.withLockedValue { $0?.stop(); $0 = nil }
             let receivedAnything = heard.withLockedValue { $0 }
             let reason: String?
             if let closedBy {
@@ -89,6 +93,21 @@ final class AgentLink: Sendable {
             events.yield(.closed(agent: index, generation: generation, reason))
         } } }
         return link
+    }
+
+    /// Opens a clock lane for an agent that speaks 1.7 and tells it where (§20). Where no
+    /// lane can be opened (an address UDP cannot use, DUALCAM_CLOCK_LANE=off for a
+    /// comparison), the agent's pings go on over the connection, as before 1.7.
+    private func offerClockLane(to ack: Dualcam_V1_HelloAck) {
+        guard ack.version.minor >= 7, ProcessInfo.processInfo.environment["DUALCAM_CLOCK_LANE"] != "off",
+              let localIP = channel.localAddress?.ipAddress, let peerIP = channel.remoteAddress?.ipAddress else { return }
+        do {
+            let server = try ClockLaneServer(localIP: localIP, peerIP: peerIP) { ago in MonotonicTime.now() - ago }
+            lane.withLockedValue { $0?.stop(); $0 = server }
+            try send(.clockLaneOffer(server.terms.offer))
+        } catch {
+            lane.withLockedValue { $0?.stop(); $0 = nil }
+        }
     }
 
     /// Starts the connection: Hello out, the agent's messages in. Once; later calls do nothing.

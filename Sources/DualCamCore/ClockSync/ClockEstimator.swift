@@ -45,6 +45,9 @@ public struct ClockEstimator: Sendable {
     public private(set) var stepsDetected = 0
     /// Samples refused as impossible (a clock ran backwards inside the exchange).
     public private(set) var samplesRejected = 0
+    /// Exchanges answered after one sent later had been added (datagrams that overtook
+    /// one another), dropped.
+    public private(set) var samplesOvertaken = 0
 
     /// Every exchange in the window, oldest first (counts, span, the least-squares fit).
     var window: [ClockObservation] = []
@@ -55,6 +58,7 @@ public struct ClockEstimator: Sendable {
     /// Exchanges that fit both the line and the suspects, held until that is settled.
     var held: [ClockObservation] = []
     var lastSendLocal: Int64?
+    var lastReceiveLocal: Int64?
 
     public init(configuration: Configuration = .init()) {
         precondition(configuration.windowSamples >= 2 && configuration.delayQuantile > 0
@@ -71,12 +75,22 @@ public struct ClockEstimator: Sendable {
             return estimate
         }
         let observation = ClockObservation(sample)
-        defer { lastSendLocal = sample.t1 }
-        if let last = lastSendLocal, sample.t1 < last {
-            // The local clock ran backwards between exchanges: nothing before is comparable.
+        if let lastSend = lastSendLocal, let lastReceive = lastReceiveLocal, sample.t1 < lastSend {
+            // Sent earlier than the last exchange added, received no earlier: an answer that
+            // was overtaken (datagrams on a jittery path, two paths at once). It was the
+            // slower one, which the fit would not use. Received earlier too: the local
+            // clock ran backwards, and nothing before is comparable.
+            guard sample.t4 < lastReceive else {
+                samplesOvertaken += 1
+                return estimate
+            }
+            lastSendLocal = sample.t1
+            lastReceiveLocal = sample.t4
             restart(from: [observation])
             return estimate
         }
+        lastSendLocal = sample.t1
+        lastReceiveLocal = sample.t4
         switch classify(observation) {
         case .consistent:
             // Whatever looked like a step was a glitch: keep what was held back.
@@ -129,6 +143,7 @@ public struct ClockEstimator: Sendable {
         suspects.removeAll()
         held.removeAll()
         lastSendLocal = nil
+        lastReceiveLocal = nil
         estimate = nil
     }
 

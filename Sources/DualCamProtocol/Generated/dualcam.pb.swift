@@ -8,7 +8,7 @@
 // For information on using the generated types, please see the documentation:
 //   https://github.com/apple/swift-protobuf/
 
-/// DualCam wire protocol, version 1.5. See PROTOCOL.md for framing, states and rules.
+/// DualCam wire protocol, version 1.7. See PROTOCOL.md for framing, states and rules.
 /// Every message on the wire is one Envelope, preceded by its length (4 bytes, big endian).
 /// Unknown fields are ignored by every receiver; field numbers are never reused.
 
@@ -539,6 +539,15 @@ public nonisolated struct Dualcam_V1_Envelope: Sendable {
     set {body = .encoderStatus(newValue)}
   }
 
+  /// since 1.7
+  public var clockLaneOffer: Dualcam_V1_ClockLaneOffer {
+    get {
+      if case .clockLaneOffer(let v)? = body {return v}
+      return Dualcam_V1_ClockLaneOffer()
+    }
+    set {body = .clockLaneOffer(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Body: Equatable, Sendable {
@@ -574,6 +583,8 @@ public nonisolated struct Dualcam_V1_Envelope: Sendable {
     case cameraState(Dualcam_V1_CameraState)
     /// since 1.6
     case encoderStatus(Dualcam_V1_EncoderStatus)
+    /// since 1.7
+    case clockLaneOffer(Dualcam_V1_ClockLaneOffer)
 
   }
 
@@ -723,6 +734,31 @@ public nonisolated struct Dualcam_V1_ClockPong: Sendable {
   public var t2Ns: Int64 = 0
 
   public var t3Ns: Int64 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// The clock lane (§20, since 1.7): the coordinator offers a UDP port on its end of this
+/// connection's path, where the agent may send its clock pings as 56-byte datagrams
+/// authenticated with `key` (HMAC-SHA256, truncated to 16 bytes) and answered by the
+/// coordinator with its kernel's receive stamp. The datagrams do not queue behind segment
+/// uploads and previews, as ClockPings on this connection do. An agent that gets no answer
+/// keeps pinging here.
+public nonisolated struct Dualcam_V1_ClockLaneOffer: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// UDP, on the address this connection reached the agent from
+  public var port: UInt32 = 0
+
+  /// 32 random bytes, for this connection only
+  public var key: Data = Data()
+
+  /// non-zero; names the lane in every datagram
+  public var laneID: UInt64 = 0
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1555,7 +1591,7 @@ nonisolated extension Dualcam_V1_ErrorCode: SwiftProtobuf._ProtoNameProviding {
 
 nonisolated extension Dualcam_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Envelope"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sequence\0\u{3}in_reply_to\0\u{2}\u{8}hello\0\u{3}hello_ack\0\u{3}clock_ping\0\u{3}clock_pong\0\u{3}clock_status\0\u{1}prepare\0\u{1}ready\0\u{3}start_at\0\u{1}stop\0\u{3}segment_offer\0\u{3}segment_data\0\u{3}segment_ack\0\u{3}recording_finished\0\u{1}telemetry\0\u{1}error\0\u{1}keepalive\0\u{1}shutdown\0\u{3}segment_request\0\u{3}pair_request\0\u{4}\u{4}pair_confirm\0\u{3}pair_result\0\u{1}resume\0\u{3}pair_share\0\u{3}preview_request\0\u{3}preview_frame\0\u{3}forget_session\0\u{3}session_forgotten\0\u{3}camera_request\0\u{3}camera_state\0\u{3}encoder_status\0\u{c}\u{1d}\u{1}\u{c}\u{1e}\u{1}\u{c}\u{1f}\u{1}")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sequence\0\u{3}in_reply_to\0\u{2}\u{8}hello\0\u{3}hello_ack\0\u{3}clock_ping\0\u{3}clock_pong\0\u{3}clock_status\0\u{1}prepare\0\u{1}ready\0\u{3}start_at\0\u{1}stop\0\u{3}segment_offer\0\u{3}segment_data\0\u{3}segment_ack\0\u{3}recording_finished\0\u{1}telemetry\0\u{1}error\0\u{1}keepalive\0\u{1}shutdown\0\u{3}segment_request\0\u{3}pair_request\0\u{4}\u{4}pair_confirm\0\u{3}pair_result\0\u{1}resume\0\u{3}pair_share\0\u{3}preview_request\0\u{3}preview_frame\0\u{3}forget_session\0\u{3}session_forgotten\0\u{3}camera_request\0\u{3}camera_state\0\u{3}encoder_status\0\u{3}clock_lane_offer\0\u{c}\u{1d}\u{1}\u{c}\u{1e}\u{1}\u{c}\u{1f}\u{1}")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1955,6 +1991,19 @@ nonisolated extension Dualcam_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf.
           self.body = .encoderStatus(v)
         }
       }()
+      case 43: try {
+        var v: Dualcam_V1_ClockLaneOffer?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .clockLaneOffer(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .clockLaneOffer(v)
+        }
+      }()
       default: break
       }
     }
@@ -2091,6 +2140,10 @@ nonisolated extension Dualcam_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf.
     case .encoderStatus?: try {
       guard case .encoderStatus(let v)? = self.body else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 42)
+    }()
+    case .clockLaneOffer?: try {
+      guard case .clockLaneOffer(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 43)
     }()
     case nil: break
     }
@@ -2384,6 +2437,46 @@ nonisolated extension Dualcam_V1_ClockPong: SwiftProtobuf.Message, SwiftProtobuf
     if lhs.t1Ns != rhs.t1Ns {return false}
     if lhs.t2Ns != rhs.t2Ns {return false}
     if lhs.t3Ns != rhs.t3Ns {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Dualcam_V1_ClockLaneOffer: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ClockLaneOffer"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}port\0\u{1}key\0\u{3}lane_id\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt32Field(value: &self.port) }()
+      case 2: try { try decoder.decodeSingularBytesField(value: &self.key) }()
+      case 3: try { try decoder.decodeSingularFixed64Field(value: &self.laneID) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.port != 0 {
+      try visitor.visitSingularUInt32Field(value: self.port, fieldNumber: 1)
+    }
+    if !self.key.isEmpty {
+      try visitor.visitSingularBytesField(value: self.key, fieldNumber: 2)
+    }
+    if self.laneID != 0 {
+      try visitor.visitSingularFixed64Field(value: self.laneID, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Dualcam_V1_ClockLaneOffer, rhs: Dualcam_V1_ClockLaneOffer) -> Bool {
+    if lhs.port != rhs.port {return false}
+    if lhs.key != rhs.key {return false}
+    if lhs.laneID != rhs.laneID {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -177,6 +177,11 @@ public struct AgentConnectionStateMachine: Sendable {
             try cameraRequests.ask(request)
             return [.deliver(.cameraRequest(request))]
 
+        case .clockLaneOffer(let offer):
+            // Any phase: the lane only carries clock exchanges (§20).
+            try MessageValidation.checkClockLaneOffer(offer)
+            return [.deliver(.clockLaneOffered(offer))]
+
         case .hello:
             throw ProtocolError(.badState, "second Hello on one connection")
 
@@ -258,7 +263,7 @@ public struct AgentConnectionStateMachine: Sendable {
         case .segmentData(let data):
             try uploads.send(data)
         case .hello, .helloAck, .clockPong, .prepare, .startAt, .stop, .segmentAck, .segmentRequest, .resume, .shutdown,
-             .previewRequest, .forgetSession, .cameraRequest:
+             .previewRequest, .forgetSession, .cameraRequest, .clockLaneOffer:
             throw ProtocolError(.badMessage, "agents do not send \(body.name)")
         case .pairRequest, .pairShare, .pairConfirm, .pairResult:
             throw ProtocolError(.badState, "\(body.name) belongs on a pairing connection (§14)")

@@ -31,5 +31,8 @@ public enum AgentEvent: Sendable, Equatable {
     case forgetSession(Dualcam_V1_ForgetSession)
     /// Read and change the camera's controls (§18); answer CameraState with its request_id.
     case cameraRequest(Dualcam_V1_CameraRequest)
+    /// Send clock pings as datagrams to this UDP port as well (§20), keeping the ClockPings
+    /// on the connection for as long as the lane does not answer.
+    case clockLaneOffered(Dualcam_V1_ClockLaneOffer)
     case peerError(Dualcam_V1_Error)
 }

@@ -210,7 +210,7 @@ public struct CoordinatorConnectionStateMachine: Sendable {
             throw ProtocolError(.badState, "second HelloAck on one connection")
 
         case .hello, .clockPong, .prepare, .startAt, .stop, .segmentAck, .segmentRequest, .resume, .shutdown,
-             .previewRequest, .forgetSession, .cameraRequest:
+             .previewRequest, .forgetSession, .cameraRequest, .clockLaneOffer:
             throw ProtocolError(.badMessage, "\(body.name) is sent by coordinators, not to them")
 
         case .pairRequest, .pairShare, .pairConfirm, .pairResult:
@@ -241,6 +241,8 @@ public struct CoordinatorConnectionStateMachine: Sendable {
             break
         case .previewRequest(let request):
             try MessageValidation.checkPreviewRequest(request)
+        case .clockLaneOffer(let offer):
+            try MessageValidation.checkClockLaneOffer(offer)
         case .forgetSession(let request):
             try forgets.ask(request, phase: phase)
         case .cameraRequest(let request):

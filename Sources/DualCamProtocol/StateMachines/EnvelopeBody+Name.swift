@@ -32,6 +32,7 @@ extension Dualcam_V1_Envelope.OneOf_Body {
         case .cameraRequest: "CameraRequest"
         case .cameraState: "CameraState"
         case .encoderStatus: "EncoderStatus"
+        case .clockLaneOffer: "ClockLaneOffer"
         }
     }
 

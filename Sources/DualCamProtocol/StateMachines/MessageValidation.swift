@@ -159,6 +159,18 @@ enum MessageValidation {
         try checkSentences([status.shortfall], in: "EncoderStatus shortfall")
     }
 
+    /// ClockLaneOffer (§20): a real port, a key of exactly `WireProtocol.clockLaneKeyBytes`
+    /// bytes and a lane id other than 0.
+    static func checkClockLaneOffer(_ offer: Dualcam_V1_ClockLaneOffer) throws(ProtocolError) {
+        guard (1...65535).contains(offer.port) else {
+            throw ProtocolError(.badMessage, "ClockLaneOffer: port \(offer.port) is not a UDP port (1-65535)")
+        }
+        guard offer.key.count == WireProtocol.clockLaneKeyBytes else {
+            throw ProtocolError(.badMessage, "ClockLaneOffer: key of \(offer.key.count) bytes, must be \(WireProtocol.clockLaneKeyBytes)")
+        }
+        guard offer.laneID != 0 else { throw ProtocolError(.badMessage, "ClockLaneOffer: lane_id must not be 0") }
+    }
+
     private static func checkPreset(_ preset: String, in message: String) throws(ProtocolError) {
         guard preset.utf8.count <= maxPresetBytes, preset.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 32 }) else {
             throw ProtocolError(.badMessage, "\(message): preset must be a word of at most \(maxPresetBytes) ASCII letters")
