@@ -235,10 +235,11 @@ extension EndToEnd {
         /// codes into the manifest; every camera's error stays inside the bound its agent
         /// reported (the bound is honest on a real path), and the two cameras are never
         /// more than half a millisecond apart on any frame (a fiftieth of a frame).
-        /// Not asserted: the network issue's per-camera median 50 µs / p99 200 µs, which the
-        /// simulation meets (`ClockNetworkPathTests`) but real agents here do not yet: both
-        /// run 50-150 µs ahead on this path (printed below; tools/bench/clock-network.sh
-        /// prints the table).
+        /// And the network issue's per-camera figures, median ≤ 50 µs and p99 ≤ 200 µs, read
+        /// to the code's resolution (±50 µs): over the TLS connection the agents ran 50-150 µs
+        /// off on this path, the exchanges' outbound floor lengthened by the coordinator's
+        /// event loop; the clock lane (§20) takes the stamps from the kernel.
+        /// tools/bench/clock-network.sh prints the table.
         @Test func aJitteryPathKeepsTheClocksTrue() throws {
             let scenario = try MultiHostScenario(switchOptions: "-d 1000 -j 500 -R",
                                                  guestClock: ["--simulate-clock-offset-ms", "37", "--simulate-clock-skew-ppm", "80"])
@@ -263,11 +264,16 @@ extension EndToEnd {
                 let bound = try #require(clock["errorBoundP99Microseconds"] as? Double)
                 // The code's 100 µs step: a frame's error is read to ±50 µs.
                 #expect(p99 <= bound + 50, "\(name): true error p99 \(p99) µs outside the bound it reported (p99 \(bound) µs)")
+                let median = try #require(figures["p50Microseconds"] as? Double)
+                #expect(median <= 50 + 50 && p99 <= 200 + 50, "\(name): true error median \(median) µs, p99 \(p99) µs")
                 if let pair = camera["pairError"] as? [String: Any] {
                     #expect(try #require(pair["maxMicroseconds"] as? Double) <= 500, "\(pair)")
                 }
             }
             #expect(!((manifest["warnings"] as? [String]) ?? []).contains { $0.contains("frame codes") }, "\(manifest["warnings"] ?? [])")
+            for agent in scenario.agents {
+                #expect(agent.err.all().contains("clock lane: pinging the coordinator"), "no clock lane:\n\(scenario.agentLogs)")
+            }
         }
 
         /// An agent told to listen on its IPv4 address (`--listen`) is still found over

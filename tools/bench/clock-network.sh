@@ -15,7 +15,8 @@
 # With chronyd installed (Debian's chrony), each path also measures chrony as the outside
 # reference: a chronyd on the host's namespace polling the coordinator's every 62.5 ms
 # (poll -4) without touching the clock (-x); every namespace shares the same clock, so
-# its estimated offset is its error.
+# the offset it believes the clock has ("System time" of `chronyc tracking`, read each
+# second) is its error.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 duration=${1:-60}
@@ -53,10 +54,11 @@ cleanup() {
 }
 trap cleanup EXIT
 
-chrony_run() {  # PREFIX SECONDS -> prints "median p99" of |offset| in µs, or "- -"
+chrony_run() {  # PREFIX SECONDS -> prints "median p99" of chrony's true error in µs, or "- -"
   local p=$1 seconds=$2 dir=$work/chrony
   { command -v chronyd >/dev/null && [ "${DUALCAM_BENCH_CHRONY:-1}" != 0 ]; } || { echo "- -"; return; }
   mkdir -p "$dir"
+  chmod 700 "$dir"
   cat > "$dir/server.conf" <<CONF
 local stratum 1
 allow 10.77.0.0/24
@@ -68,25 +70,28 @@ CONF
   cat > "$dir/client.conf" <<CONF
 server 10.77.0.10 iburst minpoll -4 maxpoll -4 xleave
 cmdport 0
+bindcmdaddress $dir/client.sock
 pidfile $dir/client.pid
 driftfile $dir/client.drift
-logdir $dir
-log tracking
 CONF
   bash $rig exec "$p-coord" chronyd -x -d -u root -f "$dir/server.conf" >"$dir/server.log" 2>&1 &
   local server=$!
   bash $rig exec "$p-host" chronyd -x -d -u root -f "$dir/client.conf" >"$dir/client.log" 2>&1 &
   local client=$!
-  sleep "$seconds"
+  # With -x chronyd leaves the clock alone and keeps its correction to itself: "System
+  # time" (tracking's fifth field) is how far it believes the clock is from the
+  # server's. Every namespace reads the same kernel clock, so that belief is its error.
+  : > "$dir/tracking.csv"
+  for _ in $(seq "$seconds"); do
+    sleep 1
+    chronyc -h "$dir/client.sock" -c tracking >>"$dir/tracking.csv" 2>/dev/null || true
+  done
   kill "$client" "$server" 2>/dev/null; wait "$client" "$server" 2>/dev/null || true
-  # tracking.log: column 7 is the offset (s) the client measured; the first 10 s are its lock.
-  python3 - "$dir/tracking.log" <<'PY'
+  # The first sixth of the run is chrony's own lock, as the agents' is before the take.
+  python3 - "$dir/tracking.csv" <<'PY'
 import sys
-try:
-    rows = [l.split() for l in open(sys.argv[1]) if l[:1].isdigit()]
-except OSError:
-    print("- -"); sys.exit()
-v = sorted(abs(float(r[6])) * 1e6 for r in rows[len(rows) // 6:] if len(r) > 6)
+rows = [l.split(",") for l in open(sys.argv[1]) if l.count(",") > 5]
+v = sorted(abs(float(r[4])) * 1e6 for r in rows[len(rows) // 6:])
 print(f"{v[len(v)//2]:.0f} {v[(len(v)-1)*99//100]:.0f}" if v else "- -")
 PY
 }
@@ -99,7 +104,8 @@ for name in "${names[@]}"; do
   # shellcheck disable=SC2206 # the extra options are words
   [ -n "${EXTRA[$name]:-}" ] && args+=(${EXTRA[$name]})
   prefix=$(bash $rig up "${args[@]}")
-  root=$work/$name
+  run=$((${run:-0} + 1))
+  root=$work/$run-$name
   mkdir -p "$root"
   coordinator_id=$(bash $rig exec "$prefix-coord" "$bin/dualcam-coordinator" id --state "$root/coordinator")
   pids=()
@@ -158,4 +164,4 @@ PY
   bash $rig down "$prefix" >/dev/null
   prefix=""
 done
-echo "(host and guest: true error median/p99 (signed mean) over the take, read from the frame codes; chrony: median/p99 of its offset)"
+echo "(host and guest: true error median/p99 (signed mean) over the take, read from the frame codes; chrony: median/p99 of its error, the clock offset it believes in)"
