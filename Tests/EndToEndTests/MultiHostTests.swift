@@ -272,7 +272,7 @@ extension EndToEnd {
             }
             #expect(!((manifest["warnings"] as? [String]) ?? []).contains { $0.contains("frame codes") }, "\(manifest["warnings"] ?? [])")
             for agent in scenario.agents {
-                #expect(agent.err.all().contains("clock lane: pinging the coordinator"), "no clock lane:\n\(scenario.agentLogs)")
+                #expect(agent.err.text.contains("clock lane: pinging the coordinator"), "no clock lane:\n\(scenario.agentLogs)")
             }
         }
 
