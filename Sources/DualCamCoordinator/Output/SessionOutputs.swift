@@ -36,7 +36,7 @@ final class SessionOutputs: @unchecked Sendable {
     let timecode: SMPTETimecode?
 
     init(plan: SessionPlan, sessionDirectory: String, sessionID: String, cameraNames: [String], roles: [String],
-         wallStart: Date, timecode: SMPTETimecode?, logger: Logger) throws {
+         wallStart: Date, timecode: SMPTETimecode?, logger: Logger, compositeMeasurement: CompositeProbe.Pending? = nil) throws {
         self.timecode = timecode
         self.plan = plan
         self.sessionDirectory = sessionDirectory
@@ -60,7 +60,7 @@ final class SessionOutputs: @unchecked Sendable {
             streamCount: cameraNames.count, plan: plan,
             tags: SessionTimecode.tags(camera: "Combined", role: "combined", sessionID: sessionID, creation: creation,
                                        timecode: timecode),
-            cameraNames: cameraNames)
+            cameraNames: cameraNames, measurement: compositeMeasurement)
     }
 
     private func record(_ error: Error, _ context: String) {

@@ -1,0 +1,45 @@
+import DualCamCore
+
+/// The live composite's `auto` during the take: the core's `PresetGovernor` fed what each
+/// composite frame cost, asked at every keyframe of the composite (one per segment's
+/// length, where x264 puts an IDR anyway) whether to step to a faster preset, or back
+/// towards the one measured before the take once the headroom has been back for a while.
+/// The new encoder's first frame is that IDR, so a switch costs no frame.
+///
+/// A frame's cost is its encode (what a preset changes) plus its share of decoding every
+/// camera and its compositing (what no preset changes): the governor counts both in the
+/// load and scales only the encode in its predictions. Time is the composite's own
+/// presentation time, so "calm for 10 s" means 10 s of the combined file.
+struct CompositeSteering {
+    private var governor: PresetGovernor
+    let gopFrames: Int64
+    private(set) var switches: [SessionManifest.PresetSwitch] = []
+    /// Whether any switch went to a faster preset (the measurement was optimistic).
+    private(set) var steppedFaster = false
+
+    init(measurement: CompositeMeasurement, rate: FrameRate, gopFrames: Int) {
+        governor = PresetGovernor(chosen: measurement.preset, rate: rate, speeds: measurement.encodeSpeeds)
+        self.gopFrames = Int64(max(gopFrames, 1))
+    }
+
+    var current: String { governor.current }
+
+    /// Before composite frame `index` (presented at `instant`): the preset its encoder
+    /// should switch to, at a keyframe, or nil to keep it.
+    mutating func beforeFrame(index: Int64, instant: Int64) -> String? {
+        guard index > 0, index % gopFrames == 0 else { return nil }
+        let from = governor.current
+        guard case .switchTo(let preset, let reason) = governor.segmentBoundary(now: instant) else { return nil }
+        let rung = { (name: String) in PresetChoice.ladder.firstIndex(of: name) ?? 0 }
+        if rung(preset) < rung(from) { steppedFaster = true }
+        // The governor speaks of "the encoder": here its load is the whole composite's.
+        switches.append(.init(presentationNanoseconds: instant, preset: preset, reason: "composite: " + reason))
+        return preset
+    }
+
+    /// One frame went out: `encodeNanoseconds` in the encoder, `fixedNanoseconds` decoding
+    /// its share of the cameras and compositing it.
+    mutating func frameDone(encodeNanoseconds: Int64, fixedNanoseconds: Int64) {
+        governor.frameEncoded(encodeNanoseconds: encodeNanoseconds, fixedNanoseconds: fixedNanoseconds, queueDepth: 0, queueCapacity: 0)
+    }
+}
