@@ -68,8 +68,9 @@ struct CompositeMeasurement: Sendable, Equatable {
 /// the pipeline the live composite runs. Blocking and CPU-bound: `start` runs it on a
 /// thread of its own.
 enum CompositeProbe {
-    /// Distinct pictures per camera: enough motion for the encoder, little memory.
-    static let pictures = 8
+    /// Distinct pictures per camera: enough motion for the encoder, and at most about
+    /// 100 MB of pictures held (each camera's and the composed ones; 12 MB each at 4K).
+    static func pictures(width: Int, height: Int) -> Int { width * height > 1920 * 1080 ? 4 : 8 }
     /// How long the decoding and the compositing are each timed.
     static let windowNanoseconds: Int64 = 300_000_000
 
@@ -146,6 +147,7 @@ enum CompositeProbe {
         let started = EncoderSpeed.now()
         let count = max(cameras, 1)
         let (width, height, rate) = (plan.width, plan.height, plan.rate)
+        let samples = pictures(width: width, height: height)
         // Each camera's pattern in its own colour, encoded as a camera would (veryfast,
         // the agents' usual choice at this size on a small machine).
         var streams: [(parameters: CodecParameters, packets: [EncodedPacket])] = []
@@ -154,9 +156,9 @@ enum CompositeProbe {
                                            identity: PatternIdentity(name: "camera \(camera + 1)", role: camera == 0 ? "host" : "guest"))
             let encoder = try VideoEncoder(settings: VideoEncoderSettings(
                 encoder: plan.encoder, width: width, height: height, rate: rate, preset: "veryfast", crf: plan.crf,
-                bitrate: plan.bitrate, gopFrames: pictures, threads: 1))
+                bitrate: plan.bitrate, gopFrames: samples, threads: 1))
             var packets: [EncodedPacket] = []
-            for frame in 0..<pictures {
+            for frame in 0..<samples {
                 var image = YUV420Image(width: width, height: height)
                 pattern.render(frameIndex: Int64(frame + camera * 7), code: UInt32(frame), into: &image)
                 packets += try encoder.encode(image, ptsNanoseconds: rate.instant(ofFrame: Int64(frame)), forceKeyframe: frame == 0)
@@ -164,16 +166,16 @@ enum CompositeProbe {
             packets += try encoder.flush()
             streams.append((encoder.parameters, packets))
         }
-        let (decodeNanoseconds, decoded) = try timeDecoding(streams, rate: rate)
+        let (decodeNanoseconds, decoded) = try timeDecoding(streams, rate: rate, pictures: samples)
         let compositor = Compositor(outputWidth: width, outputHeight: height, scaler: SwsScaler())
         compositor.spec = plan.layout
         var composed: [YUV420Image] = []
         let composeStart = EncoderSpeed.now()
         var compositions = 0
-        while EncoderSpeed.now() - composeStart < windowNanoseconds || compositions < pictures {
+        while EncoderSpeed.now() - composeStart < windowNanoseconds || compositions < samples {
             var picture = compositor.compose(decoded.map { $0[compositions % $0.count] })
             if !plan.filter.isIdentity { plan.filter.apply(to: &picture) }
-            if composed.count < pictures { composed.append(picture) }
+            if composed.count < samples { composed.append(picture) }
             compositions += 1
         }
         let composeNanoseconds = (EncoderSpeed.now() - composeStart) / Int64(compositions)
@@ -190,10 +192,10 @@ enum CompositeProbe {
     /// Decodes every camera's packets side by side, over and over for the window, as the
     /// live composer does with a batch of segments; wall time per frame of all cameras, and
     /// each camera's pictures.
-    private static func timeDecoding(_ streams: [(parameters: CodecParameters, packets: [EncodedPacket])], rate: FrameRate) throws
-        -> (Int64, [[YUV420Image]]) {
+    private static func timeDecoding(_ streams: [(parameters: CodecParameters, packets: [EncodedPacket])], rate: FrameRate,
+                                     pictures count: Int) throws -> (Int64, [[YUV420Image]]) {
         let pictures = Pictures(decoders: try streams.map { try VideoDecoder(parameters: $0.parameters) })
-        let span = rate.instant(ofFrame: Int64(Self.pictures))
+        let span = rate.instant(ofFrame: Int64(count))
         var rounds = 0
         let start = EncoderSpeed.now()
         repeat {
@@ -213,7 +215,7 @@ enum CompositeProbe {
         if let error = pictures.error { throw error }
         let kept = pictures.all
         guard kept.allSatisfy({ !$0.isEmpty }) else { throw CoordinatorError("the composite measurement decoded no picture") }
-        return (elapsed / Int64(rounds * Self.pictures), kept)
+        return (elapsed / Int64(rounds * count), kept)
     }
 
     /// Every camera's decoder, and what the decoding threads give back.

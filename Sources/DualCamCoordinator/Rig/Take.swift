@@ -120,7 +120,9 @@ final class Take {
                     send(.prepare(prepare), to: i)
                 }
                 if record == nil { notice("preparing \(sessionID) (\(plan.width)x\(plan.height) at \(plan.rate) fps)") }
-                measureComposite(cameras: who.count)
+                // Every camera of the take, not just these (a Prepare may go to one agent
+                // that reconnected while the others prepare).
+                measureComposite(cameras: machine.agents.filter(\.inTake).count)
             } catch {
                 notice("cannot start: \(error)")
                 feed(.stop(now: MonotonicTime.now(), reason: "\(error)"))
