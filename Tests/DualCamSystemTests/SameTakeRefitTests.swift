@@ -52,13 +52,19 @@ import Testing
         return .prepareFailed(error)
     }
 
-    @Test func aPresetsSizeIsLoweredAndEveryNodePreparedAgain() throws {
-        defer { try? FileManager.default.removeItem(atPath: out) }
+    /// Prepare to both; pi-a answers Ready, then pi-b refuses as too slow.
+    func refusedAfterAReady(fromPreset: Bool) throws -> (Take, NIOLockedValueBox<[String]>) {
         let notices = NIOLockedValueBox<[String]>([])
-        let take = take(fromPreset: true, notices: notices)
+        let take = take(fromPreset: fromPreset, notices: notices)
         prepare(take)
         try take.handle(ready(take), from: 0, now: 2_000_000)
         try take.handle(tooSlow(take), from: 1, now: 3_000_000)
+        return (take, notices)
+    }
+
+    @Test func aPresetsSizeIsLoweredAndEveryNodePreparedAgain() throws {
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let (take, notices) = try refusedAfterAReady(fromPreset: true)
         #expect((take.plan.width, take.plan.height, take.plan.rate) == (1280, 720, .fps30))
         #expect(notices.withLockedValue { $0 }.contains(
             "pi-b cannot encode 1920x1080 at 30 fps in real time: preparing every camera again at 1280x720 at 30 fps, "
@@ -83,11 +89,7 @@ import Testing
 
     @Test func theOperatorsSizeFailsTheTakeNamingWhatToPass() throws {
         defer { try? FileManager.default.removeItem(atPath: out) }
-        let notices = NIOLockedValueBox<[String]>([])
-        let take = take(fromPreset: false, notices: notices)
-        prepare(take)
-        try take.handle(ready(take), from: 0, now: 2_000_000)
-        try take.handle(tooSlow(take), from: 1, now: 3_000_000)
+        let (take, _) = try refusedAfterAReady(fromPreset: false)
         #expect((take.plan.width, take.plan.height) == (1920, 1080), "the operator's size was changed")
         guard case .failed(let reason) = take.machine.phase else {
             Issue.record("the take goes on: \(take.machine.phase)")

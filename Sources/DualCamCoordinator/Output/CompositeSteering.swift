@@ -24,9 +24,26 @@ struct CompositeSteering {
 
     var current: String { governor.current }
 
+    /// Set when the take stops: the rest is the tail the files wait for.
+    private var tail = false
+
+    /// The take is stopping. What is left to compose (the last segment of each camera, and
+    /// any backlog) is what the files wait for after the stop: it goes at the fastest
+    /// preset from the next frame (a new encoder starts with an IDR), so the combined file
+    /// is final as soon as with a fixed `ultrafast`. Costs the last seconds' compression.
+    mutating func stopping() { tail = true }
+
     /// Before composite frame `index` (presented at `instant`): the preset its encoder
     /// should switch to, at a keyframe, or nil to keep it.
     mutating func beforeFrame(index: Int64, instant: Int64) -> String? {
+        if tail {
+            let fastest = PresetChoice.ladder[0]
+            // Every switch is listed, so the last one (else the choice) is the encoder's.
+            guard (switches.last?.preset ?? governor.current) != fastest else { return nil }
+            switches.append(.init(presentationNanoseconds: instant, preset: fastest,
+                                  reason: "the take stopped: the last frames at \(fastest), for files final sooner"))
+            return fastest
+        }
         guard index > 0, index % gopFrames == 0 else { return nil }
         let from = governor.current
         guard case .switchTo(let preset, let reason) = governor.segmentBoundary(now: instant) else { return nil }

@@ -62,6 +62,11 @@ final class LiveComposer: @unchecked Sendable {
         }
     }
 
+    /// The take is stopping (`CompositeSteering.stopping`).
+    func stopping() {
+        queue.async { [self] in renderer.steering?.stopping() }
+    }
+
     /// The camera has delivered everything, or the session no longer waits for it.
     func stopAwaiting(stream: Int) {
         queue.async { [self] in

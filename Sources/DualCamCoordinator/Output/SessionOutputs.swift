@@ -78,6 +78,9 @@ final class SessionOutputs: @unchecked Sendable {
                                     durationNanoseconds: durationNanoseconds), path: path)
     }
 
+    /// The take is stopping: what is left of the composite goes at the fastest preset.
+    func stopping() { composer.stopping() }
+
     /// The camera delivered everything, or is given up on: the composite no longer waits.
     func stopAwaiting(camera: Int) { composer.stopAwaiting(stream: camera) }
 

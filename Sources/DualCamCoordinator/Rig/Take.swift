@@ -101,6 +101,7 @@ final class Take {
         if case .recording = machine.phase, case .countingDown = before {
             notice("recording \(sessionID)" + (plan.durationSeconds.map { " for \($0) s" } ?? ""))
         }
+        if case .stopping = machine.phase, case .recording = before { outputs?.stopping() }
     }
 
     private func perform(_ action: TakeMachine.Action) {
