@@ -1,4 +1,5 @@
 import DualCamCore
+import Synchronization
 
 /// The live composite's `auto` during the take: the core's `PresetGovernor` fed what each
 /// composite frame cost, asked at every keyframe of the composite (one per segment's
@@ -17,31 +18,33 @@ struct CompositeSteering {
     /// Whether any switch went to a faster preset (the measurement was optimistic).
     private(set) var steppedFaster = false
 
-    init(measurement: CompositeMeasurement, rate: FrameRate, gopFrames: Int) {
+    /// The composite's keyframe interval is a segment's length.
+    private let segmentNanoseconds: Int64
+
+    init(measurement: CompositeMeasurement, rate: FrameRate, gopFrames: Int, stop: StopInstant = StopInstant()) {
+        self.stop = stop
         governor = PresetGovernor(chosen: measurement.preset, rate: rate, speeds: measurement.encodeSpeeds)
         self.gopFrames = Int64(max(gopFrames, 1))
+        segmentNanoseconds = rate.instant(ofFrame: self.gopFrames)
     }
 
     var current: String { governor.current }
 
-    /// Set when the take stops: the rest is the tail the files wait for.
-    private var tail = false
+    /// Where the take stops, in presentation time (Int64.max until known): set from the
+    /// rig's loop while the compose queue may be in the middle of a batch, hence atomic.
+    let stop: StopInstant
 
-    /// The take is stopping. What is left to compose (the last segment of each camera, and
-    /// any backlog) is what the files wait for after the stop: it goes at the fastest
-    /// preset from the next frame (a new encoder starts with an IDR), so the combined file
-    /// is final as soon as with a fixed `ultrafast`. Costs the last seconds' compression.
-    mutating func stopping() { tail = true }
-
-    /// Before composite frame `index` (presented at `instant`): the preset its encoder
-    /// should switch to, at a keyframe, or nil to keep it.
+    /// The take's last segment (from one segment's length before the stop) is what the
+    /// files wait for after the stop: it goes at the fastest preset, from the keyframe that
+    /// begins it (a new encoder starts with an IDR), so the combined file is final as soon
+    /// as with a fixed `ultrafast`. Costs the last segment's compression.
     mutating func beforeFrame(index: Int64, instant: Int64) -> String? {
-        if tail {
+        if instant >= stop.presentationNanoseconds - segmentNanoseconds {
             let fastest = PresetChoice.ladder[0]
             // Every switch is listed, so the last one (else the choice) is the encoder's.
             guard (switches.last?.preset ?? governor.current) != fastest else { return nil }
             switches.append(.init(presentationNanoseconds: instant, preset: fastest,
-                                  reason: "the take stopped: the last frames at \(fastest), for files final sooner"))
+                                  reason: "the take's last segment at \(fastest), for files final sooner after the stop"))
             return fastest
         }
         guard index > 0, index % gopFrames == 0 else { return nil }
@@ -59,4 +62,14 @@ struct CompositeSteering {
     mutating func frameDone(encodeNanoseconds: Int64, fixedNanoseconds: Int64) {
         governor.frameEncoded(encodeNanoseconds: encodeNanoseconds, fixedNanoseconds: fixedNanoseconds, queueDepth: 0, queueCapacity: 0)
     }
+}
+
+/// The take's stop in the composite's presentation time, shared between the rig's loop
+/// (which learns it) and the compose queue (which reads it every frame).
+final class StopInstant: Sendable {
+    private let value = Atomic<Int64>(.max)
+
+    var presentationNanoseconds: Int64 { value.load(ordering: .relaxed) }
+
+    func set(_ presentationNanoseconds: Int64) { value.store(presentationNanoseconds, ordering: .relaxed) }
 }

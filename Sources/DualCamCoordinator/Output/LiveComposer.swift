@@ -9,7 +9,7 @@ import Foundation
 /// file is final seconds after the last segment, whatever the session's length.
 final class LiveComposer: @unchecked Sendable {
     // Invariant: every stored var below is touched only on `queue`, except `counts`,
-    // which is touched only under `countsLock`.
+    // which is touched only under `countsLock` (`stop` is atomic, and a let).
     private let queue = DispatchQueue(label: "dualcam.compose")
     let outputPath: String
     private let decoders: [CameraSegmentDecoder]
@@ -62,10 +62,14 @@ final class LiveComposer: @unchecked Sendable {
         }
     }
 
-    /// The take is stopping (`CompositeSteering.stopping`).
-    func stopping() {
-        queue.async { [self] in renderer.steering?.stopping() }
+    /// The take stops at `presentationNanoseconds` (`CompositeSteering`: its last segment
+    /// goes at the fastest preset). Read by the compose queue mid-batch, without waiting.
+    func stopping(atPresentation presentationNanoseconds: Int64) {
+        stop.set(presentationNanoseconds)
     }
+
+    /// Shared with the steering, which is made later, on the queue.
+    private let stop = StopInstant()
 
     /// The camera has delivered everything, or the session no longer waits for it.
     func stopAwaiting(stream: Int) {
@@ -100,7 +104,7 @@ final class LiveComposer: @unchecked Sendable {
         switch pending.wait() {
         case .success(let measured):
             renderer.usePreset(measured.preset)
-            renderer.steering = CompositeSteering(measurement: measured, rate: rate, gopFrames: liveEncoding.gopFrames)
+            renderer.steering = CompositeSteering(measurement: measured, rate: rate, gopFrames: liveEncoding.gopFrames, stop: stop)
             liveEncoding.preset = measured.preset
             liveEncoding.automatic = true
             liveEncoding.speed = (measured.outcome.speed * 100).rounded() / 100

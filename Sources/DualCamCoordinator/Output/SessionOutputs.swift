@@ -78,8 +78,9 @@ final class SessionOutputs: @unchecked Sendable {
                                     durationNanoseconds: durationNanoseconds), path: path)
     }
 
-    /// The take is stopping: what is left of the composite goes at the fastest preset.
-    func stopping() { composer.stopping() }
+    /// The take stops at `presentationNanoseconds`: the composite's last segment goes at
+    /// the fastest preset.
+    func stopping(atPresentation presentationNanoseconds: Int64) { composer.stopping(atPresentation: presentationNanoseconds) }
 
     /// The camera delivered everything, or is given up on: the composite no longer waits.
     func stopAwaiting(camera: Int) { composer.stopAwaiting(stream: camera) }

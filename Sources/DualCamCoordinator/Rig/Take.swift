@@ -34,6 +34,8 @@ final class Take {
     var result: SessionResult?
     /// The live composite's measurement (`auto`), begun with the Prepare.
     var compositeProbe: CompositeProbe.Pending?
+    /// The stop instant last told to the outputs.
+    private var stopSignalled: Int64?
     var finishing: Task<Void, Never>?
     let wallStart: Date
 
@@ -101,7 +103,12 @@ final class Take {
         if case .recording = machine.phase, case .countingDown = before {
             notice("recording \(sessionID)" + (plan.durationSeconds.map { " for \($0) s" } ?? ""))
         }
-        if case .stopping = machine.phase, case .recording = before { outputs?.stopping() }
+        // The stop is known from StartAt for a take of set length, else from the operator's
+        // stop: the composite encodes its last segment fast from there (CompositeSteering).
+        if let stop = machine.stopInstant, let t0 = machine.t0, stop != stopSignalled {
+            stopSignalled = stop
+            outputs?.stopping(atPresentation: stop - t0)
+        }
     }
 
     private func perform(_ action: TakeMachine.Action) {
