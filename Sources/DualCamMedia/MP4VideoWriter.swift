@@ -5,11 +5,15 @@ import DualCamCore
 /// combined composite. Not thread-safe.
 public final class MP4VideoWriter {
     public let outputPath: String
-    private let encoder: VideoEncoder
+    private var encoder: VideoEncoder
     private let output: MP4Output
     private let packet: Packet
     private let audioEncoder: AudioEncoder?
     private var finished = false
+    /// The first encoder's parameter sets (the sample entry's), and whether a later
+    /// encoder brought others: the file then gets `avc3` entries at `finish`.
+    private let firstParameterSets: [UInt8]
+    public private(set) var parameterSetsChange = false
 
     /// `audio` adds an AAC track fed through `writeAudio`.
     public convenience init(outputPath: String, settings: VideoEncoderSettings, creationTimeUnixSeconds: Int64?,
@@ -25,7 +29,29 @@ public final class MP4VideoWriter {
         audioEncoder = try audio.map { try AudioEncoder(sampleRate: $0.sampleRate, channels: $0.channels) }
         output = try MP4Output(path: outputPath, tags: tags)
         try output.start(parameters: encoder.parameters, audio: audioEncoder?.parameters)
+        firstParameterSets = encoder.parameters.extradata
         packet = try Packet()
+    }
+
+    /// The settings of the encoder in use.
+    public var settings: VideoEncoderSettings { encoder.settings }
+
+    /// Drains the encoder in use and continues with another preset (`--preset auto` of the
+    /// live composite stepping faster or back). The new encoder's first picture is an IDR
+    /// that carries its own SPS/PPS in band (VideoEncoder puts them before every
+    /// keyframe), so the switch costs no frame and no gap; `finish` marks the file's
+    /// sample entry `avc3` when the parameter sets changed.
+    public func switchEncoder(preset: String) throws {
+        guard !finished else { throw FFmpegError.invalid("MP4VideoWriter.switchEncoder", path: outputPath, "already finished") }
+        guard preset != encoder.settings.preset else { return }
+        var settings = encoder.settings
+        settings.preset = preset
+        // Opened before the old one is drained: a preset that cannot open leaves the
+        // file going on with the old encoder.
+        let next = try VideoEncoder(settings: settings)
+        for encoded in try encoder.flush() { try store(encoded) }
+        encoder = next
+        if next.parameters.extradata != firstParameterSets { parameterSetsChange = true }
     }
 
     /// Appends interleaved samples continuing the sound track from its position 0 at
@@ -53,6 +79,7 @@ public final class MP4VideoWriter {
         for encoded in try encoder.flush() { try store(encoded) }
         for encoded in try audioEncoder?.flush() ?? [] { try storeAudio(encoded) }
         try output.finish()
+        if parameterSetsChange { try MP4SampleEntry.allowInBandParameterSets(path: outputPath) }
     }
 
     private func storeAudio(_ encoded: EncodedPacket) throws {

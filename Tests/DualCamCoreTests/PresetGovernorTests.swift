@@ -69,6 +69,28 @@ struct PresetGovernorTests {
         #expect(governor.current == "ultrafast")
     }
 
+    /// The live composite (issue 19): part of each frame is decoding the cameras, which no
+    /// preset changes. The load counts it; the prediction scales only the encode, so the
+    /// governor steps further than a whole-frame scaling would.
+    @Test func workNoPresetChangesCountsInTheLoadButNotInThePrediction() {
+        var governor = PresetGovernor(chosen: "veryfast", rate: .fps30, speeds: speeds)
+        for _ in 0..<60 {
+            governor.frameEncoded(encodeNanoseconds: Int64(Double(period) * 0.45), fixedNanoseconds: Int64(Double(period) * 0.45),
+                                  queueDepth: 0, queueCapacity: 0)
+        }
+        #expect(abs(governor.load - 0.9) < 0.001)
+        // At superfast the encode would take 0.45 × 100/150 = 0.3, with the fixed 0.45: 0.75,
+        // over the 0.67 target; at ultrafast 0.19 + 0.45 = 0.64. (Scaling all of 0.9 would
+        // have stopped at superfast: 0.6.)
+        guard case .switchTo(let preset, let reason) = governor.segmentBoundary(now: segment) else {
+            Issue.record("a composite at 90 % of its time must step")
+            return
+        }
+        #expect(preset == "ultrafast")
+        #expect(reason.contains("90 %"))
+        #expect(abs(governor.predict(0.9, from: "veryfast", to: "superfast", fixedShare: 0.5) - 0.75) < 0.001)
+    }
+
     @Test func aFillingQueueOrLostFramesCountAsLagging() {
         var governor = PresetGovernor(chosen: "veryfast", rate: .fps30, speeds: speeds)
         #expect(feed(&governor, load: 0.6, queue: { $0 / 10 }, end: segment) == .switchTo(

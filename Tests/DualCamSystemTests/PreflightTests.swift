@@ -30,11 +30,21 @@ import Testing
         #expect(lines[1].contains(" · preset faster (auto: 2.2x real time) · "), "\(lines[1])")
         #expect(lines[2].contains("TEST PATTERN (synthetic DCTC") && lines[2].hasSuffix("NO SOUND"), "\(lines[2])")
         #expect(lines[3] == "  NOT HERE: pi-cam3 [camera] is paired but did not answer")
-        // The live composite's preset, chosen in the open for the cameras there are.
-        #expect(lines[4] == "  composite: libx264 ultrafast, tune zerolatency (2 cameras decoded (55 Mpixel/s) and the composite encoded (28 Mpixel/s) in real time on this machine)", "\(lines[4])")
+        // The live composite's preset, unmeasured: the fastest, said in the open.
+        #expect(lines[4] == "  composite: libx264 ultrafast, tune zerolatency (not measured: 2 cameras decoded (55 Mpixel/s) and the composite encoded (28 Mpixel/s) in real time on this machine)", "\(lines[4])")
         var asked = plan()
         asked.compositePreset = "superfast"
         #expect(Preflight.lines(plan: asked, nodes: [], absent: []).last == "  composite: libx264 superfast, tune zerolatency (as asked)")
+        // Measured (`auto`, the default): the choice, its speed and what it was measured on.
+        let measured = CompositeMeasurement(
+            outcome: .fits(preset: "superfast", speed: 1.9),
+            speeds: [PresetSpeed(preset: "ultrafast", framesPerSecond: 80), PresetSpeed(preset: "superfast", framesPerSecond: 57),
+                     PresetSpeed(preset: "veryfast", framesPerSecond: 38)],
+            decodeNanoseconds: 3_100_000, composeNanoseconds: 1_200_000, cameras: 2, seconds: 1.4)
+        let auto = Preflight.lines(plan: plan(), nodes: [], absent: [],
+                                   composite: CompositePreset.choose(plan: plan(), cameras: 2, measured: measured)).last
+        #expect(auto == "  composite: libx264 superfast, tune zerolatency (auto, 1.9x real time; 2 cameras decoded 3.1 ms + "
+                + "composed 1.2 ms a frame; measured ultrafast 80 fps, superfast 57 fps, veryfast 38 fps in 1.4 s)", "\(auto ?? "")")
     }
 
     @Test func requiredAgentsAnswerByNameOrRole() {

@@ -40,6 +40,14 @@ extension EndToEnd {
             try session.expectCompositeWhole(frames: frames)
             let composite = try #require(manifest["composite"] as? [String: Any])
             #expect(composite["repeats"] as? Int == 0 && composite["droppedFrames"] as? Int == 0, "\(composite)")
+            // The composite's preset was measured (`auto`) with every camera's decoding, and
+            // the start said so.
+            let encoding = try #require(composite["encoding"] as? [String: Any])
+            #expect(encoding["automatic"] as? Bool == true && (encoding["speed"] as? Double ?? 0) > 0, "\(encoding)")
+            #expect(run.stdout.contains("composite: libx264 \(encoding["preset"] as? String ?? "?"), tune zerolatency (auto, ")
+                    || run.stderr.contains("composite: libx264 \(encoding["preset"] as? String ?? "?"), tune zerolatency (auto, "),
+                    "\(run.stdout.suffix(2000))")
+            #expect(run.stdout.contains("\(Self.cameras) cameras decoded") || run.stderr.contains("\(Self.cameras) cameras decoded"))
 
             // Frame k of every camera shows the same true instant, to within a tenth of a
             // frame (3.3 ms); every step is one frame period (no frame missing).

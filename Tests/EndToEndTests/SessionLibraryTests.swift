@@ -43,10 +43,16 @@ extension EndToEnd {
             #expect(show.exitCode == 0)
             for expected in ["Cameras", "demo-host [host]", "demo-guest [guest]", "captured", "Layout timeline",
                              (combined as NSString).lastPathComponent, "split-horizontal", "Warnings",
-                             // As it was encoded: the live composite's own fast preset, not the cameras'.
-                             "encoded live: libx264 ultrafast crf"] {
+                             // As it was encoded: the live composite's own preset, measured (`auto`),
+                             // not the cameras'.
+                             "encoded live: libx264 ", "(auto: "] {
                 #expect(show.stdout.contains(expected), "show lacks \(expected): \(show.stdout)")
             }
+            let liveEncoding = try #require((try Self.manifest(folder)["composite"] as? [String: Any])?["encoding"] as? [String: Any])
+            let livePreset = try #require(liveEncoding["preset"] as? String)
+            #expect(["ultrafast", "superfast", "veryfast", "faster", "fast", "medium"].contains(livePreset), "\(liveEncoding)")
+            #expect(liveEncoding["automatic"] as? Bool == true && (liveEncoding["speed"] as? Double ?? 0) > 0, "\(liveEncoding)")
+            #expect(show.stdout.contains("encoded live: libx264 \(livePreset) (auto: "), "\(show.stdout)")
             let unknown = try Self.coordinator(["show", "19990101_000000", "--out", out])
             #expect(unknown.exitCode != 0 && unknown.stderr.contains(id), "\(unknown.stderr)")
 
@@ -64,6 +70,9 @@ extension EndToEnd {
             let render = base + "_split-horizontal.mp4"
             #expect(replay.stdout.contains("Recomposed into a new file: " + render), "\(replay.stdout)")
             #expect(try Data(contentsOf: URL(fileURLWithPath: combined)) == liveBytes, "the live composite was overwritten")
+            // Whatever the live composite chose, an offline render takes veryfast.
+            let renderEncoding = (try Self.manifest(folder)["renders"] as? [[String: Any]])?.first?["encoding"] as? [String: Any]
+            #expect(renderEncoding?["preset"] as? String == "veryfast" && renderEncoding?["automatic"] == nil, "\(renderEncoding ?? [:])")
             let replayed = try Self.codes(render, layout: split)
             #expect(replayed.count == frames)
             #expect(replayed.elementsEqual(live, by: ==), "live \(live)\nrecomposed \(replayed)")

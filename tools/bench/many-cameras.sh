@@ -67,6 +67,11 @@ for c in m['cameras']:
 comp = m['composite']
 print(f"   composite ({comp['encoding']['preset']}): {comp['ticks']} ticks of {expected}, {comp['pairs']} with every camera fresh, "
       f"{comp['repeats']} repeats, {comp['droppedFrames']} frames dropped, {comp['noSignal']} empty slots")
+# The composite's `auto`: where it stepped to another preset during the take.
+for step in comp['encoding'].get('switches') or []:
+    print(f"   composite stepped to {step['preset']} at {step['presentationNanoseconds'] / 1e9:.1f} s: {step['reason']}")
+if comp['encoding'].get('automatic') and not comp['encoding'].get('switches'):
+    print(f"   composite kept {comp['encoding']['preset']} (auto, {comp['encoding'].get('speed', 0):.2f}x real time measured)")
 truth = m.get('clockTruth') or {}
 spread = truth.get('spread')
 if spread:

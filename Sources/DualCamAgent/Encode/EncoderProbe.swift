@@ -41,13 +41,6 @@ struct ProbeResult: Sendable {
 /// time, since what matters is whether frames come out as fast as the camera delivers
 /// them on this node as it is. Blocking, CPU-bound: run it off Swift's cooperative pool.
 enum EncoderProbe {
-    /// Long enough to span several scheduler periods (a CPU quota's is 100 ms) and a few
-    /// dozen frames, short enough that measuring six presets stays a few seconds.
-    static let windowNanoseconds: Int64 = 400_000_000
-    static let minimumFrames = 6
-    /// A preset this slow is known to fall short without finishing its window.
-    static let longestNanoseconds: Int64 = 2_000_000_000
-
     private static let cache = NIOLockedValueBox<[String: ProbeResult]>([:])
 
     /// The measurement for these settings, from the cache or taken now.
@@ -123,13 +116,7 @@ enum EncoderProbe {
         }
         var base = settings.encoderSettings
         base.encoder = encoder
-        var speeds: [PresetSpeed] = []
-        for preset in PresetChoice.ladder {
-            base.preset = preset
-            let speed = PresetSpeed(preset: preset, framesPerSecond: try framesPerSecond(base, pictures, decodeCost))
-            speeds.append(speed)
-            if !PresetChoice.worthTryingSlower(than: speed, rate: settings.rate) { break }
-        }
+        let speeds = try EncoderSpeed.ladder(base, pictures, rate: settings.rate, extraNanosecondsPerFrame: decodeCost)
         let outcome = PresetChoice.choose(speeds, rate: settings.rate)
         var capacity: EncoderCapacity?
         if case .cannot = outcome {
@@ -186,33 +173,10 @@ enum EncoderProbe {
         return (pictures, decoded > 0 ? decodeTime / Int64(decoded) : 0)
     }
 
-    /// Encodes the pictures over and over for one window; frames per second of wall time,
-    /// counting each frame's decode cost. Under a CPU quota the window may have run free
-    /// between two of the quota's stops: the process's CPU time over its share of the
-    /// cores is then the longer, truer span.
+    /// One preset's frames per second on the pictures, counting each frame's decode cost
+    /// (`EncoderSpeed`, which the coordinator's composite measurement shares).
     static func framesPerSecond(_ settings: VideoEncoderSettings, _ pictures: [YUV420Image], _ decodeCost: Int64) throws -> Double {
-        let cores = CPUShare.cores()
-        let encoder = try VideoEncoder(settings: settings)
-        let period = settings.rate.periodNanoseconds
-        var pts: Int64 = 0
-        func encodeNext(_ index: Int) throws {
-            _ = try encoder.encode(pictures[index % pictures.count], ptsNanoseconds: pts,
-                                   forceKeyframe: index % settings.gopFrames == 0)
-            pts += period
-        }
-        // x264's first frames fault in its buffers: not what a take pays per frame.
-        for index in 0..<2 { try encodeNext(index) }
-        let start = MonotonicTime.now()
-        let cpuStart = CPUShare.processNanoseconds()
-        var frames = 0
-        var elapsed: Int64 = 0
-        while (elapsed < windowNanoseconds || frames < minimumFrames) && elapsed < longestNanoseconds {
-            try encodeNext(frames + 2)
-            frames += 1
-            elapsed = MonotonicTime.now() - start
-        }
-        let share = Int64(Double(CPUShare.processNanoseconds() - cpuStart) / cores)
-        return Double(frames) * 1e9 / Double(max(elapsed, share) + Int64(frames) * decodeCost)
+        try EncoderSpeed.framesPerSecond(settings, pictures, extraNanosecondsPerFrame: decodeCost)
     }
 
     private static func seconds(since start: Int64) -> Double { Double(MonotonicTime.now() - start) / 1e9 }

@@ -93,8 +93,14 @@ public enum SessionReport {
         // session's encoder at the composite's preset, which was not written either.
         guard let e = c.encoding else { return "encoded live: \(s.encoder) crf \(s.crf), tune zerolatency (preset not recorded)" }
         let quality = e.bitrate.map { String(format: "%.2f Mbit/s", Double($0) / 1e6) } ?? "crf \(e.crf ?? 23)"
-        return "encoded \(c.recomposedAt.map { "by recompose at \($0)" } ?? "live"): \(e.encoder) \(e.preset) \(quality)"
-            + (e.tune.map { ", tune \($0)" } ?? "") + ", keyframe every \(e.gopFrames) frames"
+        // `auto` (issue 19): what the measurement chose, and every step it took after.
+        let automatic = e.automatic == true
+            ? " (auto" + (e.speed.map { String(format: ": %.1fx real time", $0) } ?? "") + ")" : ""
+        let steps = (e.switches ?? []).map {
+            String(format: "; from %.1f s %@", Double($0.presentationNanoseconds) / 1e9, $0.preset)
+        }.joined()
+        return "encoded \(c.recomposedAt.map { "by recompose at \($0)" } ?? "live"): \(e.encoder) \(e.preset)\(automatic) \(quality)"
+            + (e.tune.map { ", tune \($0)" } ?? "") + ", keyframe every \(e.gopFrames) frames" + steps
     }
 
     private static func distribution(_ d: SessionManifest.Distribution) -> String {

@@ -1,5 +1,6 @@
 import DualCamCore
 import DualCamMedia
+import DualCamNet
 
 /// Frames in, combined file out: the core's pairer puts the cameras' frames on the
 /// output grid, the compositor lays out each tick with the spec the layout timeline
@@ -14,7 +15,8 @@ final class CompositeRenderer {
     var filters: ChangeTimeline<FilterSetting>
     /// Each setting's lookup tables, built once (a change back and forth costs nothing).
     private var built: [FilterSetting: Filter] = [:]
-    private let encoder: VideoEncoderSettings
+    /// Settable until the first frame opens the writer (the live composite's measured preset).
+    private(set) var encoder: VideoEncoderSettings
     private let tags: MP4Tags
     /// Opened at the first tick, when the cameras' sound (if any) is known.
     private var writer: MP4VideoWriter?
@@ -54,6 +56,21 @@ final class CompositeRenderer {
     }
 
     private let streamCount: Int
+    /// The live composite's `auto`: steps the encoder's preset while recording (nil: a
+    /// fixed preset, and every recompose).
+    var steering: CompositeSteering?
+    /// Decoding the cameras' latest batch, per composite frame: part of each frame's cost.
+    var decodeNanosecondsPerFrame: Int64 = 0
+
+    /// The preset to open the encoder with; ignored once the first frame is written.
+    func usePreset(_ preset: String) {
+        guard writer == nil else { return }
+        encoder.preset = preset
+    }
+
+    /// The preset the composite is encoded with now.
+    var currentPreset: String { writer?.settings.preset ?? encoder.preset }
+
     /// Keeps a few pictures for the session's contact sheet (live composition only: a
     /// recompose leaves the sheet made from the live composite).
     var contactSheet: ContactSheetRecorder?
@@ -117,12 +134,20 @@ final class CompositeRenderer {
     func composeReady() throws {
         for tick in pairer.drainReady() {
             let instant = rate.instant(ofFrame: tick.index)
+            let started = MonotonicTime.now()
             compositor.spec = timeline.spec(at: instant)
             var picture = compositor.compose(tick.frames.map(\.payload))
             let filter = filter(for: filters.value(at: instant))
             if !filter.isIdentity { filter.apply(to: &picture) }
             contactSheet?.offer(picture, tick: tick.index)
-            try openedWriter().write(picture, ptsNanoseconds: instant)
+            let writer = try openedWriter()
+            if let preset = steering?.beforeFrame(index: tick.index, instant: instant) {
+                try writer.switchEncoder(preset: preset)
+            }
+            let encodeStart = MonotonicTime.now()
+            try writer.write(picture, ptsNanoseconds: instant)
+            steering?.frameDone(encodeNanoseconds: MonotonicTime.now() - encodeStart,
+                                fixedNanoseconds: encodeStart - started + decodeNanosecondsPerFrame)
             framesComposed += 1
             composedUntil = rate.instant(ofFrame: tick.index + 1)
         }

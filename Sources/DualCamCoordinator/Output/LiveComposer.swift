@@ -1,5 +1,6 @@
 import DualCamCore
 import DualCamMedia
+import DualCamNet
 import Foundation
 
 /// The combined file, composed while the session records: each arriving segment is
@@ -8,7 +9,7 @@ import Foundation
 /// file is final seconds after the last segment, whatever the session's length.
 final class LiveComposer: @unchecked Sendable {
     // Invariant: every stored var below is touched only on `queue`, except `counts`,
-    // which is touched only under `countsLock`.
+    // which is touched only under `countsLock` (`stop` is atomic, and a let).
     private let queue = DispatchQueue(label: "dualcam.compose")
     let outputPath: String
     private let decoders: [CameraSegmentDecoder]
@@ -19,17 +20,25 @@ final class LiveComposer: @unchecked Sendable {
     /// Read by the progress bar under `countsLock`, without waiting for the queue.
     private let countsLock = NSLock()
     private var counts = (composed: 0, taken: 0)
-    /// How the combined file is encoded live, for the manifest (`show` tells it).
-    let encoding: SessionManifest.Encoding
+    /// How the combined file is encoded live, for the manifest (`show` tells it); with
+    /// `auto`, completed at the first frame and at each switch.
+    private var liveEncoding: SessionManifest.Encoding
+    /// The measurement `auto` waits for before the first frame (nil: a preset was asked
+    /// for, or a resumed take, which keeps the fixed choice).
+    private var measurement: CompositeProbe.Pending?
+    private let rate: FrameRate
 
-    init(outputPath: String, streamCount: Int, plan: SessionPlan, tags: MP4Tags, cameraNames: [String]) throws {
+    init(outputPath: String, streamCount: Int, plan: SessionPlan, tags: MP4Tags, cameraNames: [String],
+         measurement: CompositeProbe.Pending? = nil) throws {
         self.outputPath = outputPath
         decoders = (0..<streamCount).map { _ in CameraSegmentDecoder() }
         scheduler = SegmentScheduler(streamCount: streamCount)
+        rate = plan.rate
         let framesPerSegment = Int(Int64(plan.segmentMilliseconds) * plan.rate.numerator / (1000 * plan.rate.denominator))
         let preset = CompositePreset.choose(plan: plan, cameras: streamCount).preset
-        encoding = .init(encoder: plan.encoder, preset: preset, tune: "zerolatency",
-                         crf: plan.bitrate == nil ? plan.crf : nil, bitrate: plan.bitrate, gopFrames: max(framesPerSegment, 1))
+        self.measurement = CompositePreset.isAutomatic(plan) ? measurement : nil
+        liveEncoding = .init(encoder: plan.encoder, preset: preset, tune: "zerolatency",
+                             crf: plan.bitrate == nil ? plan.crf : nil, bitrate: plan.bitrate, gopFrames: max(framesPerSegment, 1))
         // A tick waits for every camera up to two segments plus upload slack.
         renderer = try CompositeRenderer(
             outputPath: outputPath, streamCount: streamCount, width: plan.width, height: plan.height, rate: plan.rate,
@@ -53,6 +62,15 @@ final class LiveComposer: @unchecked Sendable {
         }
     }
 
+    /// The take stops at `presentationNanoseconds` (`CompositeSteering`: its last segment
+    /// goes at the fastest preset). Read by the compose queue mid-batch, without waiting.
+    func stopping(atPresentation presentationNanoseconds: Int64) {
+        stop.set(presentationNanoseconds)
+    }
+
+    /// Shared with the steering, which is made later, on the queue.
+    private let stop = StopInstant()
+
     /// The camera has delivered everything, or the session no longer waits for it.
     func stopAwaiting(stream: Int) {
         queue.async { [self] in
@@ -66,7 +84,43 @@ final class LiveComposer: @unchecked Sendable {
         countsLock.withLock { counts }
     }
 
+    /// The combined file's encoding for the manifest.
+    var encoding: SessionManifest.Encoding {
+        queue.sync {
+            var e = liveEncoding
+            if e.automatic == true, let steering = renderer.steering {
+                e.switches = steering.switches
+            }
+            return e
+        }
+    }
+
+    /// Before the first frame: the measured preset, and the governor that steps from it.
+    /// Waiting here costs nothing in a take: the first segments arrive seconds after T0,
+    /// and the measurement began with the Prepare.
+    private func adoptMeasurement() {
+        guard let pending = measurement else { return }
+        measurement = nil
+        switch pending.wait() {
+        case .success(let measured):
+            renderer.usePreset(measured.preset)
+            renderer.steering = CompositeSteering(measurement: measured, rate: rate, gopFrames: liveEncoding.gopFrames, stop: stop)
+            liveEncoding.preset = measured.preset
+            liveEncoding.automatic = true
+            liveEncoding.speed = (measured.outcome.speed * 100).rounded() / 100
+            liveEncoding.measured = measured.measured
+            liveEncoding.switches = []
+            measurementKey = pending.key
+        case .failure:
+            break  // the fixed choice stays; the take's notice said why
+        }
+    }
+
+    /// The measurement's cache key, forgotten when the take had to step faster.
+    private var measurementKey: String?
+
     private func compose(_ segments: [SegmentScheduler.Segment]) {
+        adoptMeasurement()
         // Every camera's segments of this batch decoded at once, each camera on a core
         // of its own where there are cores; then composed in order, here.
         var work: [(camera: Int, path: String)] = []
@@ -75,7 +129,12 @@ final class LiveComposer: @unchecked Sendable {
             work.append((segment.stream, path))
             return work.count - 1
         }
+        let decodeStart = MonotonicTime.now()
         let decoded = CameraSegmentDecoder.decodeConcurrently(work, decoders: decoders)
+        // Each composite frame's share of the batch's decoding: the batch holds about a
+        // segment of every camera, one composite frame per frame of the busiest camera.
+        let framesPerCamera = decoded.map { (try? $0.get().frames.count) ?? 0 }.max() ?? 0
+        if framesPerCamera > 0 { renderer.decodeNanosecondsPerFrame = (MonotonicTime.now() - decodeStart) / Int64(framesPerCamera) }
         for (segment, job) in zip(segments, jobs) {
             countsLock.withLock { counts.composed += 1 }
             guard error == nil, let job else { continue }
@@ -145,6 +204,8 @@ final class LiveComposer: @unchecked Sendable {
                 do {
                     compose(scheduler.releaseAll())
                     if let error { throw CoordinatorError(error) }
+                    // A take that had to step faster measures again next time.
+                    if let key = measurementKey, renderer.steering?.steppedFaster == true { CompositeProbe.forget(key) }
                     for i in decoders.indices {
                         for frame in try decoders[i].flush() { renderer.push(stream: i, frame: frame) }
                     }

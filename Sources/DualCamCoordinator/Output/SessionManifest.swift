@@ -120,6 +120,20 @@ struct SessionManifest: Codable {
         /// Bits per second, or nil in constant-quality mode.
         var bitrate: Int?
         var gopFrames: Int
+        /// The live composite's `auto` (issue 19), nil otherwise: the preset chosen by
+        /// measuring before the take is `preset`; `speed` its whole composite's frames per
+        /// second (every camera decoded, composed, encoded) over the rate; `measured` each
+        /// preset's; `switches` where the composite stepped to another preset.
+        var automatic: Bool? = nil
+        var speed: Double? = nil
+        var measured: [String: Double]? = nil
+        var switches: [PresetSwitch]? = nil
+    }
+    struct PresetSwitch: Codable, Equatable {
+        /// The composite's frame (a keyframe) from which `preset` encodes.
+        var presentationNanoseconds: Int64
+        var preset: String
+        var reason: String
     }
     struct MixChange: Codable {
         /// Presentation time from T0 at which `mix` takes over (at that instant's sample).

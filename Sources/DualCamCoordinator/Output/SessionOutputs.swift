@@ -36,7 +36,7 @@ final class SessionOutputs: @unchecked Sendable {
     let timecode: SMPTETimecode?
 
     init(plan: SessionPlan, sessionDirectory: String, sessionID: String, cameraNames: [String], roles: [String],
-         wallStart: Date, timecode: SMPTETimecode?, logger: Logger) throws {
+         wallStart: Date, timecode: SMPTETimecode?, logger: Logger, compositeMeasurement: CompositeProbe.Pending? = nil) throws {
         self.timecode = timecode
         self.plan = plan
         self.sessionDirectory = sessionDirectory
@@ -60,7 +60,7 @@ final class SessionOutputs: @unchecked Sendable {
             streamCount: cameraNames.count, plan: plan,
             tags: SessionTimecode.tags(camera: "Combined", role: "combined", sessionID: sessionID, creation: creation,
                                        timecode: timecode),
-            cameraNames: cameraNames)
+            cameraNames: cameraNames, measurement: compositeMeasurement)
     }
 
     private func record(_ error: Error, _ context: String) {
@@ -77,6 +77,10 @@ final class SessionOutputs: @unchecked Sendable {
         composer.add(segment: .init(stream: camera, index: index, firstPresentationNanoseconds: firstPresentationNanoseconds,
                                     durationNanoseconds: durationNanoseconds), path: path)
     }
+
+    /// The take stops at `presentationNanoseconds`: the composite's last segment goes at
+    /// the fastest preset.
+    func stopping(atPresentation presentationNanoseconds: Int64) { composer.stopping(atPresentation: presentationNanoseconds) }
 
     /// The camera delivered everything, or is given up on: the composite no longer waits.
     func stopAwaiting(camera: Int) { composer.stopAwaiting(stream: camera) }

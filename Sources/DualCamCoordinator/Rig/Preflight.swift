@@ -18,7 +18,8 @@ enum Preflight {
         var encoding: String? = nil
     }
 
-    static func lines(plan: SessionPlan, nodes: [Node], absent: [String]) -> [String] {
+    /// `composite`: the live composite's choice (measured, with `auto`); nil: the plan's.
+    static func lines(plan: SessionPlan, nodes: [Node], absent: [String], composite: CompositePreset? = nil) -> [String] {
         let quality = plan.bitrate.map { "\($0 / 1000) kbit/s" } ?? "crf \(plan.crf)"
         var out = ["pre-flight: \(plan.width)x\(plan.height) at \(plan.rate) fps, \(plan.encoder) \(plan.preset) \(quality), "
                    + "\(nodes.count) camera\(nodes.count == 1 ? "" : "s")"]
@@ -42,7 +43,7 @@ enum Preflight {
             out.append("  \(node.name) [\(node.role)]: " + parts.joined(separator: " · "))
         }
         for line in absent { out.append("  NOT HERE: " + line) }
-        let composite = CompositePreset.choose(plan: plan, cameras: nodes.count)
+        let composite = composite ?? CompositePreset.choose(plan: plan, cameras: nodes.count)
         out.append("  composite: \(plan.encoder) \(composite.preset), tune zerolatency (\(composite.reason))")
         return out
     }

@@ -30,12 +30,12 @@ extension Take {
         case .prepareFailed(let error):
             guard error.sessionID == sessionID else { return }
             agents[i].errors.append(error.message)
-            feed(.prepareFailed(agent: i, reason: error.message, now: now))
-            if error.code == .errorTooSlow, !error.fits.isEmpty {
-                notice(plan.fitsSizeToCameras
-                       ? "the next take with a quality preset records at what \(agents[i].name) can encode"
-                       : "choose a size and rate \(agents[i].name) can encode (--size, --fps), or leave them to the quality preset")
+            if error.code == .errorTooSlow, !error.fits.isEmpty, !agents[i].rejoining, outputs == nil {
+                agents[i].encodable = error.fits.map(\.mode)
+                refit(after: i, now: now)
+                return
             }
+            feed(.prepareFailed(agent: i, reason: error.message, now: now))
         case .readyTimedOut:
             break  // the take's own deadline decides
         case .previewFrame:
@@ -72,6 +72,9 @@ extension Take {
             }
         case .recordingFinished(let finished):
             feed(.idle(agent: i, true, now: now))
+            // Stopped before it started (prepared again at another size, `refit`): it
+            // recorded nothing, and will be prepared again.
+            guard machine.agents[i].started else { return }
             guard finished.sessionID == sessionID, !agents[i].rejoining else { return }
             agents[i].finished = finished
             for note in finished.notes {
@@ -85,6 +88,24 @@ extension Take {
             if error.code == .errorSegmentUnavailable && error.sessionID == sessionID && agents[i].finished == nil {
                 feed(.unavailable(agent: i))
             }
+        }
+    }
+
+    /// Agent `i` refused the Prepare as too slow, naming what it can encode: within this
+    /// start, every node prepares again at the largest mode all can encode when the size
+    /// and rate came from a quality preset; otherwise the take fails, saying what to pass.
+    private func refit(after i: Int, now: Int64) {
+        let wanted = CaptureMode(width: plan.width, height: plan.height, rate: plan.rate)
+        let nodes = agents.indices.filter { machine.agents[$0].inTake }.map { (name: agents[$0].name, fits: agents[$0].encodable) }
+        switch EncodableRefit.decide(wanted, nodes: nodes, fitsSize: plan.fitsSizeToCameras, fitsRate: plan.fitsRateToCameras) {
+        case .prepareAgain(let mode):
+            notice("\(agents[i].name) cannot encode \(wanted) in real time: preparing every camera again at \(mode), "
+                   + "the most every node measured it can encode")
+            (plan.width, plan.height, plan.rate) = (mode.width, mode.height, mode.rate)
+            feed(.refit(agent: i, rate: mode.rate, now: now))
+        case .refuse(let reason):
+            // The take fails with it: the start's caller says it (no notice twice).
+            feed(.refused(agent: i, reason: reason, now: now))
         }
     }
 

@@ -32,6 +32,10 @@ final class Take {
     var preflight: [String] = []
     var raised = Set<String>()
     var result: SessionResult?
+    /// The live composite's measurement (`auto`), begun with the Prepare.
+    var compositeProbe: CompositeProbe.Pending?
+    /// The stop instant last told to the outputs.
+    private var stopSignalled: Int64?
     var finishing: Task<Void, Never>?
     let wallStart: Date
 
@@ -91,12 +95,19 @@ final class Take {
         let actions = machine.handle(input)
         for action in actions { perform(action) }
         if case .countingDown = machine.phase, case .preparing = before {
-            preflight = Preflight.lines(plan: plan, nodes: agents.indices.filter { machine.agents[$0].started }.map(preflightNode),
-                                        absent: plan.absentAgents)
+            let nodes = agents.indices.filter { machine.agents[$0].started }
+            preflight = Preflight.lines(plan: plan, nodes: nodes.map(preflightNode), absent: plan.absentAgents,
+                                        composite: compositeChoice(cameras: nodes.count))
             for line in preflight { notice(line) }
         }
         if case .recording = machine.phase, case .countingDown = before {
             notice("recording \(sessionID)" + (plan.durationSeconds.map { " for \($0) s" } ?? ""))
+        }
+        // The stop is known from StartAt for a take of set length, else from the operator's
+        // stop: the composite encodes its last segment fast from there (CompositeSteering).
+        if let stop = machine.stopInstant, let t0 = machine.t0, stop != stopSignalled {
+            stopSignalled = stop
+            outputs?.stopping(atPresentation: stop - t0)
         }
     }
 
@@ -117,6 +128,9 @@ final class Take {
                     send(.prepare(prepare), to: i)
                 }
                 if record == nil { notice("preparing \(sessionID) (\(plan.width)x\(plan.height) at \(plan.rate) fps)") }
+                // Every camera of the take, not just these (a Prepare may go to one agent
+                // that reconnected while the others prepare).
+                measureComposite(cameras: machine.agents.filter(\.inTake).count)
             } catch {
                 notice("cannot start: \(error)")
                 feed(.stop(now: MonotonicTime.now(), reason: "\(error)"))
@@ -208,6 +222,36 @@ final class Take {
         }
     }
 
+    /// Starts measuring the live composite (`auto`) beside the agents' Prepare: their own
+    /// measurements take as long, so the result is there by the countdown.
+    private func measureComposite(cameras: Int) {
+        guard outputs == nil, CompositePreset.isAutomatic(plan) else { return }
+        let key = CompositeProbe.key(plan: plan, cameras: cameras)
+        if compositeProbe?.key != key { compositeProbe = CompositeProbe.start(plan: plan, cameras: cameras) }
+    }
+
+    /// The composite's line of the pre-flight: measured, or said when it comes.
+    private func compositeChoice(cameras: Int) -> CompositePreset {
+        guard let probe = compositeProbe, CompositePreset.isAutomatic(plan) else { return CompositePreset.choose(plan: plan, cameras: cameras) }
+        let (plan, notice, logger) = (plan, notice, logger)
+        let describe = { @Sendable (result: Result<CompositeMeasurement, Error>) -> CompositePreset in
+            switch result {
+            case .success(let measured): return CompositePreset.choose(plan: plan, cameras: cameras, measured: measured)
+            case .failure(let error):
+                var fixed = CompositePreset.choose(plan: plan, cameras: cameras)
+                fixed.reason = "the measurement failed (\(error)); " + fixed.reason
+                return fixed
+            }
+        }
+        if let result = probe.current { return describe(result) }
+        probe.whenLate { result in
+            let choice = describe(result)
+            logger.info("composite: \(choice.preset): \(choice.reason)")
+            notice("  composite: \(plan.encoder) \(choice.preset), tune zerolatency (\(choice.reason))")
+        }
+        return CompositePreset(preset: "auto", reason: "still measuring: chosen before its first frame")
+    }
+
     private func openOutputs(cameras: [Int], names: [String], timecode: String?) throws {
         for (camera, i) in cameras.enumerated() {
             cameraOf[i] = camera
@@ -217,7 +261,7 @@ final class Take {
         outputs = try SessionOutputs(plan: plan, sessionDirectory: sessionDirectory, sessionID: sessionID,
                                      cameraNames: names, roles: cameras.map { agents[$0].role.name }, wallStart: wallStart,
                                      timecode: SessionTimecode.parse(timecode, fps: "\(plan.rate)"),
-                                     logger: logger)
+                                     logger: logger, compositeMeasurement: compositeProbe)
     }
 
     /// And at most what every node measured it can encode, where one refused a mode before.

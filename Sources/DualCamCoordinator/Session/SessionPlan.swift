@@ -16,8 +16,9 @@ public struct SessionPlan: Sendable {
     public var encoder: String = "libx264"
     /// The agents' encoder preset: `auto` lets each node measure what it carries.
     public var preset: String = "auto"
-    /// The live composite's encoder preset; nil: chosen for the number of cameras
-    /// (`CompositePreset`), which must keep real time beside the decoding of every camera.
+    /// The live composite's encoder preset; nil or `auto`: measured on this machine before
+    /// the take with the decoding of every camera (`CompositeProbe`) and stepped during it
+    /// (`CompositeSteering`), since it must keep real time beside that decoding.
     public var compositePreset: String? = nil
     public var crf: Int = 23
     public var segmentMilliseconds: Int = 2000

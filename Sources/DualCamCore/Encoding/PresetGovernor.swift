@@ -52,6 +52,8 @@ public struct PresetGovernor: Sendable {
     private struct Window {
         var frames = 0
         var busyNanoseconds: Int64 = 0
+        /// Of `busyNanoseconds`, what no preset changes (`frameEncoded`'s `fixedNanoseconds`).
+        var fixedNanoseconds: Int64 = 0
         var peakQueueFraction = 0.0
         var firstQueueFraction: Double?
         var lastQueueFraction = 0.0
@@ -84,13 +86,17 @@ public struct PresetGovernor: Sendable {
     /// capture queue `queueDepth` deep out of `queueCapacity`, `latencyNanoseconds` after
     /// its capture. A CPU quota stalls capture and encoder together and lets frames
     /// through in bursts, each encoded fast: their latency shows the stall their encode
-    /// time hides.
-    public mutating func frameEncoded(encodeNanoseconds: Int64, queueDepth: Int, queueCapacity: Int,
+    /// time hides. `fixedNanoseconds`: work the frame cost besides the encode that no
+    /// preset changes (the live composite's decoding of every camera and its compositing):
+    /// it counts in the load, and a switch's prediction scales only the rest.
+    public mutating func frameEncoded(encodeNanoseconds: Int64, fixedNanoseconds: Int64 = 0, queueDepth: Int, queueCapacity: Int,
                                       latencyNanoseconds: Int64 = 0) {
+        let fixed = max(0, fixedNanoseconds)
         window.frames += 1
         window.peakLatencyNanoseconds = max(window.peakLatencyNanoseconds, latencyNanoseconds)
-        window.busyNanoseconds += max(0, encodeNanoseconds)
-        recent.append(max(0, encodeNanoseconds))
+        window.busyNanoseconds += max(0, encodeNanoseconds) + fixed
+        window.fixedNanoseconds += fixed
+        recent.append(max(0, encodeNanoseconds) + fixed)
         if recent.count > Self.minimumFrames { recent.removeFirst() }
         if queueCapacity > 0 {
             let fraction = Double(queueDepth) / Double(queueCapacity)
@@ -130,7 +136,7 @@ public struct PresetGovernor: Sendable {
         let lagging = load > settings.busyLimit || observed.drops > 0 || observed.queueLags(limit: settings.queueLimit)
         if lagging {
             calmSince = nil
-            guard let target = fasterTarget(load: load) else {
+            guard let target = fasterTarget(load: load, fixedShare: fixedShare(observed)) else {
                 // Drops or a full queue at a load it carries: a backlog draining, not a shortfall.
                 if load > settings.busyLimit {
                     shortfall = "even \(current) needs \(percent(load)) of each frame's time"
@@ -151,7 +157,7 @@ public struct PresetGovernor: Sendable {
         }
         (shortfall, shortfallLoad) = (nil, nil)
         guard current != chosen, let slower = PresetChoice.neighbour(of: current, faster: false) else { return .keep }
-        let predicted = load * ratio(from: current, to: slower)
+        let predicted = predict(load, from: current, to: slower, fixedShare: fixedShare(observed))
         // A frame that waited two periods means the node stalled: not calm, whatever the load.
         guard predicted <= settings.calmLoad, observed.peakLatencyNanoseconds < 2 * rate.periodNanoseconds else {
             calmSince = nil
@@ -169,14 +175,24 @@ public struct PresetGovernor: Sendable {
 
     /// The slowest preset faster than the current one predicted to bring the load to the
     /// target; the fastest if none does; nil when already at the fastest.
-    private func fasterTarget(load: Double) -> String? {
+    private func fasterTarget(load: Double, fixedShare: Double) -> String? {
         guard let firstFaster = PresetChoice.neighbour(of: current, faster: true) else { return nil }
         var candidate = firstFaster
-        while load * ratio(from: current, to: candidate) > settings.targetLoad,
+        while predict(load, from: current, to: candidate, fixedShare: fixedShare) > settings.targetLoad,
               let next = PresetChoice.neighbour(of: candidate, faster: true) {
             candidate = next
         }
         return candidate
+    }
+
+    /// The load at preset `b` of a window that had `load` at `a`, of which `fixedShare` no
+    /// preset changes.
+    public func predict(_ load: Double, from a: String, to b: String, fixedShare: Double) -> Double {
+        load * ((1 - fixedShare) * ratio(from: a, to: b) + fixedShare)
+    }
+
+    private func fixedShare(_ window: Window) -> Double {
+        window.busyNanoseconds > 0 ? Double(window.fixedNanoseconds) / Double(window.busyNanoseconds) : 0
     }
 
     /// How a frame's encode time scales from preset `a` to `b`: measured where both were,

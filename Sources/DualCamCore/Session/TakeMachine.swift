@@ -93,6 +93,9 @@ public struct TakeMachine: Sendable {
         public var started = false
         /// A restarted agent asked to prepare again, to record the rest of the take.
         public var rejoining = false
+        /// It refused the Prepare as too slow, and the take is prepared again at a mode
+        /// every node can encode (`refit`) once every agent has answered.
+        public var refitting = false
         public var finished = false
         /// Every segment it cut is held.
         public var complete = false
@@ -102,7 +105,7 @@ public struct TakeMachine: Sendable {
 
         public init(name: String) { self.name = name }
 
-        var inTake: Bool { !excluded }
+        public var inTake: Bool { !excluded }
         var settled: Bool { excluded || complete || gone }
     }
 
@@ -119,6 +122,12 @@ public struct TakeMachine: Sendable {
         case disk(agent: Int, freeBytes: Int64)
         case ready(agent: Int, now: Int64)
         case prepareFailed(agent: Int, reason: String, now: Int64)
+        /// The agent refused the Prepare as too slow, and the rig lowers the take to a mode
+        /// (at `rate`) every node can encode: everyone prepares again within this start.
+        case refit(agent: Int, rate: FrameRate, now: Int64)
+        /// The take cannot be recorded as asked (the agent cannot encode the size and
+        /// rate the operator chose): it fails before anything is recorded.
+        case refused(agent: Int, reason: String, now: Int64)
         case finished(agent: Int)
         case complete(agent: Int)
         /// The agent holds nothing more of the take.
@@ -152,7 +161,8 @@ public struct TakeMachine: Sendable {
         case warn(String)
     }
 
-    public let settings: Settings
+    /// Its rate changes only with a `refit`, before anything is scheduled.
+    public private(set) var settings: Settings
     public private(set) var phase: Phase = .idle
     /// Why a take was stopped before T0 (it ends cancelled, not finalised).
     private var cancelReason: String?
@@ -222,6 +232,15 @@ public struct TakeMachine: Sendable {
             return []
         case .ready(let i, let now): return ready(i, now: now)
         case .prepareFailed(let i, let reason, let now): return prepareFailed(i, reason: reason, now: now)
+        case .refit(let i, let rate, let now): return refit(i, rate: rate, now: now)
+        case .refused(let i, let reason, let now):
+            switch phase {
+            case .syncing, .preparing:
+                // Its refusal put its connection back in no session: no Stop for it.
+                agents[i].excluded = true
+                return fail(reason, now: now)
+            default: return []
+            }
         case .finished(let i):
             agents[i].finished = true
             return []
@@ -295,7 +314,36 @@ public struct TakeMachine: Sendable {
     private mutating func ready(_ i: Int, now: Int64) -> [Action] {
         agents[i].ready = true
         if agents[i].rejoining { return rejoinIfReady(i) }
-        return startIfAllReady(now: now)
+        return startIfAllReady(now: now) + refitIfAnswered(now: now)
+    }
+
+    /// Agent `i` refused as too slow and the take goes to a mode at `rate` that every node
+    /// can encode. Nothing is scheduled before every agent has answered its Prepare (one
+    /// opening its camera cannot be stopped in the middle); then the Ready ones are
+    /// stopped (a Prepare goes only to an idle connection), and once every connection is
+    /// idle again, Prepare goes to all with the new settings.
+    private mutating func refit(_ i: Int, rate: FrameRate, now: Int64) -> [Action] {
+        guard case .preparing = phase, agents[i].inTake else { return [] }
+        settings.rate = rate
+        agents[i].refitting = true
+        agents[i].ready = false
+        // Its refusal put its connection back in no session.
+        agents[i].idle = true
+        return refitIfAnswered(now: now)
+    }
+
+    private mutating func refitIfAnswered(now: Int64) -> [Action] {
+        guard case .preparing = phase else { return [] }
+        let members = agents.indices.filter { agents[$0].inTake }
+        guard members.contains(where: { agents[$0].refitting }),
+              members.allSatisfy({ agents[$0].ready || agents[$0].refitting }) else { return [] }
+        let prepared = members.filter { agents[$0].ready }
+        for m in members {
+            (agents[m].ready, agents[m].prepareSent, agents[m].refitting) = (false, false, false)
+        }
+        for m in prepared { agents[m].idle = false }
+        phase = .syncing(deadline: now + settings.clockWaitNanoseconds)
+        return (prepared.isEmpty ? [] : [.stop(prepared, at: now)]) + advance(now: now)
     }
 
     /// Every agent of the take is Ready: T0 is chosen and StartAt goes out.
@@ -321,7 +369,7 @@ public struct TakeMachine: Sendable {
         guard case .preparing = phase else { return [] }
         agents[i].excluded = true
         guard agents.contains(where: \.inTake) else { return fail("no agent could prepare: \(reason)", now: now) }
-        return [.warn("recording without \(agents[i].name): \(reason)")] + startIfAllReady(now: now)
+        return [.warn("recording without \(agents[i].name): \(reason)")] + startIfAllReady(now: now) + refitIfAnswered(now: now)
     }
 
     /// Ends a take that has not recorded: Stop to every agent that was prepared.
@@ -429,7 +477,7 @@ public struct TakeMachine: Sendable {
             let late = agents.filter { $0.inTake && !clockGood($0) }.map(\.name)
             return fail("clocks not locked under \(settings.clockThreshold / 1000) µs in time: \(late.joined(separator: ", "))", now: now)
         case .preparing(let deadline) where now >= deadline:
-            let late = agents.filter { $0.inTake && !$0.ready }.map(\.name)
+            let late = agents.filter { $0.inTake && !$0.ready && !$0.refitting }.map(\.name)
             return fail("not ready in time: \(late.joined(separator: ", "))", now: now)
         case .countingDown(let t0, let stop) where now >= t0:
             phase = .recording(t0: t0, stop: stop)

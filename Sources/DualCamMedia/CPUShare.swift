@@ -5,15 +5,15 @@ import Foundation
 /// full speed until its share of each 100 ms period is spent, then stops it: a short
 /// measurement can fall between two stops and see the whole machine. CPU time over this
 /// share is what the process sustains whatever the window.
-enum CPUShare {
-    static func cores() -> Double {
+public enum CPUShare {
+    public static func cores() -> Double {
         let online = Double(max(ProcessInfo.processInfo.activeProcessorCount, 1))
         guard let quota = quotaCores() else { return online }
         return min(online, quota)
     }
 
     /// This process's CPU time (user and system, every thread) so far.
-    static func processNanoseconds() -> Int64 {
+    public static func processNanoseconds() -> Int64 {
         var usage = rusage()
         guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return 0 }
         func ns(_ t: timeval) -> Int64 { Int64(t.tv_sec) * 1_000_000_000 + Int64(t.tv_usec) * 1_000 }
@@ -21,7 +21,7 @@ enum CPUShare {
     }
 
     /// The quota of this process's own group in cores, nil when none (or unreadable).
-    static func quotaCores() -> Double? {
+    public static func quotaCores() -> Double? {
         guard let groups = try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8) else { return nil }
         return quota(cgroupFile: groups) { try? String(contentsOfFile: $0, encoding: .utf8) }
     }
@@ -29,7 +29,7 @@ enum CPUShare {
     /// `/proc/self/cgroup`'s lines ("N:controllers:/path"): v1's cpu controller
     /// (cpu.cfs_quota_us over cpu.cfs_period_us, -1 for none), else v2's unified group
     /// (cpu.max, "max PERIOD" for none). `read` reads a file.
-    static func quota(cgroupFile: String, read: (String) -> String?) -> Double? {
+    public static func quota(cgroupFile: String, read: (String) -> String?) -> Double? {
         for line in cgroupFile.split(separator: "\n") {
             let fields = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
             guard fields.count == 3 else { continue }

@@ -1,0 +1,101 @@
+import DualCamCore
+import DualCamNet
+import DualCamProtocol
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import Testing
+@testable import DualCamCoordinator
+
+/// An agent refuses the Prepare with ERROR_TOO_SLOW (issue 19), naming what it measured to
+/// fit: the take, fed what its connections deliver, re-plans within the same start.
+@Suite(.serialized) struct SameTakeRefitTests {
+    let out = NSTemporaryDirectory() + "dualcam-refit-\(getpid())"
+
+    func take(fromPreset: Bool, notices: NIOLockedValueBox<[String]>) -> Take {
+        var plan = SessionPlan(agents: [], outputDirectory: out, durationSeconds: nil)
+        (plan.width, plan.height, plan.rate) = (1920, 1080, .fps30)
+        (plan.fitsSizeToCameras, plan.fitsRateToCameras) = (fromPreset, fromPreset)
+        // No composite measurement: this is about the agents.
+        plan.compositePreset = "ultrafast"
+        let agents = ["pi-a", "pi-b"].enumerated().map { k, name in
+            var tracker = AgentTracker(endpoint: AgentEndpoint(host: "127.0.0.1", port: 9000 + k,
+                                                               deviceID: DeviceID(bytes: Array(repeating: UInt8(k + 1), count: 32))))
+            tracker.name = name
+            tracker.phase = .attached
+            return tracker
+        }
+        return Take(plan: plan, agents: agents, rigIndices: [0, 1], logger: Logger(label: "refit-test"),
+                    notice: { line in notices.withLockedValue { $0.append(line) } }, now: 0)
+    }
+
+    /// Clocks locked: Prepare goes to both.
+    func prepare(_ take: Take) {
+        take.feed(.start(now: 0))
+        for i in 0..<2 { take.feed(.clock(agent: i, locked: true, boundNanoseconds: 50_000, now: 1_000_000)) }
+        #expect(take.machine.phase.name == "preparing")
+    }
+
+    func ready(_ take: Take) -> CoordinatorEvent {
+        var ready = Dualcam_V1_Ready()
+        ready.sessionID = take.sessionID
+        return .ready(ready)
+    }
+
+    func tooSlow(_ take: Take) -> CoordinatorEvent {
+        var error = Dualcam_V1_Error()
+        error.code = .errorTooSlow
+        error.sessionID = take.sessionID
+        error.message = "pi-b: 1920x1080 at 30 fps cannot be recorded in real time on this node"
+        error.fits = [CaptureMode(width: 1280, height: 720, rate: .fps30), CaptureMode(width: 1920, height: 1080, rate: FrameRate(20))]
+            .map(Dualcam_V1_VideoSettings.init(mode:))
+        return .prepareFailed(error)
+    }
+
+    /// Prepare to both; pi-a answers Ready, then pi-b refuses as too slow.
+    func refusedAfterAReady(fromPreset: Bool) throws -> (Take, NIOLockedValueBox<[String]>) {
+        let notices = NIOLockedValueBox<[String]>([])
+        let take = take(fromPreset: fromPreset, notices: notices)
+        prepare(take)
+        try take.handle(ready(take), from: 0, now: 2_000_000)
+        try take.handle(tooSlow(take), from: 1, now: 3_000_000)
+        return (take, notices)
+    }
+
+    @Test func aPresetsSizeIsLoweredAndEveryNodePreparedAgain() throws {
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let (take, notices) = try refusedAfterAReady(fromPreset: true)
+        #expect((take.plan.width, take.plan.height, take.plan.rate) == (1280, 720, .fps30))
+        #expect(notices.withLockedValue { $0 }.contains(
+            "pi-b cannot encode 1920x1080 at 30 fps in real time: preparing every camera again at 1280x720 at 30 fps, "
+                + "the most every node measured it can encode"), "\(notices.withLockedValue { $0 })")
+        // pi-a, Ready at 1080p, is stopped first; nobody is left out of the take.
+        #expect(take.machine.phase.name == "syncing clocks")
+        #expect(take.machine.agents.allSatisfy { $0.inTake })
+        // pi-a's RecordingFinished (it recorded nothing) brings the second Prepare, to both.
+        var finished = Dualcam_V1_RecordingFinished()
+        finished.sessionID = take.sessionID
+        try take.handle(.recordingFinished(finished), from: 0, now: 4_000_000)
+        #expect(take.machine.phase.name == "preparing")
+        #expect(take.machine.agents.allSatisfy { $0.prepareSent && !$0.finished && !$0.complete })
+        #expect(take.agents[1].encodable == [CaptureMode(width: 1280, height: 720, rate: .fps30),
+                                             CaptureMode(width: 1920, height: 1080, rate: FrameRate(20))])
+        // Both Ready at 720p: the countdown starts, and no one was recorded without.
+        try take.handle(ready(take), from: 0, now: 5_000_000)
+        try take.handle(ready(take), from: 1, now: 5_000_000)
+        #expect(take.machine.phase.name == "counting down")
+        #expect(!take.warnings.contains { $0.contains("recording without") }, "\(take.warnings)")
+    }
+
+    @Test func theOperatorsSizeFailsTheTakeNamingWhatToPass() throws {
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let (take, _) = try refusedAfterAReady(fromPreset: false)
+        #expect((take.plan.width, take.plan.height) == (1920, 1080), "the operator's size was changed")
+        guard case .failed(let reason) = take.machine.phase else {
+            Issue.record("the take goes on: \(take.machine.phase)")
+            return
+        }
+        #expect(reason.hasPrefix("pi-b cannot encode 1920x1080 at 30 fps in real time (pi-b measured it fits 1280x720 at 30 fps or "
+                                 + "1920x1080 at 20 fps); pass --size 1280x720 to record at 1280x720 at 30 fps"), "\(reason)")
+    }
+}
