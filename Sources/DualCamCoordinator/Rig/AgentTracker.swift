@@ -22,13 +22,18 @@ struct AgentTracker {
     var generation = 0
     var clock: Dualcam_V1_ClockStatus? {
         didSet {
-            guard let c = clock, phase == .attached else { return }
+            // The manifest's figures are the take's: the seconds of convergence before it
+            // (hundreds of microseconds of bound, rates off by hundreds of ppm) made a
+            // third of the reports and set the session's bound p99 at 4x the locked one.
+            guard let c = clock, phase == .attached, recording else { return }
             clockHistory.add(offsetNanoseconds: c.offsetNs, ratePPM: c.ratePpm, errorBoundNanoseconds: c.errorBoundNs,
                              roundTripNanoseconds: c.roundTripNs, locked: c.state == .clockLocked)
         }
     }
-    /// Every clock report while recording.
+    /// Every clock report from the StartAt sent to it on.
     var clockHistory = ClockHistory()
+    /// StartAt has gone to it: its clock reports now count for the session.
+    var recording = false
     /// The largest picture and rate its camera delivers (HelloAck).
     var limits = CameraLimits.unknown
     /// What the node can encode, from its last refusal as too slow (Rig.Member.encodable).

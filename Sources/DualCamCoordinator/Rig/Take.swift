@@ -213,6 +213,7 @@ final class Take {
         guard let start = record?.startAt else { return }
         for i in who {
             agents[i].phase = .attached
+            agents[i].recording = true
             if agents[i].rejoining {
                 agents[i].rejoining = false
                 agents[i].rejoins += 1
