@@ -16,12 +16,14 @@ public final class ClockLaneClient: Sendable {
     private let state = NIOLockedValueBox(State())
     /// An answer within this long means the lane works (a few lost datagrams do not count).
     static let answeringWindowNanoseconds: Int64 = 2_000_000_000
+    /// Pings awaiting an answer, at most; the connection's ClockPings keep as many (§7).
+    static let outstandingLimit = 16
 
     struct State {
         var stopping = false
         var nextID: UInt64 = 0
-        /// Ping id and t1 of the pings not answered yet, oldest first; at most 16, so a
-        /// lost datagram costs one sample and no memory.
+        /// Ping id and t1 of the pings not answered yet, oldest first; at most
+        /// `outstandingLimit`, so a lost datagram costs one sample and no memory.
         var outstanding: [(id: UInt64, t1: Int64)] = []
         var lastAnswer: Int64?
         var refused = 0
@@ -54,7 +56,7 @@ public final class ClockLaneClient: Sendable {
             guard !s.stopping else { return nil }
             s.nextID += 1
             let datagram = ClockLanePacket(kind: .ping, laneID: terms.laneID, pingID: s.nextID).encoded(key: terms.key)
-            if s.outstanding.count == 16 { s.outstanding.removeFirst() }
+            if s.outstanding.count == Self.outstandingLimit { s.outstanding.removeFirst() }
             s.outstanding.append((s.nextID, clock(0)))
             do throws(ClockLaneError) {
                 try socket.send(datagram, to: coordinator)
