@@ -120,7 +120,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]),
 
-        .testTarget(name: "DualCamCoreTests", dependencies: ["DualCamCore"]),
+        .testTarget(name: "DualCamCoreTests", dependencies: ["DualCamCore"], exclude: ["Fixtures"]),
         .testTarget(
             name: "DualCamProtocolTests",
             dependencies: ["DualCamProtocol", .product(name: "NIOEmbedded", package: "swift-nio")]),

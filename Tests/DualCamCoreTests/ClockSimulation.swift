@@ -83,6 +83,8 @@ struct ClockSimulation {
     /// True instant the next exchange starts.
     var nextPoll: Int64 = 0
     var exchanges = 0
+    /// Every exchange fed to the estimator, in order, as the agent's clock log has them.
+    var log: [ClockSample] = []
 
     init(seed: UInt64, offsetNanoseconds: Int64 = 37_000_000, skewPPM: Double = 80, jitter: DelayModel.Jitter = .uniform,
          configuration: ClockEstimator.Configuration = .init()) {
@@ -121,6 +123,7 @@ struct ClockSimulation {
             let sample = ClockSample(t1: clock.local(fromTrue: x.start), t2: x.arrive + sharedBase,
                                      t3: x.reply + sharedBase, t4: clock.local(fromTrue: x.done))
             estimator.add(sample)
+            log.append(sample)
             exchanges += 1
             // The agent waits on its own clock, so the interval stretches with its skew.
             let wake = clock.local(fromTrue: x.done) + estimator.nextPollInterval()
@@ -141,8 +144,10 @@ struct ClockSimulation {
                 nextPoll = clock.trueTime(fromLocal: clock.local(fromTrue: start) + estimator.nextPollInterval())
             } else if let i = next, inFlightDatagrams[i].done <= t {
                 let x = inFlightDatagrams.remove(at: i)
-                estimator.add(ClockSample(t1: clock.local(fromTrue: x.start), t2: x.arrive + sharedBase,
-                                          t3: x.reply + sharedBase, t4: clock.local(fromTrue: x.done)))
+                let sample = ClockSample(t1: clock.local(fromTrue: x.start), t2: x.arrive + sharedBase,
+                                         t3: x.reply + sharedBase, t4: clock.local(fromTrue: x.done))
+                estimator.add(sample)
+                log.append(sample)
                 exchanges += 1
             } else {
                 return

@@ -116,14 +116,36 @@ import Testing
         }
         try coordinator.send(pong(1, key: SymmetricKey(size: .bits256)), to: received.from)
         try coordinator.send(pong(2), to: received.from)
+        // A proper answer from another port of the coordinator's address is not the lane's.
+        let elsewhere = try StampedUDPSocket(localIP: "127.0.0.1")
+        defer { elsewhere.close() }
+        try elsewhere.send(pong(1), to: received.from)
         try await Task.sleep(nanoseconds: 300_000_000)
         #expect(samples.withLockedValue { $0.isEmpty })
-        #expect(client.refused == 2)
+        #expect(client.refused == 3)
         try coordinator.send(pong(1), to: received.from)
         try await waitFor { samples.withLockedValue { $0.count } == 1 }
         try coordinator.send(pong(1), to: received.from)
         try await Task.sleep(nanoseconds: 200_000_000)
         #expect(samples.withLockedValue { $0.count } == 1, "an answer to a ping already answered")
+    }
+
+    /// Clock datagrams must not queue behind video: DSCP EF on the wire, and the priority
+    /// that puts them in the qdisc's first band and Wi-Fi's voice access category.
+    @Test func itsDatagramsAreMarkedUrgent() throws {
+        let v4 = try StampedUDPSocket(localIP: "127.0.0.1")
+        defer { v4.close() }
+        let marks = try #require(v4.marks)
+        #expect(marks.trafficClass == 46 << 2)
+        #expect(marks.priority == 6)
+        // IPv6 where the machine has it (some containers turn it off).
+        if let v6 = try? StampedUDPSocket(localIP: "::1") {
+            defer { v6.close() }
+            #expect(v6.marks?.trafficClass == 46 << 2)
+            #expect(v6.marks?.priority == 6)
+        }
+        v4.close()
+        #expect(v4.marks == nil)
     }
 
     private func waitFor(_ condition: @Sendable () -> Bool) async throws {

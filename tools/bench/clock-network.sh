@@ -16,7 +16,11 @@
 # reference: a chronyd on the host's namespace polling the coordinator's every 62.5 ms
 # (poll -4) without touching the clock (-x); every namespace shares the same clock, so
 # the offset it believes the clock has ("System time" of `chronyc tracking`, read each
-# second) is its error.
+# second) is its error, and |System time| + Root delay/2 + Root dispersion is the bound
+# chrony itself gives on it (chronyc's documentation).
+# The host agent's clock log is replayed through the estimator (`dualcam-bench
+# clock-replay --same-clock`): its clock is the coordinator's, so the error of every
+# estimate is known to the nanosecond, not to the DCTC code's 100 µs step.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 duration=${1:-60}
@@ -44,6 +48,7 @@ config=${DUALCAM_BENCH_CONFIG:-release}
 . deploy/swift-env.sh
 swift build -c "$config" --product dualcam-coordinator >/dev/null
 swift build -c "$config" --product dualcam-agent >/dev/null
+swift build -c "$config" --product dualcam-bench >/dev/null
 bin=$(swift build -c "$config" --show-bin-path)
 rig=tools/netns/rig.sh
 work=$(mktemp -d /tmp/dualcam-clocknet.XXXXXX)
@@ -54,9 +59,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-chrony_run() {  # PREFIX SECONDS -> prints "median p99" of chrony's true error in µs, or "- -"
+chrony_run() {  # PREFIX SECONDS -> "median p99 bound-p99" of chrony's true error and own bound in µs, or "- - -"
   local p=$1 seconds=$2 dir=$work/chrony
-  { command -v chronyd >/dev/null && [ "${DUALCAM_BENCH_CHRONY:-1}" != 0 ]; } || { echo "- -"; return; }
+  { command -v chronyd >/dev/null && [ "${DUALCAM_BENCH_CHRONY:-1}" != 0 ]; } || { echo "- - -"; return; }
   mkdir -p "$dir"
   chmod 700 "$dir"
   cat > "$dir/server.conf" <<CONF
@@ -90,13 +95,15 @@ CONF
   # The first sixth of the run is chrony's own lock, as the agents' is before the take.
   python3 - "$dir/tracking.csv" <<'PY'
 import sys
-rows = [l.split(",") for l in open(sys.argv[1]) if l.count(",") > 5]
-v = sorted(abs(float(r[4])) * 1e6 for r in rows[len(rows) // 6:])
-print(f"{v[len(v)//2]:.0f} {v[(len(v)-1)*99//100]:.0f}" if v else "- -")
+rows = [l.split(",") for l in open(sys.argv[1]) if l.count(",") > 11]
+rows = rows[len(rows) // 6:]
+v = sorted(abs(float(r[4])) * 1e6 for r in rows)
+b = sorted((abs(float(r[4])) + float(r[10]) / 2 + float(r[11])) * 1e6 for r in rows)
+print(f"{v[len(v)//2]:.0f} {v[(len(v)-1)*99//100]:.0f} {b[(len(b)-1)*99//100]:.0f}" if v else "- - -")
 PY
 }
 
-printf '%-8s %-34s %18s %18s %12s %12s %14s %10s\n' path switch "host µs" "guest µs" "pair max µs" "bound p99 µs" "dropped" "chrony µs"
+printf '%-8s %-34s %16s %16s %8s %12s %10s %8s %10s %10s\n' path switch "host µs" "guest µs" "pair µs" "host exact µs" "bound p99" "dropped" "chrony µs" "chr. bound"
 for name in "${names[@]}"; do
   opts=${SWITCH[$name]:-}
   args=()
@@ -128,9 +135,11 @@ for name in "${names[@]}"; do
   kill -INT "${pids[@]}" 2>/dev/null; wait "${pids[@]}" 2>/dev/null || true
   chrony=$(chrony_run "$prefix" "$duration")
   manifest=$(ls "$root"/out/*/manifest.json 2>/dev/null | head -1)
-  python3 - "$manifest" "$name" "$opts${EXTRA[$name]:+ ${EXTRA[$name]}}" "$chrony" "$root/host.clock" <<'PY'
-import json, sys
-path, name, opts, chrony, hostlog = sys.argv[1:6]
+  replay=$("$bin/dualcam-bench" clock-replay "$root/host.clock" --same-clock 2>/dev/null || true)
+  echo "  host replay: ${replay#*: }" >&2
+  python3 - "$manifest" "$name" "$opts${EXTRA[$name]:+ ${EXTRA[$name]}}" "$chrony" "$root/host.clock" "$replay" <<'PY'
+import json, re, sys
+path, name, opts, chrony, hostlog, replay = sys.argv[1:7]
 # The host agent's clock is the coordinator's (one kernel, no simulated error), so its
 # logged exchanges give both one-way delays as measured: any difference of their floors
 # is a bias no exchange can see.
@@ -158,10 +167,14 @@ def cell(role):
 pair = max((c["pairError"]["maxMicroseconds"] for c in truth.values() if c.get("pairError")), default=float("nan"))
 bounds = [c["statistics"].get("clockOverSession", {}).get("errorBoundP99Microseconds", float("nan")) for c in m["cameras"]]
 dropped = "+".join(str(c["statistics"]["framesDropped"]) for c in m["cameras"])
-med = chrony.split()
-print(f"{name:<8} {opts or 'bridge':<34} {cell('host'):>18} {cell('guest'):>18} {pair:>12.0f} {max(bounds):>12.0f} {dropped:>14} {'/'.join(med):>10}")
+ch = chrony.split()
+exact = re.search(r"true error median/p99/max (\d+)/(\d+)/", replay)
+exact = f"{exact[1]}/{exact[2]}" if exact else "-"
+print(f"{name:<8} {opts or 'bridge':<34} {cell('host'):>16} {cell('guest'):>16} {pair:>8.0f} {exact:>12} {max(bounds):>10.0f} {dropped:>8} {'/'.join(ch[:2]):>10} {ch[2]:>10}")
 PY
   bash $rig down "$prefix" >/dev/null
   prefix=""
 done
-echo "(host and guest: true error median/p99 (signed mean) over the take, read from the frame codes; chrony: median/p99 of its error, the clock offset it believes in)"
+echo "(host and guest: true error median/p99 (signed mean) over the take, read from the frame codes; host exact: the host agent's"
+echo " true error median/p99 from its replayed clock log, to the nanosecond; bound p99: the highest of the agents' error bounds"
+echo " over the take; chrony: median/p99 of its error, the clock offset it believes in, and p99 of the bound it gives)"

@@ -85,19 +85,10 @@ public final class ClockLaneClient: Sendable {
     private static func receive(socket: StampedUDPSocket, terms: ClockLaneTerms, coordinatorIP: String,
                                 clock: @Sendable (Int64) -> Int64, state: NIOLockedValueBox<State>,
                                 onSample: @Sendable (ClockSample) -> Void) {
-        defer { socket.close() }
-        while !state.withLockedValue({ $0.stopping }) {
-            let received: StampedDatagram?
-            do {
-                received = try socket.receive(timeoutMilliseconds: 250, capacity: ClockLanePacket.length)
-            } catch {
-                Thread.sleep(forTimeInterval: 0.1)  // whatever failed, not in a tight loop
-                continue
-            }
-            guard let datagram = received else { continue }
-            let t4 = clock(datagram.ageNanoseconds ?? 0)
+        socket.receiveLoop(capacity: ClockLanePacket.length, endOnFailure: false,
+                           stopping: { state.withLockedValue { $0.stopping } }, clock: clock) { datagram, t4 in
             let sample: ClockSample? = state.withLockedValue { s in
-                guard datagram.from.ip == coordinatorIP,
+                guard datagram.from.ip == coordinatorIP, datagram.from.port == terms.port,
                       let pong = ClockLanePacket.decode(datagram.bytes, key: terms.key),
                       pong.kind == .pong, pong.laneID == terms.laneID,
                       let i = s.outstanding.firstIndex(where: { $0.id == pong.pingID }) else {

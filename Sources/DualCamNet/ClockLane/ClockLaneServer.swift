@@ -51,26 +51,18 @@ public final class ClockLaneServer: Sendable {
 
     private static func serve(socket: StampedUDPSocket, terms: ClockLaneTerms, peerIP: String,
                               clock: @Sendable (Int64) -> Int64, state: NIOLockedValueBox<State>) {
-        defer { socket.close() }
         var lastID: UInt64 = 0
         var lastAnswer: Int64?
-        while !state.withLockedValue({ $0.stopping }) {
-            let datagram: StampedDatagram?
-            do {
-                datagram = try socket.receive(timeoutMilliseconds: 250, capacity: ClockLanePacket.length)
-            } catch {
-                // A socket that fails now fails again: the lane ends and the agent, hearing
-                // nothing, goes on with the pings on its connection.
-                return
-            }
-            guard let datagram else { continue }
-            let t2 = clock(datagram.ageNanoseconds ?? 0)
+        // A failing socket ends the lane: the agent, hearing nothing, goes on with the pings
+        // on its connection.
+        socket.receiveLoop(capacity: ClockLanePacket.length, endOnFailure: true,
+                           stopping: { state.withLockedValue { $0.stopping } }, clock: clock) { datagram, t2 in
             guard datagram.from.ip == peerIP,
                   let ping = ClockLanePacket.decode(datagram.bytes, key: terms.key),
                   ping.kind == .ping, ping.laneID == terms.laneID, ping.pingID > lastID,
                   lastAnswer.map({ t2 - $0 >= minimumSpacingNanoseconds }) ?? true else {
                 state.withLockedValue { $0.refused += 1 }
-                continue
+                return
             }
             lastID = ping.pingID
             lastAnswer = t2

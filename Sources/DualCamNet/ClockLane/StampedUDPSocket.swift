@@ -43,6 +43,12 @@ struct UDPPeer: @unchecked Sendable {
         guard done == 0 else { return nil }
         return String(decoding: text.prefix { $0 != 0 }, as: UTF8.self)
     }
+
+    var port: Int? {
+        var peer = raw
+        let port = dc_udp_peer_port(&peer)
+        return port >= 0 ? Int(port) : nil
+    }
 }
 
 /// A UDP socket whose datagrams carry the kernel's receive instant (SO_TIMESTAMPNS): the
@@ -55,6 +61,7 @@ final class StampedUDPSocket: Sendable {
     private let descriptor: NIOLockedValueBox<Int32?>
     /// The port the socket is bound to.
     let port: Int
+    private let family: Int32
 
     /// Opens a socket bound to `localIP` (port 0: the kernel picks one).
     init(localIP: String) throws(ClockLaneError) {
@@ -70,7 +77,19 @@ final class StampedUDPSocket: Sendable {
             throw failure
         }
         self.port = Int(port)
+        family = Int32(local.raw.address.ss_family)
         descriptor = NIOLockedValueBox(fd)
+    }
+
+    /// The IP traffic class (DSCP and ECN bits) and socket priority its datagrams leave
+    /// with (`dc_udp_mark_urgent`), as the kernel reports them; nil when closed.
+    var marks: (trafficClass: Int32, priority: Int32)? {
+        descriptor.withLockedValue { fd in
+            guard let fd else { return nil }
+            var tos: Int32 = -1, priority: Int32 = -1
+            dc_udp_marks(fd, family, &tos, &priority)
+            return (tos, priority)
+        }
     }
 
     func send(_ bytes: [UInt8], to peer: UDPPeer) throws(ClockLaneError) {
@@ -102,6 +121,28 @@ final class StampedUDPSocket: Sendable {
         // the kernel's stamp and ours: then the stamp is worth nothing.
         let plausible = age >= 0 && age < 1_000_000_000
         return StampedDatagram(bytes: bytes, from: from, ageNanoseconds: plausible ? age : nil)
+    }
+
+    /// The receiving thread's loop: hands every datagram up to `capacity` bytes, with the
+    /// instant `clock` gives its arrival (its argument is the kernel stamp's age), to
+    /// `handle`, until `stopping` says so, then closes the socket. A failed receive ends
+    /// the loop when `endOnFailure` (a socket that fails now fails again), else it is tried
+    /// again a tenth of a second later.
+    func receiveLoop(capacity: Int, endOnFailure: Bool, stopping: () -> Bool, clock: (Int64) -> Int64,
+                     _ handle: (StampedDatagram, Int64) -> Void) {
+        defer { close() }
+        while !stopping() {
+            let datagram: StampedDatagram?
+            do {
+                datagram = try receive(timeoutMilliseconds: 250, capacity: capacity)
+            } catch {
+                if endOnFailure { return }
+                usleep(100_000)
+                continue
+            }
+            guard let datagram else { continue }
+            handle(datagram, clock(datagram.ageNanoseconds ?? 0))
+        }
     }
 
     /// Closes the socket; sends after it fail, receives return nil. Only the receiving
