@@ -22,9 +22,10 @@ typedef struct {
     socklen_t length;
 } dc_udp_peer;
 
-// Fills `peer` from a numeric IPv4 or IPv6 address and a port. Returns 0, or -1 when
-// `ip` is not a numeric address.
-static inline int dc_udp_peer_make(dc_udp_peer *peer, const char *ip, int port) {
+// Fills `peer` from a numeric IPv4 or IPv6 address and a port; `scope` is the interface
+// index an IPv6 link-local address (fe80::/10) needs, 0 for any other. Returns 0, or -1
+// when `ip` is not a numeric address.
+static inline int dc_udp_peer_make(dc_udp_peer *peer, const char *ip, int port, uint32_t scope) {
     memset(peer, 0, sizeof *peer);
     struct sockaddr_in *v4 = (struct sockaddr_in *)&peer->address;
     struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&peer->address;
@@ -37,6 +38,7 @@ static inline int dc_udp_peer_make(dc_udp_peer *peer, const char *ip, int port) 
     if (inet_pton(AF_INET6, ip, &v6->sin6_addr) == 1) {
         v6->sin6_family = AF_INET6;
         v6->sin6_port = htons((uint16_t)port);
+        v6->sin6_scope_id = scope;
         peer->length = sizeof *v6;
         return 0;
     }

@@ -3,6 +3,7 @@ import DualCamCore
 @testable import DualCamNet
 import Foundation
 import NIOConcurrencyHelpers
+import NIOCore
 import Testing
 
 /// The clock lane (§20) over real UDP on loopback: kernel stamps that fall where they
@@ -146,6 +147,43 @@ import Testing
         }
         v4.close()
         #expect(v4.marks == nil)
+    }
+
+    /// A connection over IPv6 link-local addresses (what mDNS often resolves on a rig with
+    /// no DHCP) gets its lane too: the sockets need the connection's interface, which
+    /// `SocketAddress.ipv6ScopeID` carries. On a veth pair of its own, as root.
+    @Test(.enabled(if: getuid() == 0, "needs root to make an interface"))
+    func aLinkLocalConnectionGetsItsLane() async throws {
+        let name = "dcll\(getpid() % 10000)"
+        func ip(_ arguments: String...) throws -> Int32 {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/sbin/ip")
+            p.arguments = arguments
+            try p.run()
+            p.waitUntilExit()
+            return p.terminationStatus
+        }
+        try #require(try ip("link", "add", name, "type", "veth", "peer", "name", name + "p") == 0)
+        defer { _ = try? ip("link", "del", name) }
+        #expect(try ip("-6", "addr", "add", "fe80::dc:1/64", "dev", name, "nodad") == 0)
+        #expect(try ip("link", "set", name + "p", "up") == 0)
+        #expect(try ip("link", "set", name, "up") == 0)
+        let scope = if_nametoindex(name)
+        #expect(scope > 0)
+        let address = try SocketAddress(ipAddress: "fe80::dc:1", port: 0)
+        #expect(address.ipv6ScopeID == 0, "a bare address has no interface")
+        #expect(try SocketAddress(ipAddress: "10.0.0.1", port: 0).ipv6ScopeID == 0)
+        // Without the interface the kernel cannot bind a link-local address.
+        #expect(throws: ClockLaneError.self) { try ClockLaneServer(localIP: "fe80::dc:1", peerIP: "fe80::dc:1", clock: Self.now) }
+        let server = try ClockLaneServer(localIP: "fe80::dc:1", peerIP: "fe80::dc:1", scopeID: scope, clock: Self.now)
+        defer { server.stop() }
+        let samples = NIOLockedValueBox<[ClockSample]>([])
+        let client = try ClockLaneClient(terms: server.terms, localIP: "fe80::dc:1", coordinatorIP: "fe80::dc:1", scopeID: scope,
+                                         clock: Self.now, onSample: { s in samples.withLockedValue { $0.append(s) } })
+        defer { client.stop() }
+        try client.ping()
+        try await waitFor { samples.withLockedValue { $0.count } == 1 }
+        #expect(server.counts.answered == 1)
     }
 
     private func waitFor(_ condition: @Sendable () -> Bool) async throws {

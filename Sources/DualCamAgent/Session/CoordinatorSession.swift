@@ -48,7 +48,8 @@ final class CoordinatorSession: Sendable {
         let credit = UploadCredit()
         let preview = previewStreamer(connection)
         let context = Context(connection: connection, credit: credit, turn: UploadTurn(), preview: preview,
-                              localIP: channel.channel.localAddress?.ipAddress, coordinatorIP: channel.channel.remoteAddress?.ipAddress)
+                              localIP: channel.channel.localAddress?.ipAddress, coordinatorIP: channel.channel.remoteAddress?.ipAddress,
+                              scopeID: channel.channel.localAddress?.ipv6ScopeID ?? 0)
         defer {
             lane.withLockedValue { $0?.stop(); $0 = nil }
             reportBetweenTakes(false, connection)
@@ -77,6 +78,8 @@ final class CoordinatorSession: Sendable {
         /// The two ends of the connection, where a clock lane runs too.
         let localIP: String?
         let coordinatorIP: String?
+        /// The interface of an IPv6 link-local connection, which the lane's socket needs too.
+        let scopeID: UInt32
     }
 
     /// Preview pictures go out only when nothing else waits to be written (PROTOCOL.md
@@ -459,6 +462,7 @@ final class CoordinatorSession: Sendable {
         guard let localIP = c.localIP, let coordinatorIP = c.coordinatorIP else { return }
         do {
             let client = try ClockLaneClient(terms: ClockLaneTerms(offer), localIP: localIP, coordinatorIP: coordinatorIP,
+                                             scopeID: c.scopeID,
                                              clock: { [clock] ago in clock.localNow(ago: ago) },
                                              onSample: { [self] sample in absorb(sample, path: .lane, c) })
             lane.withLockedValue { $0?.stop(); $0 = client }

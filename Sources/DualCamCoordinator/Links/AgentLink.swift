@@ -95,14 +95,19 @@ final class AgentLink: Sendable {
         return link
     }
 
-    /// Opens a clock lane for an agent that speaks 1.7 and tells it where (§20). Where no
-    /// lane can be opened (an address UDP cannot use, DUALCAM_CLOCK_LANE=off for a
-    /// comparison), the agent's pings go on over the connection, as before 1.7.
+    /// Opens a clock lane for an agent that speaks 1.7 and tells it where (§20), on the
+    /// connection's own addresses, IPv6 link-local ones included. Where no lane can be
+    /// opened (a socket that fails, DUALCAM_CLOCK_LANE=off for a comparison), the agent's
+    /// pings go on over the connection, as before 1.7.
     private func offerClockLane(to ack: Dualcam_V1_HelloAck) {
         guard ack.version.minor >= 7, ProcessInfo.processInfo.environment["DUALCAM_CLOCK_LANE"] != "off",
-              let localIP = channel.localAddress?.ipAddress, let peerIP = channel.remoteAddress?.ipAddress else { return }
+              let local = channel.localAddress, let localIP = local.ipAddress,
+              let peerIP = channel.remoteAddress?.ipAddress else { return }
         do {
-            let server = try ClockLaneServer(localIP: localIP, peerIP: peerIP) { ago in MonotonicTime.now() - ago }
+            // A link-local connection's two ends are on one interface: the local one's.
+            let server = try ClockLaneServer(localIP: localIP, peerIP: peerIP, scopeID: local.ipv6ScopeID) { ago in
+                MonotonicTime.now() - ago
+            }
             lane.withLockedValue { $0?.stop(); $0 = server }
             try send(.clockLaneOffer(server.terms.offer))
         } catch {

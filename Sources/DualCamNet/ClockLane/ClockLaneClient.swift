@@ -31,13 +31,14 @@ public final class ClockLaneClient: Sendable {
 
     /// Opens the lane from `localIP` (where the agent's connection runs) to the coordinator.
     /// `clock` is the agent's local clock; its argument is how long ago the instant wanted was.
-    public init(terms: ClockLaneTerms, localIP: String, coordinatorIP: String,
+    /// `scopeID` is the interface of an IPv6 link-local connection (`SocketAddress.ipv6ScopeID`).
+    public init(terms: ClockLaneTerms, localIP: String, coordinatorIP: String, scopeID: UInt32 = 0,
                 clock: @escaping @Sendable (_ agoNanoseconds: Int64) -> Int64,
                 onSample: @escaping @Sendable (ClockSample) -> Void) throws(ClockLaneError) {
-        guard let coordinator = UDPPeer(ip: coordinatorIP, port: terms.port) else {
+        guard let coordinator = UDPPeer(ip: coordinatorIP, port: terms.port, scopeID: scopeID) else {
             throw ClockLaneError("clock lane: \(coordinatorIP) is not a numeric address", code: EINVAL)
         }
-        let socket = try StampedUDPSocket(localIP: localIP)
+        let socket = try StampedUDPSocket(localIP: localIP, scopeID: scopeID)
         self.socket = socket
         self.coordinator = coordinator
         self.terms = terms

@@ -25,9 +25,11 @@ public final class ClockLaneServer: Sendable {
     }
 
     /// Opens the lane on `localIP` for pings from `peerIP`, answering on `clock` (the shared
-    /// clock; its argument is how long ago the instant wanted was).
-    public init(localIP: String, peerIP: String, clock: @escaping @Sendable (_ agoNanoseconds: Int64) -> Int64) throws(ClockLaneError) {
-        let socket = try StampedUDPSocket(localIP: localIP)
+    /// clock; its argument is how long ago the instant wanted was). `scopeID` is the
+    /// interface of an IPv6 link-local connection (`SocketAddress.ipv6ScopeID`).
+    public init(localIP: String, peerIP: String, scopeID: UInt32 = 0,
+                clock: @escaping @Sendable (_ agoNanoseconds: Int64) -> Int64) throws(ClockLaneError) {
+        let socket = try StampedUDPSocket(localIP: localIP, scopeID: scopeID)
         self.socket = socket
         let terms = ClockLaneTerms.fresh(port: socket.port)
         self.terms = terms

@@ -28,8 +28,9 @@ struct UDPPeer: @unchecked Sendable {
     // Invariant: a plain C struct of bytes (sockaddr_storage and its length), copied by value.
     fileprivate var raw = dc_udp_peer()
 
-    init?(ip: String, port: Int) {
-        guard dc_udp_peer_make(&raw, ip, Int32(port)) == 0 else { return nil }
+    /// `scopeID`: the interface an IPv6 link-local address is on (0 for other addresses).
+    init?(ip: String, port: Int, scopeID: UInt32 = 0) {
+        guard dc_udp_peer_make(&raw, ip, Int32(port), scopeID) == 0 else { return nil }
     }
 
     fileprivate init() {}
@@ -63,9 +64,10 @@ final class StampedUDPSocket: Sendable {
     let port: Int
     private let family: Int32
 
-    /// Opens a socket bound to `localIP` (port 0: the kernel picks one).
-    init(localIP: String) throws(ClockLaneError) {
-        guard var local = UDPPeer(ip: localIP, port: 0) else {
+    /// Opens a socket bound to `localIP` (port 0: the kernel picks one); `scopeID` is the
+    /// interface of an IPv6 link-local address.
+    init(localIP: String, scopeID: UInt32 = 0) throws(ClockLaneError) {
+        guard var local = UDPPeer(ip: localIP, port: 0, scopeID: scopeID) else {
             throw ClockLaneError("clock lane: \(localIP) is not a numeric address", code: EINVAL)
         }
         let fd = dc_udp_open(&local.raw)
