@@ -15,6 +15,8 @@ import Testing
         var spikeFraction = 0.0
         /// Extra outbound floor: a path slower one way than the other.
         var asymmetryNanoseconds = 0.0
+        /// Busy hosts: an exponential wait of this mean on every one-way delay.
+        var hostWakeNanoseconds = 0.0
         var testDescription: String { name }
     }
 
@@ -42,6 +44,11 @@ import Testing
     static let lossy = Path(name: "1 ms ± 0.5 ms, 5 % loss, 2 % 20 ms spikes", meanNanoseconds: 1_000_000,
                             jitterNanoseconds: 500_000, lossFraction: 0.05, spikeFraction: 0.02)
     static let wifi = Path(name: "5 ms ± 3 ms", meanNanoseconds: 5_000_000, jitterNanoseconds: 3_000_000)
+    /// The real switch's soft floor (see `hostWakeMeanNanoseconds`).
+    static let busyLAN = Path(name: "1 ms ± 0.5 ms, busy hosts", meanNanoseconds: 1_000_000, jitterNanoseconds: 500_000,
+                              hostWakeNanoseconds: 80_000)
+    static let busyLossy = Path(name: "1 ms ± 0.5 ms, 5 % loss, 2 % 20 ms spikes, busy hosts", meanNanoseconds: 1_000_000,
+                                jitterNanoseconds: 500_000, lossFraction: 0.05, spikeFraction: 0.02, hostWakeNanoseconds: 80_000)
     static let asymmetric = Path(name: "1 ms ± 0.5 ms, 0.3 ms slower out", meanNanoseconds: 1_000_000,
                                  jitterNanoseconds: 500_000, asymmetryNanoseconds: 300_000)
 
@@ -57,6 +64,7 @@ import Testing
             sim.delays.spikeFraction = path.spikeFraction
             sim.delays.spikeNanoseconds = 20_000_000
             sim.delays.asymmetryNanoseconds = path.asymmetryNanoseconds
+            sim.delays.hostWakeMeanNanoseconds = path.hostWakeNanoseconds
             let start = sim.nextPoll
             var t = start
             while sim.estimator.state != .locked && t < start + 60_000_000_000 {
@@ -130,7 +138,7 @@ import Testing
     /// The clock lane (§20) on the same paths: datagrams that overtake one another, losses
     /// that are gone. Before the estimator told an overtaken answer from a clock that ran
     /// backwards, every overtaking restarted it, and on 5 ms ± 3 ms it never locked.
-    @Test(arguments: [lan, lossy, wifi])
+    @Test(arguments: [lan, lossy, wifi, busyLAN, busyLossy])
     func theClockLaneMeetsTheSameFigures(path: Path) {
         let take = Self.simulate(path, seeds: 0..<4, datagrams: true)
         take.report(path)
