@@ -219,8 +219,13 @@ extension EndToEnd {
             let host = try rig.codes("DualCam_Host_")
             let guest = try rig.codes("DualCam_Guest_")
             #expect(host.count == 240)
-            #expect(guest.count == 180, "guest has \(guest.count) frames")
             let cameras = try #require(try rig.manifest()["cameras"] as? [[String: Any]])
+            // Where the guest's frames break off, to tell a lost segment from any other loss.
+            let gaps = zip(guest, guest.dropFirst()).enumerated()
+                .filter { abs(DCTC.differenceNanoseconds($1.1, $1.0) - 33_333_333) > 1_000_000 }
+                .map { "after frame \($0.offset): \($0.element.0) → \($0.element.1)" }
+            #expect(guest.count == 180, "guest has \(guest.count) frames; gaps \(gaps); \(cameras[1]); agent: \(rig.agents[1].err.text.suffix(2000))")
+            #expect(gaps.count == 1, "the lost segment should be the guest's only gap: \(gaps)")
             #expect((cameras[1]["statistics"] as? [String: Any])?["missingSegments"] as? [Int] == [listed], "\(cameras[1])")
         }
 
