@@ -18,6 +18,9 @@ import Testing
     @Test func readsTheAgentsLogLines() {
         #expect(ClockReplay.Row(line: "lane 1 2 3 4") == ClockReplay.Row(path: .lane, sample: ClockSample(t1: 1, t2: 2, t3: 3, t4: 4)))
         #expect(ClockReplay.Row(line: "tls -5 2 3 4")?.path == .tls)
+        let row = ClockReplay.Row(path: .tls, sample: ClockSample(t1: -5, t2: 69_469_453_667_462, t3: 3, t4: 4))
+        #expect(row.line == "tls -5 69469453667462 3 4")
+        #expect(ClockReplay.Row(line: row.line[...]) == row, "the agent's line reads back as itself")
         for bad in ["", "lane 1 2 3", "udp 1 2 3 4", "lane 1 2 x 4", "lane 1 2 3 4 5", "lane 1 2 3 99999999999999999999"] {
             #expect(ClockReplay.Row(line: bad[...]) == nil, "\(bad)")
         }

@@ -453,7 +453,7 @@ final class CoordinatorSession: Sendable {
     }
 
     /// One exchange into the clock, and the clock's new state to the coordinator.
-    private func absorb(_ sample: ClockSample, path: ClockLog.Path, _ c: Context) {
+    private func absorb(_ sample: ClockSample, path: ClockReplay.Path, _ c: Context) {
         clockLog?.write(sample, path: path)
         if let estimate = clock.add(sample) { try? c.connection.send(.clockStatus(status(estimate, sample: sample))) }
     }

@@ -18,6 +18,9 @@ public struct ClockReplay: Sendable {
             self.sample = sample
         }
 
+        /// The row as a line of a clock log (without the newline), as the agent writes it.
+        public var line: String { "\(path.rawValue) \(sample.t1) \(sample.t2) \(sample.t3) \(sample.t4)" }
+
         /// One line of a clock log: `lane|tls t1 t2 t3 t4`. Nil for anything else.
         public init?(line: Substring) {
             let fields = line.split(separator: " ")
