@@ -98,7 +98,7 @@ enum EncoderProbe {
             let hardware = EncoderChoice.encoderSettings(settings, encoder: EncoderChoice.hardware)
             do {
                 // No presets: it is measured as it is, and kept at real time and more.
-                let speed = try framesPerSecond(hardware, pictures, decodeCost)
+                let speed = try EncoderSpeed.framesPerSecond(hardware, pictures, extraNanosecondsPerFrame: decodeCost)
                 let ratio = speed / settings.rate.framesPerSecond
                 if ratio >= 1 {
                     return ProbeResult(encoder: EncoderChoice.hardware, speeds: [PresetSpeed(preset: "hardware", framesPerSecond: speed)],
@@ -136,7 +136,8 @@ enum EncoderProbe {
             var settings = base
             (settings.width, settings.height, settings.preset) = (size.width, size.height, PresetChoice.ladder[0])
             let (pictures, _) = try prepare(samples, width: size.width, height: size.height)
-            entries.append((size.width, size.height, try framesPerSecond(settings, pictures, decodeCost)))
+            entries.append((size.width, size.height,
+                             try EncoderSpeed.framesPerSecond(settings, pictures, extraNanosecondsPerFrame: decodeCost)))
         }
         return EncoderCapacity(speeds: entries)
     }
@@ -171,12 +172,6 @@ enum EncoderProbe {
             pictures.append(picture)
         }
         return (pictures, decoded > 0 ? decodeTime / Int64(decoded) : 0)
-    }
-
-    /// One preset's frames per second on the pictures, counting each frame's decode cost
-    /// (`EncoderSpeed`, which the coordinator's composite measurement shares).
-    static func framesPerSecond(_ settings: VideoEncoderSettings, _ pictures: [YUV420Image], _ decodeCost: Int64) throws -> Double {
-        try EncoderSpeed.framesPerSecond(settings, pictures, extraNanosecondsPerFrame: decodeCost)
     }
 
     private static func seconds(since start: Int64) -> Double { Double(MonotonicTime.now() - start) / 1e9 }

@@ -63,7 +63,7 @@ public struct ClockLanePacket: Sendable, Equatable {
     }
 
     private static func tag(_ signed: [UInt8], key: SymmetricKey) -> [UInt8] {
-        Array(Array(HMAC<SHA256>.authenticationCode(for: signed, using: key)).prefix(tagLength))
+        Array(HMAC<SHA256>.authenticationCode(for: signed, using: key).prefix(tagLength))
     }
 }
 
