@@ -88,3 +88,19 @@ struct SessionStartTests {
         #expect(RecordingPipeline.sessionTime(-1, onTheGrid: false) == nil)
     }
 }
+
+/// Which segment a frame goes in.
+struct SegmentSlotTests {
+    @Test func aFrameMeantForASlotsFirstInstantOpensItWhateverItsClockError() {
+        let sink = SegmentSink(sessionID: "s", spool: SegmentSpool(root: "/nonexistent"), segmentNanoseconds: 2_000_000_000,
+                               periodNanoseconds: FrameRate.fps30.periodNanoseconds, reserveBytes: 0,
+                               stats: PipelineStats(), onSegment: { _ in })
+        // Frame 120 at 30 fps is meant for 4 s exactly: 4 µs early or late, it opens slot 2.
+        #expect(sink.slot(ofPts: 4_000_000_000 - 4_000) == 2)
+        #expect(sink.slot(ofPts: 4_000_000_000 + 4_000) == 2)
+        // Frame 119 (3.967 s) and frame 0 stay where they were.
+        #expect(sink.slot(ofPts: 3_966_666_667) == 1)
+        #expect(sink.slot(ofPts: 0) == 0)
+        #expect(sink.slot(ofPts: 1_966_666_667 + 4_000) == 0)
+    }
+}

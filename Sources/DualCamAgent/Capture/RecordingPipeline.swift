@@ -91,7 +91,7 @@ final class RecordingPipeline: Sendable {
         // A session this agent recorded part of before a restart goes on where it is now.
         let firstIndex = (spool.segments(session: sessionID).map(\.index).max() ?? -1) + 1
         var segments = SegmentSink(sessionID: sessionID, spool: spool, segmentNanoseconds: settings.segmentNanoseconds,
-                                   reserveBytes: settings.diskReserveBytes, stats: stats, firstIndex: firstIndex,
+                                   periodNanoseconds: settings.rate.periodNanoseconds, reserveBytes: settings.diskReserveBytes, stats: stats, firstIndex: firstIndex,
                                    onSegment: onSegment)
         do {
             try spool.prepare(session: sessionID)
@@ -136,7 +136,7 @@ final class RecordingPipeline: Sendable {
                 guard let estimate = clock.estimate else { throw SpoolError("clock not synchronised") }
                 guard let pts = Self.sessionTime(estimate.shared(fromLocal: frame.localCaptureNanoseconds) - t0Shared,
                                                  onTheGrid: startsOnTheGrid) else { continue }
-                let slot = pts / settings.segmentNanoseconds
+                let slot = segments.slot(ofPts: pts)
                 var forceKey = slot != lastSlot
                 if lastSlot >= 0, let change = try steering.beforeFrame(boundary: forceKey, pts: pts, now: clock.localNow(),
                                                                            maker: maker, segments: &segments) {

@@ -9,6 +9,8 @@ struct SegmentSink {
     let sessionID: String
     let spool: SegmentSpool
     let segmentNanoseconds: Int64
+    /// The frame period, by which a frame's stamp is placed in its slot (`slot(ofPts:)`).
+    let periodNanoseconds: Int64
     let stats: PipelineStats
     let onSegment: @Sendable (SpooledSegment) -> Void
     private(set) var count = 0
@@ -27,8 +29,9 @@ struct SegmentSink {
 
     /// `firstIndex` > 0 continues a session this agent recorded part of before it was
     /// restarted: indices go on after the spooled ones.
-    init(sessionID: String, spool: SegmentSpool, segmentNanoseconds: Int64, reserveBytes: Int64, stats: PipelineStats,
-         firstIndex: Int = 0, onSegment: @escaping @Sendable (SpooledSegment) -> Void) {
+    init(sessionID: String, spool: SegmentSpool, segmentNanoseconds: Int64, periodNanoseconds: Int64, reserveBytes: Int64,
+         stats: PipelineStats, firstIndex: Int = 0, onSegment: @escaping @Sendable (SpooledSegment) -> Void) {
+        self.periodNanoseconds = periodNanoseconds
         self.sessionID = sessionID
         self.count = firstIndex
         self.spool = spool
@@ -36,6 +39,15 @@ struct SegmentSink {
         self.stats = stats
         self.onSegment = onSegment
         self.space = DiskGuard(path: spool.root, minimumReserveBytes: reserveBytes)
+    }
+
+    /// The segment slot of a frame stamped `pts`: the slot of the frame instant nearest to
+    /// its stamp. A genlocked frame meant for a slot's first instant is stamped a few µs
+    /// before or after it (clock error); judged by the stamp alone, the frame landed in the
+    /// slot before about half the time, which then held one frame more and lost it with
+    /// itself when that segment failed. The recording pipeline cuts by the same rule.
+    func slot(ofPts pts: Int64) -> Int64 {
+        max(pts + periodNanoseconds / 2, 0) / segmentNanoseconds
     }
 
     /// The index the segment opened at the next keyframe of a new slot will have.
@@ -49,7 +61,7 @@ struct SegmentSink {
 
     mutating func store(_ packets: [EncodedPacket], parameters: CodecParameters) throws {
         for packet in packets {
-            let slot = max(packet.ptsNanoseconds, 0) / segmentNanoseconds
+            let slot = slot(ofPts: packet.ptsNanoseconds)
             if packet.isKeyframe && (writer == nil || slot != writerSlot || cutRequested) {
                 cutRequested = false
                 try finishSegment()
