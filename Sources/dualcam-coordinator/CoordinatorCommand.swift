@@ -33,6 +33,11 @@ struct CoordinatorCommand: AsyncParsableCommand {
         _ = dc_tune_allocator(128 * 1024, 4)
         do {
             var command = try parseAsRoot()
+            // A mistyped key would otherwise leave a default in force unsaid (`libary =`
+            // listed the wrong library); commands that never read the file are not held up.
+            if command is ReadsCoordinatorConfig {
+                try CoordinatorConfig().check()
+            }
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -129,6 +134,20 @@ struct ID: ParsableCommand {
         print(try DeviceIdentity.loadOrCreate(in: state.directory, commonName: "dualcam-coordinator").deviceID)
     }
 }
+
+/// Commands that read coordinator.conf (the library, the default layout, the agents
+/// required): each refuses a file with a line it cannot read.
+protocol ReadsCoordinatorConfig {}
+
+extension Start: ReadsCoordinatorConfig {}
+extension Serve: ReadsCoordinatorConfig {}
+extension Resume: ReadsCoordinatorConfig {}
+extension List: ReadsCoordinatorConfig {}
+extension Show: ReadsCoordinatorConfig {}
+extension Delete: ReadsCoordinatorConfig {}
+extension RebuildManifest: ReadsCoordinatorConfig {}
+extension Recompose: ReadsCoordinatorConfig {}
+extension Export: ReadsCoordinatorConfig {}
 
 enum CommandSupport {
     static func logger() -> Logger {

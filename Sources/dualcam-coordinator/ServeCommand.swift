@@ -28,6 +28,8 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         Interrupts.install()
+        let rigLock = try RigLock(stateDirectory: state.directory, purpose: "serve")
+        defer { withExtendedLifetime(rigLock) {} }
         let logger = CommandSupport.logger()
         let progress: @Sendable (String) -> Void = { line in Console.error(line) }
         let outputDirectory = try CommandSupport.outputFolder(out)

@@ -61,7 +61,6 @@ struct TakeOptions: ParsableArguments {
         if let duration, duration <= 0 { throw ValidationError("--duration must be positive") }
         plan.countdownSeconds = countdown
         plan.reconnectGraceSeconds = reconnectGrace
-        for problem in config.problems { progress("warning: " + problem) }
         let configured = layout.layout == nil ? try config.layout() : nil
         if let configured { progress("layout \(configured) (the default in \(config.path))") }
         plan.layout = try layout.spec(remembered: configured)
@@ -129,6 +128,8 @@ struct Start: AsyncParsableCommand {
 
     func run() async throws {
         Interrupts.install()
+        let rigLock = try RigLock(stateDirectory: state.directory, purpose: "start")
+        defer { withExtendedLifetime(rigLock) {} }
         let logger = CommandSupport.logger()
         let progress: @Sendable (String) -> Void = { line in Console.error(line) }
         let outputDirectory = try CommandSupport.outputFolder(out)
@@ -142,14 +143,25 @@ struct Start: AsyncParsableCommand {
             TerminalClient(rig: rig).attach(keys: true, takesInterrupts: true)
         }
         for unfinished in SessionResumer.unfinished(in: outputDirectory, warn: progress) {
-            progress("an unfinished session is in \(unfinished); finishing it first (its agents recorded on)")
+            let id = (unfinished as NSString).lastPathComponent
+            let question = "take \(id) was not finished (in \(unfinished)): its agents may still be recording it, and they take no "
+                + "other take until it ends. Finish it now (stop it and collect its files)?"
+            switch Console.ask(question, yesByDefault: true) {
+            case false?:
+                progress("\(id) left as it is: `dualcam-coordinator resume \(id)` finishes it later")
+                continue
+            case true?:
+                progress("finishing \(id) first")
+            case nil:
+                progress("take \(id) was not finished (in \(unfinished)); finishing it first: its agents may still be recording it "
+                         + "(no terminal to ask; `resume \(id)` would do the same)")
+            }
             do {
                 try await CommandSupport.finish(SessionResumer(sessionDirectory: unfinished, identity: identity, logger: logger,
                                                                reconnectGraceSeconds: take.reconnectGrace, progress: progress),
                                                 attach: terminal)
             } catch {
                 // It stays as it is for `resume`; the new take is not held hostage by it.
-                let id = (unfinished as NSString).lastPathComponent
                 progress("warning: \(id) could not be finished (\(error)); recording the new take. Later: `dualcam-coordinator resume \(id)`, "
                          + "`resume \(id) --without NAME` for an agent that is gone, or `resume \(id) --abandon` for what is held")
             }
@@ -186,6 +198,8 @@ struct Resume: AsyncParsableCommand {
 
     func run() async throws {
         Interrupts.install()
+        let rigLock = try RigLock(stateDirectory: state.directory, purpose: "resume")
+        defer { withExtendedLifetime(rigLock) {} }
         let logger = CommandSupport.logger()
         let progress: @Sendable (String) -> Void = { line in Console.error(line) }
         let outputDirectory = URL(fileURLWithPath: out ?? SessionHome.directory()).standardizedFileURL.path

@@ -1,4 +1,4 @@
-import DualCamCoordinator
+@testable import DualCamCoordinator
 import Foundation
 import Testing
 
@@ -55,5 +55,34 @@ import Testing
         }
         #expect(try String(contentsOfFile: target, encoding: .utf8) == "keep me\n")
         #expect(!SessionLock.isHeld(sessionDirectory: directory))
+    }
+
+    /// One rig per laptop: a second `start` or `serve` of the same state folder is refused
+    /// at once, naming the process that holds it.
+    @Test func aSecondRigOfOneStateFolderIsRefusedNamingTheFirst() throws {
+        let state = NSTemporaryDirectory() + "dualcam-rig-lock-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        var first: RigLock? = try RigLock(stateDirectory: state, purpose: "start")
+        do {
+            _ = try RigLock(stateDirectory: state, purpose: "serve")
+            Issue.record("a second rig lock was granted")
+        } catch {
+            #expect("\(error)".contains("another dualcam-coordinator drives this laptop's agents (pid \(getpid()), start)"), "\(error)")
+        }
+        withExtendedLifetime(first) {}
+        first = nil
+        _ = try RigLock(stateDirectory: state, purpose: "serve")
+    }
+
+    /// Take IDs keep the readable start second and differ within it (two coordinators, or
+    /// two runs of one, starting in the same second got one ID and shared spool folders).
+    @Test func takeIDsOfOneSecondDiffer() {
+        let now = Date()
+        let ids = (0..<1000).map { _ in SessionNaming.sessionID(for: now) }
+        #expect(Set(ids).count == ids.count)
+        let stamp = SessionNaming.stamp(for: now)
+        for id in ids.prefix(20) {
+            #expect(id.hasPrefix(stamp + "-") && id.count == 22 && id.dropFirst(16).allSatisfy(\.isHexDigit), "\(id)")
+        }
     }
 }

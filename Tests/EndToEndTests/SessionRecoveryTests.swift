@@ -38,13 +38,17 @@ final class RecoveryRig {
          "--port", "\(port)", "--no-mdns", "--state", root + "/" + role, "--trust", coordinatorID] + (extra[role] ?? [])
     }
 
-    /// Kills agent `i` outright and starts it again on the same port and state.
-    func restartAgent(_ i: Int, downSeconds: Double) throws {
+    /// Kills agent `i` outright and starts it again on the same port and state; returns
+    /// how long it was down, from the kill to its new process listening (seconds).
+    @discardableResult
+    func restartAgent(_ i: Int, downSeconds: Double) throws -> Double {
+        let killed = Date()
         kill(agents[i].process.processIdentifier, SIGKILL)
         _ = agents[i].finish(seconds: 5)
         Thread.sleep(forTimeInterval: downSeconds)
         agents[i] = try Child("dualcam-agent", agentArguments(role: i == 0 ? "host" : "guest", port: ports[i]))
         #expect(agents[i].waitForLine(containing: "LISTENING") != nil, "restarted agent: \(agents[i].err.text)")
+        return Date().timeIntervalSince(killed)
     }
 
     func coordinator(_ arguments: [String], agentPorts: [Int]? = nil, environment: [String: String] = [:]) throws -> Child {
@@ -112,6 +116,30 @@ extension EndToEnd {
             let resume = try rig.coordinator(["resume"])
             #expect(resume.finish(seconds: 90) == 0, "\(resume.err.all())")
             #expect(resume.err.all().contains("segments held already"))
+            try rig.expectEveryFrameInSync(frames: 240)
+            try rig.expectCompositeWhole(frames: 240)
+        }
+
+        /// A segment the killed coordinator held is corrupted on its disk before `resume`:
+        /// its checksum no longer matches, so it is set aside and fetched again from the
+        /// agent's spool, and the files hold every frame (it went into them unnoticed).
+        @Test func aHeldSegmentDamagedOnDiskIsFetchedAgainAtResume() throws {
+            let rig = try RecoveryRig()
+            let start = try rig.coordinator(["start", "--duration", "8", "--countdown", "0", "--size", "320x240"])
+            #expect(start.waitForErr(containing: "recording ", seconds: 60) != nil, "\(start.err.all())")
+            Thread.sleep(forTimeInterval: 5)
+            kill(start.process.processIdentifier, SIGKILL)
+            _ = start.finish(seconds: 5)
+            let directory = try #require(rig.sessionDirectory)
+            let segment = directory + "/segments/host/seg-000000.ts"
+            let handle = try #require(FileHandle(forUpdatingAtPath: segment), "no \(segment)")
+            try handle.seek(toOffset: 4000)
+            try handle.write(contentsOf: Data(repeating: 0x5A, count: 4000))
+            try handle.close()
+
+            let resume = try rig.coordinator(["resume"])
+            #expect(resume.finish(seconds: 90) == 0, "\(resume.err.all())")
+            #expect(resume.err.all().contains("segment 0 changed on this disk"), "\(resume.err.all())")
             try rig.expectEveryFrameInSync(frames: 240)
             try rig.expectCompositeWhole(frames: 240)
         }
@@ -348,17 +376,25 @@ extension EndToEnd {
                                              "--reconnect-grace", "20"])
             #expect(start.waitForErr(containing: "recording ", seconds: 60) != nil, "\(start.err.all())")
             Thread.sleep(forTimeInterval: 3)
-            try rig.restartAgent(0, downSeconds: 1)
+            let down = try rig.restartAgent(0, downSeconds: 2)
             #expect(start.finish(seconds: 90) == 0, "\(start.err.all())")
             #expect(start.err.all().contains("rec-host records again"), "\(start.err.all())")
             let host = try rig.codes("DualCam_Host_")
             let guest = try rig.codes("DualCam_Guest_")
             #expect(guest.count == 480)
-            // Down 1 s, plus the restart, a reconnect and the clock lock (a few seconds).
             #expect(host.count > 200 && host.count < 470, "host has \(host.count) frames")
             let steps = zip(host, host.dropFirst()).map { DCTC.differenceNanoseconds($1, $0) }
             let gaps = steps.filter { abs($0 - 33_333_333) > 1_000_000 }
             #expect(gaps.count == 1 && gaps.allSatisfy { $0 > 1_000_000_000 }, "steps off the frame period: \(gaps)")
+            // The gap runs from the kill to the first frame after the rejoin: beyond the
+            // time the agent was down (kill to listening), it is the rejoin itself. It was
+            // 9.4 s for a 2 s outage; the goal is recording again within 2 s of being up.
+            if let gap = gaps.first {
+                let rejoin = Double(gap) / 1e9 - down
+                print(String(format: "rejoin: agent down %.2f s (kill to listening), gap %.2f s, recording again %.2f s after it was up",
+                             down, Double(gap) / 1e9, rejoin))
+                #expect(rejoin <= 2.0, "recording again \(rejoin) s after the restarted agent was up")
+            }
             // After the gap the host is back on the shared timeline: its last frame shows
             // the same instant as the guest's.
             if let h = host.last, let g = guest.last {
@@ -407,6 +443,18 @@ extension EndToEnd {
             let refused = try rig.coordinator(["start", "--countdown", "0", "--size", "320x240"], environment: ["XDG_CONFIG_HOME": config])
             #expect(refused.finish(seconds: 60) != 0)
             #expect(refused.err.all().contains(config + "/dualcam/coordinator.conf: layout = pipp: unknown layout"), "\(refused.err.all())")
+
+            // A mistyped key is refused by every command that reads the file, naming the
+            // file, the line and the key meant (`list` ignored it and listed the default
+            // library; `start` only warned).
+            try "layout = pip\nlibary = /tmp\n".write(toFile: config + "/dualcam/coordinator.conf", atomically: true, encoding: .utf8)
+            for command in [["list"], ["start", "--countdown", "0", "--size", "320x240"]] {
+                let typo = try Child("dualcam-coordinator", command + (command[0] == "start" ? rig.agentOptions : []),
+                                     environment: ["XDG_CONFIG_HOME": config])
+                #expect(typo.finish(seconds: 30) != 0, "\(command[0]) accepted a mistyped key")
+                #expect(typo.err.all().contains(config + "/dualcam/coordinator.conf line 2: unknown key `libary`, did you mean `library`?"),
+                        "\(command[0]): \(typo.err.all())")
+            }
         }
     }
 }

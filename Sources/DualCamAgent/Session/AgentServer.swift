@@ -121,36 +121,36 @@ public struct AgentServer: Sendable {
                                 logger.warning("pairing connection ended: \(error)")
                             }
                         case .accepted(let coordinator)?:
-                            switch sessions.claim(coordinator, with: connection.channel.channel) {
-                            case .busy(let other):
+                            let held = HeldConnection(channel: connection.channel.channel)
+                            switch sessions.claim(coordinator, with: held, now: clock.localNow()) {
+                            case .busy(let other, let take):
                                 // One camera, one coordinator: a second one is told at once who
                                 // holds the agent, instead of waiting silently behind it.
                                 let holder = describe(other)
-                                logger.notice("coordinator \(coordinator) turned away: \(options.name) is serving \(holder)")
-                                try? await connection.channel.executeThenClose { inbound, outbound in
-                                    // The refusal answers the newcomer's Hello: closing before it
-                                    // has written would fail its Hello, and the refusal could be
-                                    // lost with it. A newcomer that says nothing is dropped by the
-                                    // idle guard (PROTOCOL.md §9).
-                                    var hello = inbound.makeAsyncIterator()
-                                    _ = try await hello.next()
-                                    try await EnvelopeWriter(outbound).sendError(
-                                        .errorBusy, "\(options.name) is serving \(holder); stop that coordinator (or close its "
-                                            + "rig) and try again", fatal: true)
-                                }
+                                let doing = take.map { "recording take \($0) for \(holder)" } ?? "serving \(holder)"
+                                logger.notice("coordinator \(coordinator) turned away: \(options.name) is \(doing)")
+                                await turnAway(connection.channel, "\(options.name) is \(doing); stop that coordinator (or close its "
+                                    + "rig) and try again")
+                                return
+                            case .inTake(let take):
+                                let holder = describe(coordinator)
+                                logger.notice("a second connection of \(holder) turned away: its other connection drives take \(take)")
+                                await turnAway(connection.channel, "\(options.name) is recording take \(take) for another run of \(holder) "
+                                    + "(another dualcam-coordinator with this identity); one take at a time: stop that one first")
                                 return
                             case .claimed(let stale?):
-                                // The same coordinator connecting again means its old connection is
-                                // stale (a pulled cable it has not noticed yet, a restarted laptop):
-                                // the new one replaces it instead of waiting behind it.
+                                // The same coordinator connecting again while its old connection is
+                                // silent means that one is stale (a pulled cable it has not noticed
+                                // yet, a restarted laptop): the new one replaces it instead of
+                                // waiting behind it.
                                 logger.notice("coordinator \(coordinator) connected again: its previous connection is closed")
                                 stale.close(promise: nil)
                             case .claimed(nil):
                                 break
                             }
-                            defer { sessions.remove(coordinator, connection.channel.channel) }
+                            defer { sessions.remove(coordinator, held) }
                             await gate.acquire()
-                            let shutdown = await serveSession(connection.channel, clock: clock, camera: camera, gate: gate)
+                            let shutdown = await serveSession(connection.channel, held: held, clock: clock, camera: camera, gate: gate)
                             await gate.release()
                             if shutdown { server.channel.close(promise: nil) }
                         case .refused?, nil:
@@ -163,6 +163,18 @@ public struct AgentServer: Sendable {
         }
     }
 
+    /// Refuses a coordinator connection with a fatal ERROR_BUSY that says why. The refusal
+    /// answers the newcomer's Hello: closing before it has written would fail its Hello,
+    /// and the refusal could be lost with it. A newcomer that says nothing is dropped by
+    /// the idle guard (PROTOCOL.md §9).
+    private func turnAway(_ channel: EnvelopeChannel, _ sentence: String) async {
+        try? await channel.executeThenClose { inbound, outbound in
+            var hello = inbound.makeAsyncIterator()
+            _ = try await hello.next()
+            try await EnvelopeWriter(outbound).sendError(.errorBusy, sentence, fatal: true)
+        }
+    }
+
     /// A coordinator as the person knows it: its paired name and ID.
     private func describe(_ coordinator: DeviceID) -> String {
         let entry = try? PairedDevices(stateDirectory: options.stateDirectory).entries().first { $0.deviceID == coordinator.description }
@@ -170,14 +182,15 @@ public struct AgentServer: Sendable {
     }
 
     /// Runs one paired coordinator's session; true when it ended the agent.
-    private func serveSession(_ channel: EnvelopeChannel, clock: AgentClock, camera: IdleCamera, gate: SessionGate) async -> Bool {
+    private func serveSession(_ channel: EnvelopeChannel, held: HeldConnection, clock: AgentClock, camera: IdleCamera,
+                              gate: SessionGate) async -> Bool {
         // Every accepted channel must be finished, also those queued behind a shutdown.
         if await gate.stopping {
             try? await channel.executeThenClose { _, _ in }
             return false
         }
         let session = CoordinatorSession(options: options, clock: clock, registry: registry,
-                                         prepared: PreparedSessions(camera: camera), logger: logger)
+                                         prepared: PreparedSessions(camera: camera), held: held, logger: logger)
         do {
             let outcome = try await session.serve(channel)
             guard outcome == .shutdown && options.allowRemoteShutdown else { return false }

@@ -1,3 +1,4 @@
+import DualCamCore
 import Foundation
 
 /// `--config FILE`: the service's settings as `key = value` lines (the long option
@@ -154,19 +155,7 @@ public enum ConfigFile {
     /// ", did you mean `x`?" for a key one or two letters away from a real one.
     private static func suggestion(for key: String, among keys: Keys) -> String {
         let near = keys.options.union(keys.flags).filter { !$0.hasPrefix("no-") }
-            .map { ($0, distance(Array(key), Array($0))) }.filter { $0.1 <= 2 }.min { $0.1 < $1.1 }
+            .map { ($0, EditDistance.between(Array(key), Array($0))) }.filter { $0.1 <= 2 }.min { $0.1 < $1.1 }
         return near.map { ", did you mean `\($0.0)`?" } ?? ""
-    }
-
-    private static func distance(_ a: [Character], _ b: [Character]) -> Int {
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1]
-            for (j, y) in b.enumerated() {
-                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
-            }
-            previous = current
-        }
-        return previous[b.count]
     }
 }

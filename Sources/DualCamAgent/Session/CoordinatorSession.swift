@@ -30,9 +30,13 @@ final class CoordinatorSession: Sendable {
     /// The clock lane the coordinator offered on this connection (§20), if any.
     private let lane = NIOLockedValueBox<ClockLaneClient?>(nil)
     private let clockLog: ClockLog?
+    /// This connection as the agent's admission weighs it against a newer one.
+    private let held: HeldConnection
 
-    init(options: AgentOptions, clock: AgentClock, registry: RecordingRegistry, prepared: PreparedSessions, logger: Logger) {
+    init(options: AgentOptions, clock: AgentClock, registry: RecordingRegistry, prepared: PreparedSessions, held: HeldConnection,
+         logger: Logger) {
         self.options = options
+        self.held = held
         self.clock = clock
         self.clockLog = ClockLog(path: options.clockLogPath)
         self.registry = registry
@@ -45,6 +49,7 @@ final class CoordinatorSession: Sendable {
         configuration.timeouts = ConnectionTimeouts()
         let machine = AgentConnectionStateMachine(configuration: configuration, now: clock.localNow())
         let connection = AgentConnection(machine: machine, clock: { [clock] in clock.localNow() })
+        held.attach(connection)
         let credit = UploadCredit()
         let preview = previewStreamer(connection)
         let context = Context(connection: connection, credit: credit, turn: UploadTurn(), preview: preview,
@@ -131,6 +136,7 @@ final class CoordinatorSession: Sendable {
             tasks.spawn { try await self.resend(request, requestSequence: sequence, c) }
         case .resume(let resume):
             logger.info("coordinator resumes \(resume.sessionID) (it holds \(resume.held.count) segments)")
+            held.drives(resume.sessionID)
             tasks.spawn {
                 try await self.upload(session: resume.sessionID, held: Set(resume.held.map(Int.init)), c)
             }
@@ -158,6 +164,16 @@ final class CoordinatorSession: Sendable {
     /// Opens the source and the encoder now, so that StartAt only starts (see
     /// PreparedSessions); Ready once the first frame is captured, or the refusal.
     private func prepare(_ prepare: Dualcam_V1_Prepare, _ c: Context) async {
+        // One take at a time on a node: a take asked for while another records (a second
+        // coordinator run, or one that forgot a take whose coordinator left) is refused,
+        // never recorded beside it into the spool.
+        if let other = registry.recording.first(where: { $0 != prepare.sessionID }) {
+            logger.notice("take \(prepare.sessionID) refused: recording \(other)")
+            try? c.connection.send(.error(wireError(.errorBusy, "\(options.name) is recording take \(other) and takes no other until it "
+                + "ends; stop it (`dualcam-coordinator resume \(other)` finishes it if its coordinator left)", sessionID: prepare.sessionID)))
+            return
+        }
+        held.drives(prepare.sessionID)
         var settings = options.defaults.merged(with: prepare.video)
         if prepare.role != .unspecified, var identity = settings.patternIdentity {
             identity.role = prepare.role.name
@@ -202,6 +218,7 @@ final class CoordinatorSession: Sendable {
     }
 
     private func start(_ start: Dualcam_V1_StartAt, _ c: Context) async throws {
+        held.drives(start.sessionID)
         // How long before T0 the StartAt came: with the first frame's delay after T0, the
         // time from StartAt to the first recorded frame (logged at the end).
         let leadNanoseconds = clock.estimate.map { start.t0SharedNs - $0.shared(fromLocal: clock.localNow()) }
@@ -230,8 +247,8 @@ final class CoordinatorSession: Sendable {
         logger.info("recording \(start.sessionID) from shared t0=\(start.t0SharedNs) (\(settings.source))")
         // Held already: what a previous connection had acknowledged (a session rejoined
         // after this agent restarted).
-        let held = SegmentSpool(root: options.spoolDirectory).acknowledged(session: start.sessionID)
-        try await upload(session: start.sessionID, held: held, c)
+        let acknowledged = SegmentSpool(root: options.spoolDirectory).acknowledged(session: start.sessionID)
+        try await upload(session: start.sessionID, held: acknowledged, c)
     }
 
     /// A session that cannot record: the reason, then its end with nothing recorded, so
@@ -340,6 +357,7 @@ final class CoordinatorSession: Sendable {
     private func finish(_ sessionID: String, _ summary: RecordingSummary, _ c: Context, unavailable: Set<Int> = []) {
         var finished = Dualcam_V1_RecordingFinished()
         finished.sessionID = sessionID
+        if held.take == sessionID { held.drives(nil) }
         finished.segmentCount = UInt32(clamping: summary.segments)
         finished.unavailableSegments = unavailable.filter { $0 < summary.segments }.sorted().map { UInt32($0) }
         finished.framesCaptured = UInt64(clamping: summary.framesCaptured)

@@ -10,7 +10,15 @@ enum SessionNaming {
         return f.string(from: date)
     }
 
-    static func sessionID(for date: Date) -> String { stamp(for: date) }
+    /// The readable start second, then six random hex digits: two takes begun in the same
+    /// second (two coordinators, or two runs of one) never share an ID, and so never share
+    /// a folder here or a spool folder on an agent. `SessionFolder.date` reads the stamp
+    /// back from the first 15 characters.
+    static func sessionID(for date: Date) -> String {
+        var generator = SystemRandomNumberGenerator()
+        let suffix = String(generator.next() & 0xFF_FFFF, radix: 16)
+        return stamp(for: date) + "-" + String(repeating: "0", count: 6 - suffix.count) + suffix
+    }
 
     /// One distinct name per camera: Host, Guest, then Camera3, Camera4... so that a rig
     /// with more cameras (or two guests) never writes two files under one name.

@@ -177,9 +177,19 @@ final class Take {
         guard lock == nil else { return }
         fitToCameras()
         do {
-            try FileManager.default.createDirectory(atPath: sessionDirectory, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: plan.outputDirectory, withIntermediateDirectories: true)
         } catch {
-            throw CoordinatorError("cannot make the session folder \(sessionDirectory): \(error.localizedDescription); choose another --out")
+            throw CoordinatorError("cannot make the library folder \(plan.outputDirectory): \(error.localizedDescription); choose another --out")
+        }
+        // mkdir is the take's claim on its ID: a folder of that name already there (an ID
+        // drawn twice) is never shared, the take draws another before any agent hears it.
+        while mkdir(sessionDirectory, 0o755) != 0 {
+            let reason = errno
+            guard reason == EEXIST else {
+                throw CoordinatorError("cannot make the session folder \(sessionDirectory): \(String(cString: strerror(reason))); choose another --out")
+            }
+            sessionID = SessionNaming.sessionID(for: wallStart)
+            sessionDirectory = plan.outputDirectory + "/" + sessionID
         }
         lock = try SessionLock(sessionDirectory: sessionDirectory, purpose: "recording")
     }

@@ -37,12 +37,31 @@ public struct CoordinatorConfig: Sendable {
             guard !line.isEmpty, !line.hasPrefix("#") else { continue }
             let parts = line.split(separator: "=", maxSplits: 1)
             let key = parts.first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-            guard parts.count == 2, Self.keys.contains(key) else {
-                problems.append("\(path) line \(n + 1): '\(line.prefix(60))' is not one of \(Self.keys.map { "\($0) = …" }.joined(separator: ", ")); ignored")
+            guard parts.count == 2 else {
+                problems.append("\(path) line \(n + 1): '\(line.prefix(60))' is not `key = value`; the keys are "
+                                + Self.keys.joined(separator: ", "))
+                continue
+            }
+            guard Self.keys.contains(key) else {
+                problems.append("\(path) line \(n + 1): unknown key `\(key.prefix(40))`" + Self.suggestion(for: key)
+                                + "; the keys are " + Self.keys.joined(separator: ", "))
                 continue
             }
             values[key] = parts[1].trimmingCharacters(in: .whitespaces)
         }
+    }
+
+    /// Throws every problem of the file in one sentence: a mistyped key (`libary =`) must
+    /// stop the command that reads the file, not quietly leave the default in force.
+    public func check() throws {
+        guard !problems.isEmpty else { return }
+        throw CoordinatorError(problems.joined(separator: "; ") + " (fix the file, or remove the line)")
+    }
+
+    /// ", did you mean `x`?" for a key at most two edits from a real one.
+    static func suggestion(for key: String) -> String {
+        let near = keys.map { ($0, EditDistance.between(Array(key.lowercased()), Array($0))) }.filter { $0.1 <= 2 }.min { $0.1 < $1.1 }
+        return near.map { ", did you mean `\($0.0)`?" } ?? ""
     }
 
     /// The default layout, or the reason it cannot be used.

@@ -18,12 +18,17 @@ final class SegmentReceiver {
     private(set) var spans: [Int: (first: Int64, duration: Int64)] = [:]
     /// Frames in each held segment, as its offer said (absent from older index lines).
     private(set) var frames: [Int: Int] = [:]
+    /// Segments found on this disk with another checksum than the one they arrived with
+    /// (a resumed session): set aside as `.damaged`, not held, so they are asked for again.
+    private(set) var damaged: [Int] = []
 
     private struct IndexLine: Codable {
         var index: Int
         var firstPtsNs: Int64
         var durationNs: Int64
         var frameCount: Int?
+        /// Hex SHA-256 of the segment as it was verified on arrival (absent from older lines).
+        var sha256: String?
     }
 
     /// Frames in the segments held, which is what the camera's file holds; nil when a
@@ -48,12 +53,38 @@ final class SegmentReceiver {
             received[index] = directory + "/" + name
         }
         let lines = (try? String(contentsOfFile: indexPath, encoding: .utf8)) ?? ""
+        var digests: [Int: String] = [:]
         for line in lines.split(separator: "\n") {
             guard let entry = try? JSONDecoder().decode(IndexLine.self, from: Data(line.utf8)) else { continue }
             spans[entry.index] = (entry.firstPtsNs, entry.durationNs)
             if let count = entry.frameCount { frames[entry.index] = count }
+            digests[entry.index] = entry.sha256
+        }
+        // What was verified on arrival is verified again before it goes into any file: a
+        // disk that lost a sector since must not put broken pictures in a finished take.
+        for (index, path) in received.sorted(by: { $0.key < $1.key }) {
+            guard let expected = digests[index], Self.digest(ofFile: path) != expected else { continue }
+            received[index] = nil
+            damaged.append(index)
+            try? FileManager.default.removeItem(atPath: path + ".damaged")
+            try? FileManager.default.moveItem(atPath: path, toPath: path + ".damaged")
         }
     }
+
+    /// Hex SHA-256 of a file, read in blocks; nil when it cannot be read.
+    static func digest(ofFile path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        while true {
+            guard let block = try? handle.read(upToCount: 1 << 20) else { return nil }
+            if block.isEmpty { break }
+            hasher.update(data: block)
+        }
+        return Self.hex(Data(hasher.finalize()))
+    }
+
+    static func hex(_ bytes: Data) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
 
     /// One camera's segments in a session folder: `segments/<camera>`.
     convenience init(sessionDirectory: String, camera: String) throws {
@@ -130,7 +161,7 @@ final class SegmentReceiver {
         }
         // The span is on disk before the segment is: every seg-N.ts has its index line.
         try appendIndexLine(IndexLine(index: Int(chunk.index), firstPtsNs: c.offer.firstPtsNs, durationNs: c.offer.durationNs,
-                                      frameCount: Int(c.offer.frameCount)))
+                                      frameCount: Int(c.offer.frameCount), sha256: Self.hex(digest)))
         spans[Int(chunk.index)] = (c.offer.firstPtsNs, c.offer.durationNs)
         frames[Int(chunk.index)] = Int(c.offer.frameCount)
         let final = path(index: Int(chunk.index))

@@ -32,6 +32,10 @@ public final class ProtocolConnection<Machine: ConnectionStateMachine>: Sendable
     private let unwritten = NIOLockedValueBox(0)
     /// Why the connection closed, once the machine decided it.
     private let closeReason = NIOLockedValueBox<ProtocolError??>(nil)
+    /// When the last complete envelope arrived (the `clock`'s nanoseconds; nil before
+    /// any): whether the peer is still there, for whoever must decide between this
+    /// connection and a newer one of the same peer.
+    private let heard = NIOLockedValueBox<Int64?>(nil)
 
     public init(machine: Machine, clock: @escaping @Sendable () -> Int64) {
         self.machine = NIOLockedValueBox(machine)
@@ -44,6 +48,9 @@ public final class ProtocolConnection<Machine: ConnectionStateMachine>: Sendable
 
     /// The machine's state now.
     public var state: Machine.State { machine.withLockedValue { $0.state } }
+
+    /// When the peer was last heard from, on the connection's clock.
+    public var lastHeardNanoseconds: Int64? { heard.withLockedValue { $0 } }
 
     /// Sends `body` if the protocol allows it now; throws (sending nothing) otherwise.
     public func send(_ body: Dualcam_V1_Envelope.OneOf_Body, inReplyTo: UInt64 = 0) throws(ProtocolError) {
@@ -105,6 +112,8 @@ public final class ProtocolConnection<Machine: ConnectionStateMachine>: Sendable
                 do {
                     for try await received in inbound {
                         let now = received.receivedAtNanoseconds
+                        let heardAt = clock()
+                        heard.withLockedValue { $0 = heardAt }
                         let actions = step { $0.receive(received.envelope, now: now) }
                         if await perform(actions, at: now, deliver: deliver) { break }
                     }

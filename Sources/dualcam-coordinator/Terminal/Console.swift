@@ -18,3 +18,15 @@ enum Console {
         }
     }
 }
+
+extension Console {
+    /// A yes/no question at a terminal, read as one line before the key reader takes the
+    /// terminal over; nil without a terminal (a script or service: the caller decides).
+    static func ask(_ question: String, yesByDefault: Bool) -> Bool? {
+        guard isatty(STDIN_FILENO) == 1 else { return nil }
+        put(question + (yesByDefault ? " [Y/n] " : " [y/N] "), to: STDERR_FILENO)
+        guard let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() else { return nil }
+        if answer.isEmpty { return yesByDefault }
+        return answer.hasPrefix("y")
+    }
+}

@@ -12,7 +12,8 @@ import Synchronization
 /// (the other layouts; `LayoutSpec.nextPlacement`). From a pipe, one command a
 /// line: `start`, `stop` (or an empty line), `l`, `s`, `p`, `layout SPEC`, `quit`.
 /// Ctrl-C stops the take; a second Ctrl-C leaves at once, the agents recording on until
-/// `dualcam-coordinator resume` finishes the session.
+/// `dualcam-coordinator resume` finishes the session (in a countdown, it hurries the
+/// cancel instead).
 final class TerminalClient: Sendable {
     let rig: Rig
     /// `serve`: Enter starts a take when none is under way, `quit` ends the rig.
@@ -27,6 +28,8 @@ final class TerminalClient: Sendable {
         var lastCountdown: Int?
         var lastBar = -1
         var interrupts = 0
+        /// The first signal cancelled a take that had not begun recording.
+        var cancelling = false
         var quit: (@Sendable () -> Void)?
     }
 
@@ -123,10 +126,27 @@ final class TerminalClient: Sendable {
 
     /// The first signal stops the take under way on every agent (a take still counting
     /// down is cancelled, and the coordinator waits for each agent to confirm), or ends a
-    /// rig with none; a second one leaves at once.
+    /// rig with none. A second one during a recording leaves at once (the agents record
+    /// on for `resume`); during a cancel it only hurries the cancel: leaving then would
+    /// let the agents start at T0 and record a take nobody wants.
     private func interrupt(_ signal: Interrupts.Signal) {
-        let (count, phase) = state.withLock { s -> (Int, String?) in s.interrupts += 1; return (s.interrupts, s.phase) }
-        guard count == 1 else { leave(signal) }
+        let (count, phase, cancelling) = state.withLock { s -> (Int, String?, Bool) in
+            s.interrupts += 1
+            if s.interrupts == 1 { s.cancelling = s.phase.map { !["recording", "stopping", "finalising"].contains($0) } ?? false }
+            return (s.interrupts, s.phase, s.cancelling)
+        }
+        if count == 2 && cancelling {
+            status.note("\(signal.name) again: cancelling on every agent, leaving as soon as each has heard it "
+                        + "(at most \(Int(Self.cancelGraceSeconds)) s; again: leave now)")
+            Task {
+                // The first signal's stop may not have reached the rig yet: ask again.
+                try? await rig.perform(.stop(reason: signal.name))
+                try? await Task.sleep(for: .seconds(Self.cancelGraceSeconds))
+                leave(signal, cancelling: true)
+            }
+            return
+        }
+        guard count == 1 else { leave(signal, cancelling: cancelling) }
         Task {
             do {
                 try await rig.perform(.stop(reason: signal.name))
@@ -140,14 +160,23 @@ final class TerminalClient: Sendable {
                 }
             } catch {
                 // No take under way: nothing to stop.
-                if let quit = state.withLock({ $0.quit }) { quit() } else { leave(signal) }
+                if let quit = state.withLock({ $0.quit }) { quit() } else { leave(signal, cancelling: false) }
             }
         }
     }
 
-    private func leave(_ signal: Interrupts.Signal) -> Never {
+    /// How long a second signal lets a cancel run before leaving anyway: each agent's
+    /// Stop is on its way by then, and one that cannot be reached is said.
+    static let cancelGraceSeconds = 3.0
+
+    private func leave(_ signal: Interrupts.Signal, cancelling: Bool) -> Never {
         KeyReader.restoreTerminal()
-        Console.error("\nleaving now; an agent still recording records on: `dualcam-coordinator resume` finishes the session")
+        if cancelling {
+            Console.error("\nleaving before every agent confirmed the cancel; one that did not hear it records the take: "
+                          + "`dualcam-coordinator resume` stops and finishes it (`resume --abandon` keeps only what is here)")
+        } else {
+            Console.error("\nleaving now; an agent still recording records on: `dualcam-coordinator resume` finishes the session")
+        }
         exit(signal.exitCode)
     }
 }

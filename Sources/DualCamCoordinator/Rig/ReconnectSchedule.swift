@@ -1,0 +1,18 @@
+/// When a lost agent is tried again where it was: soon after the loss, then backing off
+/// to every 2 s. Counted in the rig's ticks of 250 ms, so that it needs no clock.
+struct ReconnectSchedule {
+    static let tickNanoseconds: UInt64 = 250_000_000
+    /// Ticks between tries: 0.25 s, 0.5 s, 1 s, then 2 s.
+    private static let gaps = [1, 2, 4, 8]
+    private var tries = 0
+    private var waited = 0
+
+    /// One tick has passed; true when a try is due now.
+    mutating func due() -> Bool {
+        waited += 1
+        guard waited >= Self.gaps[min(tries, Self.gaps.count - 1)] else { return false }
+        waited = 0
+        tries += 1
+        return true
+    }
+}
