@@ -35,7 +35,7 @@ struct CoordinatorCommand: AsyncParsableCommand {
             var command = try parseAsRoot()
             // A mistyped key would otherwise leave a default in force unsaid (`libary =`
             // listed the wrong library); commands that never read the file are not held up.
-            if command is ReadsCoordinatorConfig {
+            if type(of: command) is ReadsCoordinatorConfig.Type {
                 try CoordinatorConfig().check()
             }
             if var asyncCommand = command as? AsyncParsableCommand {

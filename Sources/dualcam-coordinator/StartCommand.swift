@@ -61,6 +61,7 @@ struct TakeOptions: ParsableArguments {
         if let duration, duration <= 0 { throw ValidationError("--duration must be positive") }
         plan.countdownSeconds = countdown
         plan.reconnectGraceSeconds = reconnectGrace
+        for note in config.notes { progress("warning: " + note) }
         let configured = layout.layout == nil ? try config.layout() : nil
         if let configured { progress("layout \(configured) (the default in \(config.path))") }
         plan.layout = try layout.spec(remembered: configured)

@@ -17,6 +17,16 @@ import Testing
         Compositor(outputWidth: width, outputHeight: height, scaler: ReferenceScaler(), spec: spec).compose(sources)
     }
 
+    /// The studio shows "Side by side" and "Stacked"; `recompose --layout side-by-side`
+    /// refused them. Every name a screen shows is a layout everywhere.
+    @Test func theNamesTheStudioShowsAreLayouts() throws {
+        #expect(try LayoutSpec(parsing: "side-by-side").kind == .splitHorizontal)
+        #expect(try LayoutSpec(parsing: "Side by side").kind == .splitHorizontal)
+        #expect(try LayoutSpec(parsing: "stacked:swap").kind == .splitVertical)
+        #expect(try LayoutSpec(parsing: "Picture-in-picture").kind == .pip)
+        #expect(throws: LayoutError.self) { try LayoutSpec(parsing: "sideways") }
+    }
+
     @Test(arguments: [(640, 360), (360, 640), (1280, 720)])
     func everyNameIsADistinctPicture(width: Int, height: Int) {
         var seen: [UInt64: LayoutKind] = [:]

@@ -21,7 +21,7 @@ import Testing
                   encoding: "preset faster (auto: 2.2x real time)"),
             .init(name: "pi-guest", role: "guest", source: "synthetic DCTC 1280x720@30 genlocked, encoded with libx264; no sound",
                   freeDiskBytes: nil, clockBoundNanoseconds: nil, temperatureC: nil),
-        ], absent: ["pi-cam3 [camera] is paired but did not answer"])
+        ], absent: ["pi-cam3 [camera]: paired, but it did not answer"])
         // The agents choose their presets (`auto`, the default): each line says which.
         #expect(lines[0] == "pre-flight: 1280x720 at 30 fps, libx264 auto crf 23, 2 cameras")
         #expect(lines[1].hasPrefix("  pi-host [host]: V4L2 /dev/video0") && !lines[1].contains("TEST PATTERN") && !lines[1].contains("NO SOUND"))
@@ -29,7 +29,7 @@ import Testing
         #expect(lines[1].contains("20.0 GB free (about 12 h)") && lines[1].contains("clock ±150 µs") && lines[1].contains("51 °C"), "\(lines[1])")
         #expect(lines[1].contains(" · preset faster (auto: 2.2x real time) · "), "\(lines[1])")
         #expect(lines[2].contains("TEST PATTERN (synthetic DCTC") && lines[2].hasSuffix("NO SOUND"), "\(lines[2])")
-        #expect(lines[3] == "  NOT HERE: pi-cam3 [camera] is paired but did not answer")
+        #expect(lines[3] == "  NOT HERE: pi-cam3 [camera]: paired, but it did not answer")
         // The live composite's preset, unmeasured: the fastest, said in the open.
         #expect(lines[4] == "  composite: libx264 ultrafast, tune zerolatency (not measured: 2 cameras decoded (55 Mpixel/s) and the composite encoded (28 Mpixel/s) in real time on this machine)", "\(lines[4])")
         var asked = plan()
@@ -65,7 +65,8 @@ import Testing
             .write(toFile: path, atomically: true, encoding: .utf8)
         var config = CoordinatorConfig(path: path)
         #expect(try config.layout() == nil)
-        #expect(config.problems.first?.contains("no longer used") == true)
+        #expect(config.notes.first?.contains("no longer used") == true)
+        try config.check()
 
         try "# mine\nlayout = split-vertical\nrequire = host, guest\nlibrary = ~/Films\ncolour = blue\n"
             .write(toFile: path, atomically: true, encoding: .utf8)
@@ -73,7 +74,8 @@ import Testing
         #expect(try config.layout()?.kind == .splitVertical)
         #expect(config.required == ["host", "guest"])
         #expect(config.library == NSHomeDirectory() + "/Films")
-        #expect(config.problems == ["\(path) line 5: 'colour = blue' is not one of layout = …, require = …, library = …; ignored"])
+        #expect(config.problems == ["\(path) line 5: unknown key `colour`; the keys are layout, require, library"])
+        #expect(throws: CoordinatorError.self) { try config.check() }
 
         try "layout = pipp\n".write(toFile: path, atomically: true, encoding: .utf8)
         #expect(throws: CoordinatorError.self) { try CoordinatorConfig(path: path).layout() }
@@ -97,7 +99,7 @@ import Testing
         let selection = try await AgentSelection.resolve([], paired: paired, identity: identity, discoverSeconds: 4, progress: { _ in })
         #expect(selection.endpoints.map(\.deviceID) == [here])
         #expect(selection.absent.count == 1)
-        #expect(selection.absent.first?.hasPrefix("absent-test-gone [guest] is paired but did not answer over mDNS") == true, "\(selection.absent)")
+        #expect(selection.absent.first?.hasPrefix("absent-test-gone [guest]: paired, but it did not answer over mDNS") == true, "\(selection.absent)")
     }
 
     static let avahiReady: Bool = {

@@ -98,8 +98,10 @@ public enum AgentSelection {
         }
         let found = Set(sorted.map(\.advertisement.deviceID))
         let absent = ((try? paired.entries()) ?? []).filter { entry in entry.id.map { !found.contains($0) } ?? false }.map { entry in
-            "\(entry.name) [\(entry.role)] is paired but did not answer over mDNS within \(Int(seconds)) s: start dualcam-agent "
-                + "there, check it is on this network, or name it with --agent HOST:PORT"
+            // Read after "recording without " and "NOT HERE: " as well as alone: the name
+            // first, then why, so that every sentence that names it reads as one.
+            "\(entry.name) [\(entry.role)]: paired, but it did not answer over mDNS within \(Int(seconds)) s (start dualcam-agent "
+                + "there, check it is on this network, or name it with --agent HOST:PORT)"
         }
         for line in absent { progress("warning: " + line) }
         return Selection(endpoints: sorted.map { AgentEndpoint(hosts: $0.addresses, port: $0.port, deviceID: $0.advertisement.deviceID) },

@@ -1,9 +1,10 @@
-/// When a lost agent is tried again where it was: soon after the loss, then backing off
-/// to every 2 s. Counted in the rig's ticks of 250 ms, so that it needs no clock.
+/// When a lost agent is tried again where it was: every half second for the first minute
+/// (a refused connection costs nothing, and a restarted agent is back within seconds),
+/// then every 2 s. Counted in the rig's ticks of 250 ms, so that it needs no clock.
 struct ReconnectSchedule {
     static let tickNanoseconds: UInt64 = 250_000_000
-    /// Ticks between tries: 0.25 s, 0.5 s, 1 s, then 2 s.
-    private static let gaps = [1, 2, 4, 8]
+    /// Ticks between tries: 0.25 s, then 0.5 s for 120 tries, then 2 s.
+    private static let gaps = [1] + Array(repeating: 2, count: 120) + [8]
     private var tries = 0
     private var waited = 0
 

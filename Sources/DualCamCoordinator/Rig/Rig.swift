@@ -32,6 +32,8 @@ public actor Rig {
         var freeDiskBytes: UInt64 = 0
         var lastReason: String?
         var reconnecting: Task<Void, Never>?
+        /// Connections the agent closed unjudged before it ever answered (`lose`).
+        var unansweredCloses = 0
         /// Whether this connection was last asked for a preview (§16).
         var previewAsked = false
         /// The agent's protocol minor (HelloAck): camera controls need 1.5.
@@ -415,6 +417,15 @@ public actor Rig {
         members[i].clock = nil
         members[i].lastReason = reason
         if members[i].lostSince == nil { members[i].lostSince = now }
+        if connectWaiter != nil, !members[i].everConnected, TLSTransport.isUnansweredClose(reason),
+           members[i].unansweredCloses < Self.unansweredCloseTries {
+            // Closed unjudged (an agent flooded with half-open connections closes the
+            // oldest): a paired coordinator's next try gets through.
+            members[i].unansweredCloses += 1
+            notify("\(members[i].name): \(reason); trying again")
+            reconnect(i)
+            return
+        }
         if let waiter = connectWaiter, !members[i].everConnected {
             // Refused or unreachable before it ever answered: the reason is the error.
             connectWaiter = nil
@@ -429,6 +440,9 @@ public actor Rig {
         guard !shuttingDown else { return }
         reconnect(i)
     }
+
+    /// Tries before an agent that keeps closing unjudged fails the start.
+    static let unansweredCloseTries = 10
 
     private func open(_ i: Int) async throws {
         members[i].generation += 1

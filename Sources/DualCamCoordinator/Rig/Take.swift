@@ -125,6 +125,13 @@ final class Take {
                     agents[i].rejoining = outputs != nil
                     var prepare = plan.prepare(sessionID: sessionID)
                     prepare.role = roles[i]
+                    if agents[i].rejoining, let encoder = agents[i].encoder {
+                        // A restarted agent records on with the encoder and preset it was
+                        // using, instead of measuring every preset again (2.4 s of the
+                        // take lost on this machine) before its first frame.
+                        prepare.video.encoder = encoder.encoder
+                        prepare.video.preset = agents[i].encoderStatus.map(\.preset).flatMap { $0.isEmpty ? nil : $0 } ?? encoder.preset
+                    }
                     send(.prepare(prepare), to: i)
                 }
                 if record == nil { notice("preparing \(sessionID) (\(plan.width)x\(plan.height) at \(plan.rate) fps)") }

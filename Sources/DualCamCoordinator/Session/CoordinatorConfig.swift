@@ -11,8 +11,11 @@ import Foundation
 public struct CoordinatorConfig: Sendable {
     public static let keys = ["layout", "require", "library"]
     public var values: [String: String] = [:]
-    /// Lines that could not be read, with their number: said, never a silent default.
+    /// Lines that could not be read, with their number: every command that reads the file
+    /// refuses it (`check`), never a silent default.
     public var problems: [String] = []
+    /// What is worth saying but stops nothing (a file an older version wrote).
+    public var notes: [String] = []
     public let path: String
 
     public static var defaultPath: String {
@@ -28,7 +31,7 @@ public struct CoordinatorConfig: Sendable {
         // never the user's choice, so it is not taken for one.
         let written = text.hasPrefix("# written by dualcam-coordinator")
         if written {
-            problems.append("\(path) was written by an older dualcam-coordinator from a layout key pressed while recording; "
+            notes.append("\(path) was written by an older dualcam-coordinator from a layout key pressed while recording; "
                 + "its layout is no longer used: write `layout = NAME` there yourself to keep a default")
             return
         }

@@ -76,10 +76,13 @@ final class SegmentReceiver {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         var hasher = SHA256()
-        while true {
-            guard let block = try? handle.read(upToCount: 1 << 20) else { return nil }
-            if block.isEmpty { break }
-            hasher.update(data: block)
+        do {
+            // Foundation on Linux answers nil, not empty data, at the end of the file.
+            while let block = try handle.read(upToCount: 1 << 20), !block.isEmpty {
+                hasher.update(data: block)
+            }
+        } catch {
+            return nil
         }
         return Self.hex(Data(hasher.finalize()))
     }

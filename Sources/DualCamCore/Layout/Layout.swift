@@ -15,12 +15,19 @@ public enum LayoutKind: String, CaseIterable, Sendable {
 
     /// Parses a command-line name, with an error that lists the valid ones.
     public static func parse(_ text: String) throws(LayoutError) -> LayoutKind {
-        guard let kind = LayoutKind(rawValue: text.lowercased()) else {
+        let lowered = text.lowercased()
+        guard let kind = LayoutKind(rawValue: lowered) ?? shownNames[String(lowered.map { $0 == " " ? "-" : $0 })] else {
             throw LayoutError("unknown layout '\(text)'; expected one of: "
-                + allCases.map(\.rawValue).joined(separator: ", "))
+                + allCases.map(\.rawValue).joined(separator: ", ") + " (or side-by-side, stacked, picture-in-picture)")
         }
         return kind
     }
+
+    /// The names the studio shows ("Side by side", "Stacked"), accepted wherever a layout
+    /// is named, so that what a person sees on one screen works on the command line.
+    static let shownNames: [String: LayoutKind] = [
+        "side-by-side": .splitHorizontal, "stacked": .splitVertical, "picture-in-picture": .pip,
+    ]
 }
 
 /// Where the picture-in-picture window sits.

@@ -174,8 +174,13 @@ public enum TLSTransport {
             if case .refused(_, let reason)? = verdict.verdict {
                 throw TransportError("refused the agent at \(host):\(port): \(reason)")
             }
-            throw TransportError("the agent at \(host):\(port) refused the TLS handshake (\(error)); "
-                + "it does not trust this coordinator's device ID \(identity.deviceID): pair them first")
+            let text = "\(error)".uppercased()
+            if text.contains("ALERT") && (text.contains("CERTIFICATE") || text.contains("UNKNOWN_CA")) {
+                throw TransportError("the agent at \(host):\(port) refused the TLS handshake (\(error)); "
+                    + "it does not trust this coordinator's device ID \(identity.deviceID): pair them first")
+            }
+            throw TransportError("the agent at \(host):\(port) " + unansweredClose + " during the TLS handshake (\(error)): "
+                + "it may be flooded with connections or restarting")
         }
         guard case .accepted(let peer)? = verdict.verdict else {
             try? await channel.executeThenClose { _, _ in }
@@ -196,10 +201,22 @@ extension TLSTransport {
         let upper = text.uppercased()
         let alert = upper.contains("ALERT")
             && (upper.contains("CERTIFICATE") || upper.contains("UNKNOWN_CA") || upper.contains("HANDSHAKE"))
-        if alert || !receivedAnything {
-            return "the agent at \(host):\(port) closed the connection before answering (\(text)): "
+        if alert {
+            return "the agent at \(host):\(port) refused this coordinator's certificate (\(text)): "
                 + "it is not paired with this coordinator (device ID \(identity.deviceID)); pair them first"
+        }
+        if !receivedAnything {
+            // No alert: the agent closed without judging us, as its admission does to the
+            // oldest unauthenticated connections under a flood. Telling the operator to
+            // pair an agent that is paired sent them the wrong way.
+            return "the agent at \(host):\(port) " + unansweredClose + " (\(text)): it may be flooded with connections or "
+                + "restarting; `dualcam-agent paired` on the node shows whether it still trusts this coordinator (\(identity.deviceID.short))"
         }
         return "connection to the agent at \(host):\(port) failed: \(text)"
     }
+
+    static let unansweredClose = "closed the connection before answering, without refusing this coordinator"
+
+    /// Whether a reason from `explain` is a close without a refusal: worth trying again.
+    public static func isUnansweredClose(_ reason: String) -> Bool { reason.contains(unansweredClose) }
 }
