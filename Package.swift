@@ -142,6 +142,7 @@ let package = Package(
                 // The agent: the camera routes are tested against a real one in this process.
                 "DualCamStudio", "DualCamCoordinator", "DualCamCore", "DualCamNet", "DualCamAgent",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]),
         .testTarget(
             name: "EndToEndTests",

@@ -31,6 +31,7 @@ struct CoordinatorCommand: AsyncParsableCommand {
     /// tools/bench/soak.sh).
     static func main() async {
         _ = dc_tune_allocator(128 * 1024, 4)
+        OpenFileLimit.raise()
         do {
             var command = try parseAsRoot()
             // A mistyped key would otherwise leave a default in force unsaid (`libary =`

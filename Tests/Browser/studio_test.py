@@ -18,6 +18,8 @@ this test starts itself (docs/STUDIO.md is the contract it checks):
       (the agents report it, the other viewer shows it, its preview's DCTC cells double)
       and the other camera is unaffected; refusals shown beside the control; a webcam's
       controls (given to the page's panel module) become sliders, menus, switches, buttons
+  (i) a take whose manifest says its host dropped frames: the done view, the library card
+      and the session's page show the warning
 
 Plain Python and asserts; prints what it checked with figures; exits non-zero on failure.
 Needs .build/debug/dualcam-coordinator (built), /usr/bin/chromium, playwright, numpy, PIL
@@ -539,7 +541,37 @@ def take_check(page, viewer_b, demo):
     return {"phases": phases, "finalising": finalising["seen"], "stop_to_done": ended}
 
 
-def library_check(page, demo):
+def drops_check(viewer, page):
+    """A take whose host dropped frames (issue 36): its manifest is given the warning the rig
+    writes for 42 of 555 frames, as the demo's cameras drop none. The done view (on a fresh
+    load) and, in (g), the library card and the session's page must say it."""
+    section("(i) a take whose host dropped frames: the done view, then its library card and page, say so")
+    folder = page.request.get("/api/state").json()["take"]["files"]["folder"]
+    path = os.path.join(folder, "manifest.json")
+    with open(path) as f:
+        manifest = json.load(f)
+    host = next(c for c in manifest["cameras"] if c["statistics"]["role"] == "host")
+    host["statistics"]["framesDropped"] = 42
+    settings = manifest["settings"]
+    words = (f"{host['statistics']['name']} dropped 42 of 555 frames (8 %) at {settings['width']}x{settings['height']} "
+             f"{settings['fps']} fps; its file skips those instants")
+    manifest["warnings"].append(words)
+    with open(path + ".tmp", "w") as f:
+        json.dump(manifest, f)
+    os.replace(path + ".tmp", path)
+    viewer.reload()
+    viewer.wait_for_selector("#record[data-state='done']", timeout=15_000)
+    viewer.wait_for_function("document.querySelectorAll('#warnings li').length > 0", timeout=10_000)
+    text = viewer.inner_text("#take-text")
+    shown = viewer.eval_on_selector_all("#warnings li", "ls => ls.map(l => l.textContent)")
+    print(f"  done view: {text!r}; warnings: {shown}")
+    check(viewer.is_visible("#warnings") and words in shown,
+          "the done view lists the manifest's warning of 42 dropped frames")
+    check("warning" in text and text.startswith("Done"), f"the done view's sentence names the warnings ({text!r})")
+    return words
+
+
+def library_check(page, demo, dropped=None):
     section("(g) the library: the take listed, its contact sheet, the combined file played, its FCPXML downloaded")
     page.click("#library-toggle")
     page.wait_for_selector("#library-list .session-card", timeout=10_000)
@@ -550,8 +582,18 @@ def library_check(page, demo):
     check(session["state"] == "complete" and session["thumbnail"] == "thumbnail.jpg"
           and page.is_visible(f'.session-card[data-id="{sid}"] img'),
           "the library lists the take first, complete, with its thumbnail")
+    if dropped:
+        card = f'.session-card[data-id="{sid}"]'
+        status = page.inner_text(f"{card} .session-status")
+        on_card = page.eval_on_selector_all(f"{card} .card-warnings li", "ls => ls.map(l => l.textContent)")
+        print(f"  card: {status!r}, warnings {on_card}")
+        check(dropped in session.get("warnings", []) and dropped in on_card and "warning" in status,
+              f"the library card shows the take's warning of dropped frames, not a bare 'complete' ({status!r})")
     page.click(f'.session-card[data-id="{sid}"] .session-open')
     page.wait_for_selector(".session-detail .contact-sheet", timeout=10_000)
+    if dropped:
+        on_page = page.eval_on_selector_all(".session-detail .session-warnings li", "ls => ls.map(l => l.textContent)")
+        check(dropped in on_page, f"the session's page lists its warnings ({len(on_page)})")
     page.wait_for_function("document.querySelector('.session-detail .contact-sheet').naturalWidth > 0", timeout=10_000)
     check(True, "the session's page shows its contact sheet")
     combined = next(f["name"] for f in session["files"] if f["kind"] == "combined")
@@ -694,7 +736,8 @@ def main():
                 placement_check(page)
 
                 figures.update(take_check(page, viewer_b, demo))
-                library_check(page, demo)
+                dropped = drops_check(viewer_b, page)
+                library_check(page, demo, dropped)
                 check(not errors and not errors_b, f"no JavaScript errors on either page ({errors + errors_b})")
                 context_b.close()
                 context_a.close()

@@ -31,18 +31,26 @@ public struct LibraryBrowser: Sendable {
         public var thumbnail: String?
         public var contactSheet: String?
         public var files: [File]
+        /// Every warning of the manifest (frames dropped, segments lost, clocks): the
+        /// card and the session's page show them, as `show` does.
+        public var warnings: [String]
     }
 
-    /// Newest first (as the studio shows them; `list` prints oldest first).
+    /// Newest first (as the studio shows them; `list` prints oldest first). Only the
+    /// library's own folders: not one reached through a link.
     public func cards() -> [Card] {
-        library.sessions().reversed().map(card)
+        sessions().reversed().map(card)
+    }
+
+    private func sessions() -> [SessionFolder] {
+        library.sessions().filter(library.holds)
     }
 
     /// The session whose folder is named `id`, directly in the library: an ID only,
     /// never a path.
     public func session(_ id: String) throws -> SessionFolder {
         guard SessionFileName.isPlain(id) else { throw CoordinatorError("'\(id.prefix(60))' is not a session ID") }
-        guard let found = library.sessions().first(where: { $0.id == id }) else {
+        guard let found = sessions().first(where: { $0.id == id }) else {
             throw CoordinatorError("no session \(id) in \(library.directories.joined(separator: ", "))")
         }
         return found
@@ -54,7 +62,7 @@ public struct LibraryBrowser: Sendable {
                     durationSeconds: s.durationSeconds, sizeBytes: s.totalBytes,
                     layout: s.manifest.map { _ in s.layoutText }, timecode: s.manifest?.timecode,
                     thumbnail: files.first { $0.kind == "thumbnail" }?.name,
-                    contactSheet: files.first { $0.kind == "contactSheet" }?.name, files: files)
+                    contactSheet: files.first { $0.kind == "contactSheet" }?.name, files: files, warnings: s.warnings)
     }
 
     /// The files of `s` a browser may fetch: those its manifest names, its sheet and

@@ -70,6 +70,9 @@ public struct SessionFolder: Sendable {
 
     public var durationSeconds: Double? { manifest?.durationSeconds }
 
+    /// The manifest's warnings; none for a session without one.
+    public var warnings: [String] { manifest?.warnings ?? [] }
+
     /// Every byte in the folder, segments included (what deleting it frees).
     public var totalBytes: Int64 {
         let fm = FileManager.default

@@ -99,6 +99,13 @@ public struct SessionLibrary: Sendable {
         }
     }
 
+    /// Whether `session` is a real folder directly inside one of `directories`, links
+    /// resolved: what a browser may be shown. A session folder planted as a link to
+    /// elsewhere was listed by the studio, and a file outside the library read back.
+    public func holds(_ session: SessionFolder) -> Bool {
+        (try? checkInside(session, doing: "serving")) != nil
+    }
+
     /// Refuses a session folder that is not a real folder directly inside one of
     /// `directories`, comparing real paths (links and `..` resolved).
     func checkInside(_ session: SessionFolder, doing action: String) throws {

@@ -11,7 +11,7 @@ import HummingbirdWebSocket
 /// the agent over its link while it records, and whatever a camera refuses comes back as
 /// that control's problem, never as a stopped recording.
 extension Studio {
-    func cameraRoutes(_ router: Router<BasicWebSocketRequestContext>) {
+    func cameraRoutes(_ router: Router<StudioContext>) {
         router.get("/api/cameras") { _, _ in
             try await WebFileResponse.json(self.allCameras())
         }

@@ -14,7 +14,7 @@ extension Studio {
         LibraryBrowser(directory: plan.withLockedValue { $0.base.outputDirectory })
     }
 
-    func libraryRoutes(_ router: Router<BasicWebSocketRequestContext>) {
+    func libraryRoutes(_ router: Router<StudioContext>) {
         router.get("/api/library") { _, _ in
             try WebFileResponse.json(LibraryListing(sessions: self.libraryBrowser.cards(), recompose: self.recomposeJob.withLockedValue { $0 }))
         }
@@ -45,7 +45,16 @@ extension Studio {
             switch action {
             case "export":
                 let format = try ExportFormat.parse(asked.format ?? "")
-                let path = try SessionExporter.export(session, format: format)
+                let path: String
+                do {
+                    path = try SessionExporter.export(session, format: format)
+                } catch let error as CoordinatorError {
+                    throw error
+                } catch {
+                    // FFmpeg could not read a file the manifest names: the session's, not the request's, fault.
+                    throw StudioHTTPError(422, "\(session.id) could not be exported as \(format.rawValue): \(error); nothing "
+                        + "was written. A file of the session may be damaged: `dualcam-coordinator show \(session.id)` lists them")
+                }
                 return try WebFileResponse.json(["name": (path as NSString).lastPathComponent])
             case "recompose":
                 try startRecompose(session, asked)
@@ -121,7 +130,7 @@ extension Studio {
 
     /// A session's file, whole or the byte range asked for (206), with its type.
     private func libraryFile(_ request: Request, session: String, name: String,
-                             context: BasicWebSocketRequestContext) async throws -> Response {
+                             context: StudioContext) async throws -> Response {
         guard let path = libraryBrowser.path(session: session, name: name) else {
             throw StudioHTTPError(404, "\(name.prefix(80)) is not a file of session \(session.prefix(40))")
         }

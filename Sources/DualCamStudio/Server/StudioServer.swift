@@ -8,6 +8,7 @@ import HummingbirdTLS
 import HummingbirdWebSocket
 import Logging
 import NIOConcurrencyHelpers
+import NIOCore
 
 /// The studio: serves the page (embedded in the binary) and its API, a client of the
 /// rig's typed API like the terminal. Listens on loopback unless told otherwise; beyond
@@ -21,6 +22,11 @@ public final class Studio: Sendable {
     public let https: Bool
     let rig: Rig
     let logger: Logger
+    /// What one browser or one stranger may cost (issue 36).
+    public let limits: StudioLimits
+    /// Strangers' connections: those that made no admitted request yet.
+    let strangers: ConnectionAdmission
+    let guesses: TokenGuesses
     let plan: NIOLockedValueBox<StudioPlan>
     private let boundPort = NIOLockedValueBox<Int?>(nil)
     /// Told the link a new browser needs: once listening, and after each token is spent.
@@ -30,6 +36,8 @@ public final class Studio: Sendable {
     /// Every camera a viewer changed, as its panel now is: sent to every viewer (the
     /// rig's snapshots do not carry the cameras' controls).
     let cameraChanges = Subscribers<CameraPanelListing>()
+    /// A finished take's warnings, read from its manifest.
+    let takeWarnings = TakeWarnings()
     /// The recompose the library runs (one at a time), for its progress.
     let recomposeJob = NIOLockedValueBox<RecomposeJob?>(nil)
 
@@ -42,8 +50,12 @@ public final class Studio: Sendable {
     }
 
     public init(rig: Rig, plan: SessionPlan, host: String = "127.0.0.1", port: Int = 8080, https: Bool = false,
-                logger: Logger, announce: @escaping @Sendable (_ url: String) -> Void = { _ in }) {
+                limits: StudioLimits = StudioLimits(), logger: Logger,
+                announce: @escaping @Sendable (_ url: String) -> Void = { _ in }) {
         self.rig = rig
+        self.limits = limits
+        strangers = ConnectionAdmission(limits: .init(perAddress: limits.strangersPerAddress, total: limits.strangers))
+        guesses = TokenGuesses(burst: limits.guessBurst, intervalSeconds: limits.guessIntervalSeconds)
         self.https = https
         self.announce = announce
         self.host = host
@@ -66,14 +78,26 @@ public final class Studio: Sendable {
 
     /// Runs until cancelled. `onListening` gets the port bound (useful with port 0).
     public func run(onListening: @escaping @Sendable (Int) -> Void) async throws {
-        let router = Router(context: BasicWebSocketRequestContext.self)
-        router.middlewares.add(AccessMiddleware(access: access))
+        let router = Router(context: StudioContext.self)
+        router.middlewares.add(AccessMiddleware(access: access, guesses: guesses, logger: logger))
         routes(router)
-        let plain = HTTPServerBuilder.http1WebSocketUpgrade(webSocketRouter: router,
-                                                            configuration: .init(ws: .init(maxFrameSize: 1 << 16)))
+        let configuration = HTTP1WebSocketUpgradeChannel.Configuration(
+            http1: .init(idleTimeout: .nanoseconds(Int64(limits.idleSeconds * 1e9))), ws: .init(maxFrameSize: 1 << 16))
+        let webSocketResponder = router.buildResponder()
+        let tls = https ? try rig.identity.browserTLSConfiguration() : nil
+        let (strangers, strangerSeconds, logger) = (strangers, limits.strangerSeconds, logger)
+        let server = HTTPServerBuilder { responder -> any ServerChildChannel in
+            let http = HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder,
+                                                    configuration: configuration)
+            if let tls {
+                return GuardedChildChannel(base: try TLSChannel(http, tlsConfiguration: tls), admission: strangers,
+                                           strangerSeconds: strangerSeconds, logger: logger)
+            }
+            return GuardedChildChannel(base: http, admission: strangers, strangerSeconds: strangerSeconds, logger: logger)
+        }
         let app = Application(
             router: router,
-            server: https ? try .tls(plain, tlsConfiguration: rig.identity.browserTLSConfiguration()) : plain,
+            server: server,
             configuration: .init(address: .hostname(host, port: port), serverName: "DualCam studio"),
             onServerRunning: { [self] channel in
                 let port = channel.localAddress?.port ?? 0
@@ -90,7 +114,7 @@ public final class Studio: Sendable {
         }
     }
 
-    private func routes(_ router: Router<BasicWebSocketRequestContext>) {
+    private func routes(_ router: Router<StudioContext>) {
         router.get("/") { request, _ in try self.page(request) }
         router.get("/static/{name}") { _, context in
             try WebFileResponse.file(context.parameters.require("name"))
@@ -114,7 +138,7 @@ public final class Studio: Sendable {
             }
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
-            try await ViewerConnection(studio: self, outbound: outbound, logger: context.logger).run(inbound)
+            try await ViewerConnection(studio: self, outbound: outbound, logger: self.logger, peer: context.requestContext.peer).run(inbound)
         }
     }
 
@@ -138,17 +162,31 @@ public final class Studio: Sendable {
     func state() async -> StudioState {
         let snapshot = await rig.snapshot()
         let hub = rig.previews
-        return StudioState(snapshot: snapshot, plan: plan.withLockedValue { $0 }, csrf: access.csrf,
-                           codec: { hub.codec(camera: $0) }, preview: hub.settings)
+        var state = StudioState(snapshot: snapshot, plan: plan.withLockedValue { $0 }, csrf: access.csrf,
+                                codec: { hub.codec(camera: $0) }, preview: hub.settings)
+        if let take = snapshot.take, let files = take.files {
+            state.take?.warnings = takeWarnings.warnings(of: take.warnings, manifest: files.manifestFile)
+        }
+        return state
     }
 
+    /// A POST body's most: every body the page sends is a small JSON object.
+    static let maxBody = 16 * 1024
+
     /// A POST's JSON body, once its CSRF header is checked (403 without it): 400, naming
-    /// the contract, for one that is not the JSON `T` expects; `empty` stands for no body.
+    /// the contract, for one that is not the JSON `T` expects, 413 for one over `maxBody`;
+    /// `empty` stands for no body.
     func decodedBody<T: Decodable>(_ request: Request, as type: T.Type, what: String = "request", empty: T? = nil) async throws -> T {
         guard access.checksCSRF(request.headers[values: .init(StudioAccess.csrfHeader)!].first) else {
             throw StudioHTTPError(403, "missing or wrong \(StudioAccess.csrfHeader) header; reload the page")
         }
-        let body = try await request.body.collect(upTo: 16 * 1024)
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: Self.maxBody)
+        } catch is NIOTooManyBytesError {
+            throw StudioHTTPError(413, "the \(what) is over \(Self.maxBody / 1024) KiB; the studio's requests are small JSON "
+                + "objects (docs/STUDIO.md)")
+        }
         if body.readableBytes == 0, let empty { return empty }
         do {
             return try JSONDecoder().decode(T.self, from: Data(buffer: body))
@@ -157,7 +195,7 @@ public final class Studio: Sendable {
         }
     }
 
-    private func command(_ request: Request, context: BasicWebSocketRequestContext) async throws -> Response {
+    private func command(_ request: Request, context: StudioContext) async throws -> Response {
         let command = try await decodedBody(request, as: StudioCommand.self, what: "command")
         do {
             try await perform(command)
@@ -268,7 +306,7 @@ public final class Studio: Sendable {
     }
 
     /// Only the files of a finished take named in the state, by their plain names.
-    private func file(session: String, name: String, context: BasicWebSocketRequestContext) async throws -> Response {
+    private func file(session: String, name: String, context: StudioContext) async throws -> Response {
         guard let files = await rig.snapshot().take?.files,
               URL(fileURLWithPath: files.sessionDirectory).lastPathComponent == session else {
             throw StudioHTTPError(404, "no finished take \(session) here")

@@ -7,11 +7,16 @@ import NIOCore
 /// One browser's WebSocket: the state after every change (at most ten a second), the
 /// notices, the cameras any viewer changed, and preview pictures in the format it asked
 /// for. A slow viewer loses pictures (the hub drops them), never delays the rig or
-/// another viewer.
+/// another viewer. What a viewer sends is bounded too: its messages are rate-limited
+/// (`StudioLimits`), a flood is told why and closed, and its preview wishes are applied
+/// at most `PreviewChoice.interval` apart, the latest only. One client's 20,000 preview
+/// toggles during a take once stalled the studio for 94 s and lost both agents: each
+/// started a watch, and each watch asked every agent for a new preview and a key frame.
 struct ViewerConnection {
     let studio: Studio
     let outbound: WebSocketOutboundWriter
     let logger: Logger
+    let peer: String
 
     struct Request: Decodable {
         var type: String
@@ -20,6 +25,7 @@ struct ViewerConnection {
     }
 
     func run(_ inbound: WebSocketInboundStream) async throws {
+        let choice = PreviewChoice()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await sendStates() }
             group.addTask {
@@ -32,34 +38,43 @@ struct ViewerConnection {
                     try await send(["type": "notice", "text": notice])
                 }
             }
-            var previews: Task<Void, Error>?
-            defer { previews?.cancel() }
+            group.addTask { try await choice.apply(in: studio.rig.previews) { try await sendPreviews($0) } }
+            defer { choice.finish() }
+            let limits = studio.limits
+            var budget = TokenBucket(burst: limits.viewerBurst, perSecond: limits.viewerMessagesPerSecond, now: .now)
             // Each asks the agent for an IDR: a viewer may not turn a preview into key frames only.
             var lastKeyframeRequest = ContinuousClock.now - .seconds(1)
             for try await message in inbound.messages(maxSize: 4096) {
+                guard budget.take(now: .now) else {
+                    try await closeFlood()
+                    break
+                }
                 guard case .text(let text) = message,
                       let request = try? JSONDecoder().decode(Request.self, from: Data(text.utf8)) else { continue }
-                if request.type == "keyframe", let camera = request.camera {
-                    if ContinuousClock.now - lastKeyframeRequest >= .milliseconds(250) {
+                switch request.type {
+                case "keyframe":
+                    if let camera = request.camera, ContinuousClock.now - lastKeyframeRequest >= .milliseconds(250) {
                         lastKeyframeRequest = ContinuousClock.now
                         studio.rig.previews.requestKeyframe(camera: camera)
                     }
-                    continue
-                }
-                guard request.type == "preview" else { continue }
-                previews?.cancel()
-                previews = nil
-                switch request.format {
-                case "h264":
-                    previews = Task { try await sendPreviews(.h264) }
-                case "jpeg":
-                    previews = Task { try await sendPreviews(.jpeg) }
+                case "preview":
+                    choice.want(request.format == "h264" ? .h264 : request.format == "jpeg" ? .jpeg : nil)
                 default:
-                    break
+                    continue
                 }
             }
             group.cancelAll()
         }
+    }
+
+    /// Says why before closing, so the page (or whoever wrote the client) can tell.
+    private func closeFlood() async throws {
+        let limits = studio.limits
+        let words = "the studio closed this page's connection: it sent more than \(Int(limits.viewerBurst)) messages at once "
+            + "(\(Int(limits.viewerMessagesPerSecond)) a second are allowed); reload the page"
+        logger.warning("studio: closed the WebSocket of \(peer): more than \(Int(limits.viewerBurst)) messages at once")
+        try await send(["type": "notice", "text": words])
+        try await outbound.close(.policyViolation, reason: "too many messages")
     }
 
     private func sendStates() async throws {
@@ -94,9 +109,9 @@ struct ViewerConnection {
         let cameras: [CameraPanelState]
     }
 
-    private func sendPreviews(_ format: PreviewHub.Format) async throws {
+    private func sendPreviews(_ pictures: AsyncStream<PreviewHub.Picture>) async throws {
         let allocator = ByteBufferAllocator()
-        for await picture in studio.rig.previews.watch(format) {
+        for await picture in pictures {
             try await outbound.write(.binary(PreviewMessage.encode(picture, allocator: allocator)))
         }
     }

@@ -39,28 +39,3 @@ struct StudioHTTPError: Error, HTTPResponseError {
         return response
     }
 }
-
-/// Turns away every request without a session when the studio needs one (beyond
-/// loopback); the page itself with the token in its query is how one is got.
-struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
-    let access: StudioAccess
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard access.admits(host: request.head.authority) else {
-            throw StudioHTTPError(403, "this studio listens on loopback and answers only to localhost addresses; "
-                + "open http://127.0.0.1:PORT/, or serve it with --listen ADDR:PORT for other devices")
-        }
-        if request.uri.path == "/" && request.uri.queryParameters.get("token") != nil {
-            return try await next(request, context)
-        }
-        guard access.admits(session: request.cookies[StudioAccess.cookieName]?.value) else {
-            throw StudioHTTPError(401, "this studio needs the link with its token, printed on the coordinator's terminal")
-        }
-        do {
-            return try await next(request, context)
-        } catch let error as HTTPError where error.status == .notFound || error.status == .methodNotAllowed {
-            // The router's own refusals carry no body; the page and scripts read JSON.
-            throw StudioHTTPError(Int(error.status.code), "no \(request.method) \(request.uri.path) here; see docs/STUDIO.md")
-        }
-    }
-}

@@ -1,5 +1,5 @@
 // The session library: sessions newest first (thumbnail, date, duration, size, layout,
-// status), filtered by date and duration; a session's page with its contact sheet, a
+// status and every warning of the manifest), filtered by date and duration; a session's page with its contact sheet, a
 // player per file (the server answers range requests, so the players seek), downloads of
 // every file and timeline, export, recompose with live progress, and delete with the
 // confirmation the terminal asks. Everything comes from GET /api/library; actions are
@@ -34,6 +34,20 @@ function element(tag, attributes = {}, ...children) {
   }
   for (const c of children) if (c) e.append(c);
   return e;
+}
+
+/** The status with the manifest's warnings counted: "complete" alone hid 8 % dropped frames. */
+function statusText(s) {
+  const n = (s.warnings ?? []).length;
+  return n === 0 ? s.status : `${s.status}, ${n} warning${n === 1 ? '' : 's'}`;
+}
+
+/** Every warning of the session's manifest, each in full, as `show` prints them. */
+function warningList(s, id) {
+  const list = s.warnings ?? [];
+  if (list.length === 0) return null;
+  return element('ul', { class: `warnings ${id}`, 'aria-label': `Warnings of ${s.id}` },
+    ...list.map((w) => element('li', { text: String(w) })));
 }
 
 function fileURL(id, name, download = false) {
@@ -87,7 +101,8 @@ export class Library {
         element('span', { class: 'session-id', text: s.id }),
         element('span', { class: 'muted', text: s.date ? new Date(s.date).toLocaleString() : 'date unknown' }),
         element('span', { text: `${duration(s.durationSeconds)} · ${bytes(s.sizeBytes)} · ${s.layout ?? '–'}` }),
-        element('span', { class: 'session-status', text: s.status })))));
+        element('span', { class: 'session-status', text: statusText(s) })),
+      warningList(s, 'card-warnings'))));
     if (shown.length === 0) {
       this.list.replaceChildren(element('li', { class: 'muted', text: this.sessions.length ? 'No session matches the filters.' : 'No sessions yet.' }));
     }
@@ -106,7 +121,8 @@ export class Library {
       this.openID = null;
       return;
     }
-    const parts = [element('h3', { text: s.id }), element('p', { class: 'muted', text: `${s.status}${s.timecode ? ` · starts at ${s.timecode}` : ''}` })];
+    const parts = [element('h3', { text: s.id }), element('p', { class: 'muted', text: `${statusText(s)}${s.timecode ? ` · starts at ${s.timecode}` : ''}` }),
+      warningList(s, 'session-warnings')];
     if (s.state === 'unfinished') {
       parts.push(element('p', { class: 'resume', text: `Unfinished: run "dualcam-coordinator resume ${s.id}" on the coordinator to finish it with what its agents still hold.` }));
     }

@@ -168,6 +168,11 @@ export class TakeControls {
     setText(this.session, take?.sessionID ?? '');
 
     let text = info.text;
+    const warned = (take?.warnings ?? []).length;
+    if (phase === 'done' && warned > 0) {
+      // The files exist but are not what was asked for: say so where the eye lands.
+      text = `Done, with ${warned} warning${warned === 1 ? '' : 's'} (below). The files are ready.`;
+    }
     if (phase === 'countdown' && take?.countdownSeconds != null) {
       text = `Recording starts in ${Math.max(1, Math.ceil(take.countdownSeconds))} s.`;
     }
