@@ -26,6 +26,7 @@ import Testing
         let s = try await StudioHarness.start(host: "0.0.0.0", limits: limits)
         defer { s.stop() }
         let http = StudioServerTests()
+        let session = try await s.sessionCookie()
         var statuses: [Int] = []
         let started = ContinuousClock.now
         for i in 0..<60 {
@@ -48,6 +49,8 @@ import Testing
         let logged = s.log.all.filter { $0.contains("wrong tokens or session cookies from 127.0.0.1") }
         #expect(logged.count == 1, "\(s.log.all)")
 
+        // A browser at the same address that holds its session is served all the same.
+        #expect(try await http.fetch(s.base + "/api/state", headers: ["Cookie": session]).status == 200)
         // The right token is not even checked while the address is refused…
         let token = try #require(s.studio.access.token)
         #expect(try await http.fetch(s.base + "/?token=\(token)").status == 429)

@@ -39,6 +39,8 @@ import Testing
         #expect(browser.send(request))
         #expect(browser.response(timeout: 5)?.status == 200, "the admitted connection was closed with the strangers")
         #expect(s.log.all.contains { $0.contains("closed the oldest connection from 127.0.0.1") }, "\(s.log.all)")
+        // One line for the flood, not one for each connection closed: a flood must not flood the journal.
+        #expect(s.log.all.count < 10, "\(s.log.all.count) lines logged: \(Set(s.log.all))")
     }
 
     @Test func aConnectionThatOnlyFailsToAuthenticateIsClosedAtItsDeadline() async throws {

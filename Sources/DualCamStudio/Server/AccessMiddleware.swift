@@ -29,9 +29,13 @@ struct AccessMiddleware: RouterMiddleware {
             }
         }
         let cookie = request.cookies[StudioAccess.cookieName]?.value
-        if access.requiresToken && cookie != nil { try refuseWhileGuessing(context) }
         guard access.admits(session: cookie) else {
-            if cookie != nil { wrong(context) }
+            // A browser holding its session is never held up by a guesser at the same
+            // address (a NAT, this machine); an unknown cookie counts as a guess.
+            if cookie != nil {
+                try refuseWhileGuessing(context)
+                wrong(context)
+            }
             throw StudioHTTPError(401, "this studio needs the link with its token, printed on the coordinator's terminal")
         }
         context.admitted()

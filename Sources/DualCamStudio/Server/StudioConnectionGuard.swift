@@ -27,6 +27,16 @@ final class StrangerTimeout: ChannelOutboundHandler, RemovableChannelHandler {
     func handlerAdded(context: ChannelHandlerContext) {
         let channel = context.channel
         deadline = context.eventLoop.scheduleTask(in: .nanoseconds(Int64(seconds * 1e9))) {
+            Self.dismiss(channel)
+        }
+    }
+
+    /// Closes a stranger's connection as if its peer had gone: Hummingbird logs a
+    /// connection closed under its HTTP upgrade handler as an error, one line per
+    /// connection (304 for a flood of 300), but one whose input closed only at trace.
+    static func dismiss(_ channel: any Channel) {
+        channel.eventLoop.execute {
+            channel.pipeline.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
             channel.close(promise: nil)
         }
     }
@@ -63,7 +73,7 @@ struct GuardedChildChannel<Base: ServerChildChannel>: ServerChildChannel {
     let logger: Logger
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        let (ticket, eviction) = admission.admit(channel.remoteAddress) { channel.close(promise: nil) }
+        let (ticket, eviction) = admission.admit(channel.remoteAddress) { StrangerTimeout.dismiss(channel) }
         if let eviction, eviction.worthLogging {
             let limit = eviction.perAddressFull ? "\(admission.limits.perAddress) from one address" : "\(admission.limits.total) in all"
             let words = "studio: closed the oldest connection from \(eviction.address) that had made no request with a "
