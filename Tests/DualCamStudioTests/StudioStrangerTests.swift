@@ -8,7 +8,7 @@ import Testing
 /// and closed after `strangerSeconds`; a browser with its cookie gets in meanwhile.
 @Suite(.serialized) struct StudioStrangerTests {
     @Test func idleStrangersAreCappedAndClosedWhileABrowserWithItsCookieIsServed() async throws {
-        let limits = StudioLimits(strangersPerAddress: 16, strangers: 64, strangerSeconds: 1.5)
+        let limits = StudioLimits(strangersPerAddress: 16, strangers: 64, strangerSeconds: 4)
         let s = try await StudioHarness.start(host: "0.0.0.0", limits: limits)
         defer { s.stop() }
         let cookie = try await s.sessionCookie()
@@ -19,7 +19,8 @@ import Testing
         #expect(browser.response(timeout: 5)?.status == 200)
 
         let idle = try (0..<300).map { _ in try RawSocket(port: s.port) }
-        try await Task.sleep(for: .milliseconds(300))
+        // The evicted are closed as the newcomers arrive; a loaded machine takes a moment.
+        _ = await eventually { idle.filter { !$0.isClosed(waiting: 0) }.count <= limits.strangersPerAddress }
         let open = idle.filter { !$0.isClosed(waiting: 0) }.count
         print("studio strangers: \(open) of 300 idle connections held open (cap \(limits.strangersPerAddress) from one address)")
         #expect(open <= limits.strangersPerAddress, "\(open) idle connections held")
@@ -44,7 +45,7 @@ import Testing
     }
 
     @Test func aConnectionThatOnlyFailsToAuthenticateIsClosedAtItsDeadline() async throws {
-        let limits = StudioLimits(strangerSeconds: 1)
+        let limits = StudioLimits(strangerSeconds: 3)
         let s = try await StudioHarness.start(host: "0.0.0.0", limits: limits)
         defer { s.stop() }
         let stranger = try RawSocket(port: s.port)
@@ -53,6 +54,6 @@ import Testing
             #expect(stranger.send("GET /api/state HTTP/1.1\r\nHost: 127.0.0.1:\(s.port)\r\n\r\n"))
             #expect(stranger.response(timeout: 5)?.status == 401)
         }
-        #expect(stranger.isClosed(waiting: 3))
+        #expect(stranger.isClosed(waiting: 5))
     }
 }

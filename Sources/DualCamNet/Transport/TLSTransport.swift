@@ -209,8 +209,9 @@ extension TLSTransport {
             // No alert: the agent closed without judging us, as its admission does to the
             // oldest unauthenticated connections under a flood. Telling the operator to
             // pair an agent that is paired sent them the wrong way.
-            return "the agent at \(host):\(port) " + unansweredClose + " (\(text)): it may be flooded with connections or "
-                + "restarting; `dualcam-agent paired` on the node shows whether it still trusts this coordinator (\(identity.deviceID.short))"
+            return "the agent at \(host):\(port) " + unansweredClose + " (\(text)): either it is not paired with this coordinator "
+                + "(device ID \(identity.deviceID); `dualcam-agent paired` on the node lists whom it trusts) or it was too busy to "
+                + "answer (flooded with connections, or restarting)"
         }
         return "connection to the agent at \(host):\(port) failed: \(text)"
     }
