@@ -36,8 +36,8 @@ public final class Studio: Sendable {
     /// Every camera a viewer changed, as its panel now is: sent to every viewer (the
     /// rig's snapshots do not carry the cameras' controls).
     let cameraChanges = Subscribers<CameraPanelListing>()
-    /// A finished take's warnings, read from its manifest.
-    let takeWarnings = TakeWarnings()
+    /// A finished take's warnings and length, read from its manifest.
+    let takeManifest = TakeManifest()
     /// The recompose the library runs (one at a time), for its progress.
     let recomposeJob = NIOLockedValueBox<RecomposeJob?>(nil)
 
@@ -165,7 +165,10 @@ public final class Studio: Sendable {
         var state = StudioState(snapshot: snapshot, plan: plan.withLockedValue { $0 }, csrf: access.csrf,
                                 codec: { hub.codec(camera: $0) }, preview: hub.settings)
         if let take = snapshot.take, let files = take.files {
-            state.take?.warnings = takeWarnings.warnings(of: take.warnings, manifest: files.manifestFile)
+            state.take?.warnings = takeManifest.warnings(of: take.warnings, manifest: files.manifestFile)
+            if take.isOver, take.elapsedSeconds == 0, let length = takeManifest.facts(files.manifestFile).durationSeconds {
+                state.take?.elapsedSeconds = length
+            }
         }
         return state
     }
