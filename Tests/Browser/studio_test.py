@@ -481,6 +481,9 @@ def take_check(page, viewer_b, demo):
     reason = page.inner_text("#reason") if page.is_visible("#reason") else ""
     print(f"  phases seen by the page: {' -> '.join(phases)}; over {ended:.1f} s after Stop")
     print(f"  finalising progress seen: {finalising['seen']} (bar values {finalising['values']})")
+    shown = [float(a) / float(b) for a, b in (v.split("/") for v in finalising["values"] if "/" in v) if float(b) > 0]
+    check(all(later >= earlier for earlier, later in zip(shown, shown[1:])),
+          f"the finalising bar never goes back ({[round(x, 2) for x in shown]})")
     check(phases[-1] == "done", f"the take ended done (last phase {phases[-1]!r}{', ' + reason if reason else ''})")
     check("recording" in phases and phases.index("recording") < len(phases) - 1,
           "the phases passed through recording before done")
@@ -623,6 +626,11 @@ def library_check(page, demo, dropped=None):
     check(played["error"] is None and played["width"] > 0 and played["time"] >= 2.9,
           f"the browser plays the combined file and seeks in it ({played})")
     fcpxml = f"DualCam_{sid}.fcpxml"
+    # Exported (again, over the file finalisation may have written): the page says so.
+    page.click('button[data-format="fcpxml"]')
+    page.wait_for_function(f"(document.querySelector('.export-result')?.textContent ?? '').includes('Written {fcpxml}')",
+                           timeout=15_000)
+    check(True, f"the FCPXML export answers on the page: {page.inner_text('.export-result')!r}")
     with page.expect_download(timeout=15_000) as info:
         page.click(f'.downloads a[download="{fcpxml}"]')
     download = info.value

@@ -34,9 +34,12 @@ import Testing
         let fixture = try LibraryFixture()
         defer { fixture.remove() }
         let folder = try fixture.session("20261124_120000", warnings: ["a segment was late", Self.drop], dropped: 42)
-        let merged = TakeWarnings().warnings(of: ["a segment was late"], manifest: folder + "/manifest.json")
+        let manifest = TakeManifest()
+        let merged = manifest.warnings(of: ["a segment was late"], manifest: folder + "/manifest.json")
         #expect(merged == ["a segment was late", Self.drop])
+        // Its length, for a page opened after the take (which read "Done 00:00").
+        #expect(manifest.facts(folder + "/manifest.json").durationSeconds == 18.5)
         // No manifest (yet): what the take knew.
-        #expect(TakeWarnings().warnings(of: ["x"], manifest: fixture.root + "/none/manifest.json") == ["x"])
+        #expect(TakeManifest().warnings(of: ["x"], manifest: fixture.root + "/none/manifest.json") == ["x"])
     }
 }

@@ -18,8 +18,8 @@ struct CoordinatorCPU: Codable, Sendable {
     var percentOfCorePerCamera: Double
 
     var summary: String {
-        String(format: "coordinator CPU while recording: %.1f s in %.1f s (%.0f %% of a core), %.1f %% of a core per camera (%d cameras)",
-               cpuSeconds, seconds, cores * 100, percentOfCorePerCamera, cameras)
+        String(format: "coordinator CPU while recording: %.1f s in %.1f s (%.0f %% of a core), %.1f %% of a core per camera (%d %@)",
+               cpuSeconds, seconds, cores * 100, percentOfCorePerCamera, cameras, cameras == 1 ? "camera" : "cameras")
     }
 
     /// Started where the measure begins.

@@ -1,5 +1,8 @@
 import DualCamNet
+import Hummingbird
 import HummingbirdCore
+import HummingbirdTLS
+import HummingbirdWebSocket
 import Logging
 import NIOCore
 
@@ -91,5 +94,24 @@ struct GuardedChildChannel<Base: ServerChildChannel>: ServerChildChannel {
 
     func handle(value: Value, logger: Logger) async {
         await base.handle(value: value, logger: logger)
+    }
+}
+
+extension HTTPServerBuilder {
+    /// HTTP/1 with the WebSocket upgrade, over TLS when `tls` is given, every connection
+    /// behind the stranger budget (`GuardedChildChannel`).
+    static func guarded<Responder: HTTPResponder>(
+        webSocketResponder: Responder, configuration: HTTP1WebSocketUpgradeChannel.Configuration,
+        tls: TLSConfiguration?, admission: ConnectionAdmission, strangerSeconds: Double, logger: Logger
+    ) -> HTTPServerBuilder where Responder.Context: WebSocketRequestContext {
+        HTTPServerBuilder { responder -> any ServerChildChannel in
+            let http = HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder,
+                                                    configuration: configuration)
+            guard let tls else {
+                return GuardedChildChannel(base: http, admission: admission, strangerSeconds: strangerSeconds, logger: logger)
+            }
+            return GuardedChildChannel(base: try TLSChannel(http, tlsConfiguration: tls), admission: admission,
+                                       strangerSeconds: strangerSeconds, logger: logger)
+        }
     }
 }

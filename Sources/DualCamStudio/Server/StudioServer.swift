@@ -36,8 +36,8 @@ public final class Studio: Sendable {
     /// Every camera a viewer changed, as its panel now is: sent to every viewer (the
     /// rig's snapshots do not carry the cameras' controls).
     let cameraChanges = Subscribers<CameraPanelListing>()
-    /// A finished take's warnings, read from its manifest.
-    let takeWarnings = TakeWarnings()
+    /// A finished take's warnings and length, read from its manifest.
+    let takeManifest = TakeManifest()
     /// The recompose the library runs (one at a time), for its progress.
     let recomposeJob = NIOLockedValueBox<RecomposeJob?>(nil)
 
@@ -83,21 +83,11 @@ public final class Studio: Sendable {
         routes(router)
         let configuration = HTTP1WebSocketUpgradeChannel.Configuration(
             http1: .init(idleTimeout: .nanoseconds(Int64(limits.idleSeconds * 1e9))), ws: .init(maxFrameSize: 1 << 16))
-        let webSocketResponder = router.buildResponder()
-        let tls = https ? try rig.identity.browserTLSConfiguration() : nil
-        let (strangers, strangerSeconds, logger) = (strangers, limits.strangerSeconds, logger)
-        let server = HTTPServerBuilder { responder -> any ServerChildChannel in
-            let http = HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder,
-                                                    configuration: configuration)
-            if let tls {
-                return GuardedChildChannel(base: try TLSChannel(http, tlsConfiguration: tls), admission: strangers,
-                                           strangerSeconds: strangerSeconds, logger: logger)
-            }
-            return GuardedChildChannel(base: http, admission: strangers, strangerSeconds: strangerSeconds, logger: logger)
-        }
         let app = Application(
             router: router,
-            server: server,
+            server: .guarded(webSocketResponder: router.buildResponder(), configuration: configuration,
+                             tls: https ? try rig.identity.browserTLSConfiguration() : nil, admission: strangers,
+                             strangerSeconds: limits.strangerSeconds, logger: logger),
             configuration: .init(address: .hostname(host, port: port), serverName: "DualCam studio"),
             onServerRunning: { [self] channel in
                 let port = channel.localAddress?.port ?? 0
@@ -138,7 +128,8 @@ public final class Studio: Sendable {
             }
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
-            try await ViewerConnection(studio: self, outbound: outbound, logger: self.logger, peer: context.requestContext.peer).run(inbound)
+            try await ViewerConnection(studio: self, outbound: outbound, logger: self.logger,
+                                       peer: context.requestContext.peer).run(inbound)
         }
     }
 
@@ -165,7 +156,10 @@ public final class Studio: Sendable {
         var state = StudioState(snapshot: snapshot, plan: plan.withLockedValue { $0 }, csrf: access.csrf,
                                 codec: { hub.codec(camera: $0) }, preview: hub.settings)
         if let take = snapshot.take, let files = take.files {
-            state.take?.warnings = takeWarnings.warnings(of: take.warnings, manifest: files.manifestFile)
+            state.take?.warnings = takeManifest.warnings(of: take.warnings, manifest: files.manifestFile)
+            if take.isOver, take.elapsedSeconds == 0, let length = takeManifest.facts(files.manifestFile).durationSeconds {
+                state.take?.elapsedSeconds = length
+            }
         }
         return state
     }

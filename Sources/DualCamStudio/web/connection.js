@@ -57,7 +57,9 @@ export class Connection {
       if (store.version === asked) setState(state);
       this.reportedNoSession = false;
     } catch (error) {
-      if (error.status === 401 || error.status === 403) {
+      // 429: too many wrong tries from this address (a page still holding the session of
+      // a coordinator that restarted counts too); its sentence says how long to wait.
+      if (error.status === 401 || error.status === 403 || error.status === 429) {
         if (!this.reportedNoSession) showError(error.message);
         this.reportedNoSession = true;
       }

@@ -169,7 +169,11 @@ export class LayoutControls {
     if (layout) {
       summary = NAMES[layout.kind] ?? layout.kind ?? '';
       if (isPip) summary += ` · ${POSITION_NAMES[layout.position] ?? layout.position} · ${layout.size} %`;
-      else summary += layout.fit === 'fit' ? ' · fit' : ` · fill ${layout.anchor}`;
+      else {
+        // The words of the framing buttons, so the summary and the lit button agree.
+        const framing = FRAMINGS.find((f) => f.fit === layout.fit && (f.fit === 'fit' || f.anchor === layout.anchor));
+        summary += ` · ${framing?.text ?? `${layout.fit} ${layout.anchor ?? ''}`.trim()}`;
+      }
       if (layout.swapped) summary += ' · swapped';
       if (layout.width && layout.height) summary += ` · ${layout.width} × ${layout.height}`;
     }

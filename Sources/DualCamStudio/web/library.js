@@ -144,9 +144,14 @@ export class Library {
         type: 'button', class: 'chip', 'data-format': format, text: label,
         onclick: async () => {
           const answer = await postJSON(`/api/library/${encodeURIComponent(s.id)}/export`, { format });
+          // Said every time: written over a timeline already there, the list would not change.
+          if (answer) this.exported = { id: s.id, name: answer.name, at: new Date() };
           if (answer) await this.refresh();
         },
       }))));
+      const done = this.exported?.id === s.id ? this.exported : null;
+      parts.push(element('p', { class: 'muted export-result', role: 'status',
+        text: done ? `Written ${done.name} at ${done.at.toLocaleTimeString()}, beside the session's files: download it above.` : '' }));
       parts.push(this.recomposeForm(s));
     }
     parts.push(element('button', {

@@ -19,4 +19,11 @@ export function addNoticeLine(text) {
   list.prepend(item);
   while (list.children.length > MAX_NOTICES) list.lastElementChild.remove();
   empty.hidden = true;
+  markMore();
 }
+
+/** Whether lines are hidden below the list's bottom edge (it fades out then). */
+function markMore() {
+  list.dataset.more = String(list.scrollTop + list.clientHeight < list.scrollHeight - 1);
+}
+list.addEventListener('scroll', markMore, { passive: true });

@@ -68,6 +68,8 @@ export class TakeControls {
     this.filesKey = '';
     this.warningsKey = '';
     this.preflightKey = '';
+    this.progressSession = null;
+    this.progressFloor = 0;
 
     this.record.addEventListener('click', () => this.start());
     this.stop.addEventListener('click', () => this.sendStop());
@@ -194,8 +196,15 @@ export class TakeControls {
     this.progressRow.hidden = !show;
     if (!show) return;
     if (finalising && finalising.total > 0) {
-      this.progress.max = finalising.total;
-      this.progress.value = Math.min(finalising.done, finalising.total);
+      // The total grows as the last segments are counted in, so done/total can shrink
+      // (a bar at 100 % went back to 91 %): the bar never goes back within a take.
+      if (this.progressSession !== take.sessionID) {
+        this.progressSession = take.sessionID;
+        this.progressFloor = 0;
+      }
+      this.progressFloor = Math.max(this.progressFloor, Math.min(finalising.done / finalising.total, 1));
+      this.progress.max = 1;
+      this.progress.value = this.progressFloor;
       setText(this.progressText, `${finalising.done} of ${finalising.total} segments`);
     } else {
       // No figures yet: an indeterminate bar says "working" without a made-up number.
