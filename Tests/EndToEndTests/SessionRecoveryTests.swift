@@ -377,6 +377,11 @@ extension EndToEnd {
             #expect(start.waitForErr(containing: "recording ", seconds: 60) != nil, "\(start.err.all())")
             Thread.sleep(forTimeInterval: 3)
             let down = try rig.restartAgent(0, downSeconds: 2)
+            let up = Date()
+            #expect(start.waitForErr(containing: "rec-host records again", seconds: 30) != nil, "\(start.err.all())")
+            // From the restarted agent listening to the coordinator's StartAt for it (its
+            // first frame is stored some 20-70 ms later, its log says).
+            let rejoin = Date().timeIntervalSince(up)
             #expect(start.finish(seconds: 90) == 0, "\(start.err.all())")
             #expect(start.err.all().contains("rec-host records again"), "\(start.err.all())")
             let host = try rig.codes("DualCam_Host_")
@@ -386,16 +391,15 @@ extension EndToEnd {
             let steps = zip(host, host.dropFirst()).map { DCTC.differenceNanoseconds($1, $0) }
             let gaps = steps.filter { abs($0 - 33_333_333) > 1_000_000 }
             #expect(gaps.count == 1 && gaps.allSatisfy { $0 > 1_000_000_000 }, "steps off the frame period: \(gaps)")
-            // The gap runs from the kill to the first frame after the rejoin: beyond the
-            // time the agent was down (kill to listening), it is the rejoin itself. It was
-            // 5.6-9.4 s (a 2 s reconnect wait, mDNS looks of 2 s, every preset measured
-            // again); now the restarted agent's clock lock (3 s of exchanges) is most of
-            // it. The goal, 2 s, is not met yet (docs/MEASUREMENTS.md); this holds the gain.
+            // The gap runs from the last segment the killed agent completed to the first
+            // frame after the rejoin. It was 9.4 s for a 2 s outage (a 2 s reconnect wait,
+            // mDNS looks of 2 s, every preset measured again, 3 s of clock lock); the goal
+            // is recording again within 2 s of the agent being up.
             if let gap = gaps.first {
-                let rejoin = Double(gap) / 1e9 - down
-                print(String(format: "rejoin: agent down %.2f s (kill to listening), gap %.2f s, recording again %.2f s after it was up",
-                             down, Double(gap) / 1e9, rejoin))
-                #expect(rejoin <= 5.0, "recording again \(rejoin) s after the restarted agent was up")
+                print(String(format: "rejoin: agent down %.2f s (kill to listening), recording again %.2f s after it was up; "
+                             + "gap in the file %.2f s (the segment being written at the kill is lost with it)",
+                             down, rejoin, Double(gap) / 1e9))
+                #expect(rejoin <= 2.0, "recording again \(rejoin) s after the restarted agent was up")
             }
             // After the gap the host is back on the shared timeline: its last frame shows
             // the same instant as the guest's.
