@@ -320,6 +320,27 @@ extension EndToEnd {
             try rig.expectCompositeWhole(frames: 180)
         }
 
+        /// Half-open TLS connections from the coordinator's own address (here 127.0.0.1,
+        /// as on a laptop running a hostile program): the agent's admission closes the
+        /// oldest strangers, and the paired coordinator's own handshake still gets through,
+        /// three takes in a row (`start` once failed 3 of 3 times, told to pair an agent that
+        /// was paired).
+        @Test func aPairedCoordinatorGetsThroughAHalfOpenTLSFlood() throws {
+            let rig = try RecoveryRig()
+            let flooders = try (0..<2).map { _ in
+                try Child(path: "/usr/bin/env", ["python3", VividRun.repository + "/tools/bench/half-open-tls-flood.py",
+                                                  "127.0.0.1", "\(rig.ports[0])", "40", "300"])
+            }
+            defer { for flooder in flooders { flooder.stop() } }
+            Thread.sleep(forTimeInterval: 2)
+            for take in 1...3 {
+                let start = try rig.coordinator(["start", "--duration", "2", "--countdown", "0", "--size", "320x240"])
+                #expect(start.finish(seconds: 90) == 0, "take \(take) under the flood: \(start.err.all())")
+                #expect(!start.err.all().contains("pair them first"), "\(start.err.all())")
+            }
+            #expect(rig.agents[0].err.text.contains("closed the oldest unauthenticated connection"), "the flood never filled the agent")
+        }
+
         /// A bad SD card: with the coordinator killed, one of the guest's spooled segments
         /// is removed and another cut short before they were uploaded. `resume` (which hung
         /// on the first and failed forever on the second) finishes the session around them
