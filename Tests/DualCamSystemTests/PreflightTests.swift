@@ -32,6 +32,12 @@ import Testing
         #expect(lines[3] == "  NOT HERE: pi-cam3 [camera]: paired, but it did not answer")
         // The live composite's preset, unmeasured: the fastest, said in the open.
         #expect(lines[4] == "  composite: libx264 ultrafast, tune zerolatency (not measured: 2 cameras decoded (55 Mpixel/s) and the composite encoded (28 Mpixel/s) in real time on this machine)", "\(lines[4])")
+        // The laptop holds every camera's file and the composite: its own disk is said too.
+        let withLaptop = Preflight.lines(plan: plan(), nodes: [.init(name: "pi-host", role: "host", source: nil, freeDiskBytes: nil,
+                                                                     clockBoundNanoseconds: nil, temperatureC: nil)],
+                                         absent: [], laptopFreeBytes: 20_000_000_000)
+        // 20 GB for two files of 720p30 at 2.8 Mbit/s each: about 6 h.
+        #expect(withLaptop.last == "  this computer: 20.0 GB free in /tmp (about 6 h for 2 files)", "\(withLaptop)")
         var asked = plan()
         asked.compositePreset = "superfast"
         #expect(Preflight.lines(plan: asked, nodes: [], absent: []).last == "  composite: libx264 superfast, tune zerolatency (as asked)")

@@ -24,6 +24,14 @@ extension EndToEnd {
                     "\(err)")
             #expect(first.finish(seconds: 90) == 0, "\(first.err.all())")
             #expect(!first.err.all().contains("lost rec-"), "\(first.err.all())")
+            // The files' paths are said before the sync checks that read them back for
+            // seconds (a loaded machine printed them 5.8 s after the files were final).
+            let said = first.err.all()
+            if let files = said.range(of: "\nfiles: "), let checks = said.range(of: "clock truth (frame codes)") {
+                #expect(files.lowerBound < checks.lowerBound, "\(said)")
+            } else {
+                Issue.record("no files line or no sync check: \(said)")
+            }
             try rig.expectEveryFrameInSync(frames: 180)
             #expect(try FileManager.default.contentsOfDirectory(atPath: rig.root + "/out").filter { !$0.hasPrefix(".") }.count == 1)
         }

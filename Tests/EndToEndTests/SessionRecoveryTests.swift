@@ -199,6 +199,9 @@ extension EndToEnd {
             let err = start.err.all()
             #expect(err.contains("the disk holding") && err.contains("is full") && err.contains("did not stop the agents")
                     && err.contains("dualcam-coordinator resume"), "\(err.suffix(3000))")
+            // One sentence, said once, in words: no Foundation error dump.
+            #expect(err.components(separatedBy: "did not stop the agents").count == 2, "said more than once: \(err.suffix(3000))")
+            #expect(!err.contains("NSCocoaErrorDomain") && !err.contains("Error Domain="), "\(err.suffix(3000))")
             // The agents record on to the planned stop, every segment spooled.
             for role in ["host", "guest"] {
                 let spool = rig.root + "/" + role + "/spool"

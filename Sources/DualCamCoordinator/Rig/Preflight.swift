@@ -19,7 +19,10 @@ enum Preflight {
     }
 
     /// `composite`: the live composite's choice (measured, with `auto`); nil: the plan's.
-    static func lines(plan: SessionPlan, nodes: [Node], absent: [String], composite: CompositePreset? = nil) -> [String] {
+    /// `laptopFreeBytes`: free space where this take's folder goes, which holds every
+    /// camera's file and the composite (nil: not known).
+    static func lines(plan: SessionPlan, nodes: [Node], absent: [String], composite: CompositePreset? = nil,
+                      laptopFreeBytes: Int64? = nil) -> [String] {
         let quality = plan.bitrate.map { "\($0 / 1000) kbit/s" } ?? "crf \(plan.crf)"
         var out = ["pre-flight: \(plan.width)x\(plan.height) at \(plan.rate) fps, \(plan.encoder) \(plan.preset) \(quality), "
                    + "\(nodes.count) camera\(nodes.count == 1 ? "" : "s")"]
@@ -45,6 +48,14 @@ enum Preflight {
         for line in absent { out.append("  NOT HERE: " + line) }
         let composite = composite ?? CompositePreset.choose(plan: plan, cameras: nodes.count)
         out.append("  composite: \(plan.encoder) \(composite.preset), tune zerolatency (\(composite.reason))")
+        if let free = laptopFreeBytes, free > 0 {
+            // Every camera's file plus the composite, at the same estimate as the nodes'.
+            let hourly = BitrateEstimate.storageBytes(bitsPerSecond: bits, seconds: 3600) * Double(nodes.count + 1)
+            let hours = Double(free) / max(hourly, 1)
+            out.append(String(format: "  this computer: %.1f GB free in %@ (about %@ for %d file%@)", Double(free) / 1e9,
+                              plan.outputDirectory, hours >= 2 ? "\(Int(hours)) h" : "\(Int(hours * 60)) min",
+                              nodes.count + 1, nodes.count + 1 == 1 ? "" : "s"))
+        }
         return out
     }
 }

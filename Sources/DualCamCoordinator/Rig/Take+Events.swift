@@ -234,7 +234,10 @@ extension Take {
     /// which record on and keep every segment; `resume` collects it all once there is room.
     func outputFailed(_ full: OutputDiskFull, now: Int64) {
         let reason = explain(full)
-        warn(reason)
+        // Kept for the manifest and logged, but not said here: the take's failure says it,
+        // and the same long sentence twice in a row read as two problems.
+        warnings.append(reason)
+        logger.info("\(reason) (\(full.underlying))")
         feed(.outputFailed(reason: reason, now: now))
     }
 
@@ -304,6 +307,9 @@ extension Take {
                                               sinceStop: stop)
         let afterStop = Double(MonotonicTime.now() - stop) / 1e9
         notice(String(format: "files final %.2f s after the stop instant (every segment in after %.2f s)", afterStop, collected))
+        // Where the files are comes before the optional checks below, which read them
+        // back for seconds: the person waiting for the paths need not wait for those.
+        notice("files: " + (result.perCameraFiles + [result.combinedFile]).joined(separator: ", "))
         if let cpu = outputs.cpu { notice(cpu.summary) }
         let started = MonotonicTime.now()
         do {

@@ -1,4 +1,5 @@
 import DualCamCore
+import DualCamMedia
 import DualCamNet
 import DualCamProtocol
 import Foundation
@@ -97,7 +98,8 @@ final class Take {
         if case .countingDown = machine.phase, case .preparing = before {
             let nodes = agents.indices.filter { machine.agents[$0].started }
             preflight = Preflight.lines(plan: plan, nodes: nodes.map(preflightNode), absent: plan.absentAgents,
-                                        composite: compositeChoice(cameras: nodes.count))
+                                        composite: compositeChoice(cameras: nodes.count),
+                                        laptopFreeBytes: FreeSpace.bytes(at: plan.outputDirectory))
             for line in preflight { notice(line) }
         }
         if case .recording = machine.phase, case .countingDown = before {

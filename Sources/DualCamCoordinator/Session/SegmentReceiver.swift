@@ -192,8 +192,10 @@ public struct OutputDiskFull: Error, CustomStringConvertible {
     public let directory: String
     public let freeBytes: Int64
     public let underlying: String
+    /// One sentence for the person: the write error behind it (a Foundation error dump,
+    /// NSCocoaErrorDomain and all) goes to the log, not into what is said.
     public var description: String {
-        "the disk holding \(directory) is full (\(freeBytes / 1000) kB free; \(underlying))"
+        "the disk holding \(directory) is full (\(freeBytes / 1000) kB free)"
     }
 
     /// Below this, a failed write is taken for a full disk: less than a segment.
