@@ -342,6 +342,12 @@ extension EndToEnd {
                 #expect(!start.err.all().contains("pair them first"), "\(start.err.all())")
             }
             #expect(rig.agents[0].err.text.contains("closed the oldest unauthenticated connection"), "the flood never filled the agent")
+            // The hardware encoder is probed once per agent process, not on every take (FFmpeg
+            // logged "can't configure encoder" for h264_v4l2m2m at each of them).
+            for agent in rig.agents {
+                let failures = agent.err.text.components(separatedBy: "can't configure encoder").count - 1
+                #expect(failures <= 1, "the hardware encoder failed \(failures) times in 3 takes")
+            }
         }
 
         /// A bad SD card: with the coordinator killed, one of the guest's spooled segments

@@ -94,7 +94,7 @@ enum EncoderProbe {
         // The Pi 4's hardware block is preferred where it opens and keeps up: asked for, or
         // in place of the default libx264 (no other software encoder is swapped for it).
         let askedHardware = EncoderChoice.encoderSettings(settings).isHardware
-        if askedHardware || settings.encoder == EncoderChoice.fallback {
+        if askedHardware || (settings.encoder == EncoderChoice.fallback && HardwareEncoder.mayOpen) {
             let hardware = EncoderChoice.encoderSettings(settings, encoder: EncoderChoice.hardware)
             do {
                 // No presets: it is measured as it is, and kept at real time and more.
@@ -109,7 +109,9 @@ enum EncoderProbe {
                 }
                 if askedHardware { note = "\(EncoderChoice.hardware) encodes only \(Int(speed)) fps here; encoding with \(EncoderChoice.fallback)" }
             } catch {
-                // Most machines have no such block: only worth a word when it was asked for.
+                // Most machines have no such block: tried once per process (FFmpeg logs
+                // its failure each time), and only worth a word when it was asked for.
+                HardwareEncoder.failedToOpen()
                 if askedHardware { note = "encoder \(EncoderChoice.hardware) is not usable here (\(error)); encoding with \(EncoderChoice.fallback)" }
             }
             encoder = EncoderChoice.fallback
