@@ -65,6 +65,8 @@ struct PairingExchangeTests {
             return
         }
         #expect(why.contains("does not match"))
+        // The agent's answer comes back in the refusal (its shell adds the tries left).
+        #expect(why.contains("(pi-guest: not paired: the code did not match"), "\(why)")
         // The agent learns of it at once: the coordinator's confirmation is empty.
         #expect(outcome.agentSteps.contains { if case .declined = $0 { true } else { false } })
     }

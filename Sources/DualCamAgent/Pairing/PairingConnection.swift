@@ -95,7 +95,14 @@ struct PairingConnection {
             let left = window.attemptsLeft
             logger.warning("pairing attempt by coordinator \"\(name)\" (\(coordinator)) failed: wrong code; \(left) attempt\(left == 1 ? "" : "s") left in this window")
             window.publish(.declined(coordinatorName: name, coordinator: coordinator, left: left))
-            try await out.send(reply)
+            var told = reply
+            if case .pairResult(var result) = reply {
+                // The person at the laptop is told how many tries remain before the window closes.
+                result.message += left > 0 ? "; \(left) attempt\(left == 1 ? "" : "s") left in this window"
+                    : "; no attempt left: run `dualcam-agent pair` on the node for a new code"
+                told = .pairResult(result)
+            }
+            try await out.send(told)
             return false
         }
     }

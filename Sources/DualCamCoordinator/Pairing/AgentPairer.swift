@@ -77,6 +77,7 @@ public struct AgentPairer: Sendable {
                         }
                     }
                 }
+                if let refusal = exchange?.refusalIfClosed { throw PairingError("\(shownName) did not pair: \(refusal)") }
                 throw PairingError("the agent at \(host):\(port) closed the connection during pairing")
             }
         } catch let error as PairingError {

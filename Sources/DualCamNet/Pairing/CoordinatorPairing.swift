@@ -12,7 +12,7 @@ public struct CoordinatorPairing: Sendable {
         case refused(String)
     }
 
-    enum Phase: Sendable { case idle, requested, confirmed, finished }
+    enum Phase: Sendable { case idle, requested, confirmed, mismatched, finished }
 
     let agent: DeviceID
     let coordinator: DeviceID
@@ -49,6 +49,13 @@ public struct CoordinatorPairing: Sendable {
         return .pairRequest(request)
     }
 
+    private var mismatch: String {
+        "the code does not match the one \(agentName) shows: a mistyped code, or someone interfering on the network; nothing was paired"
+    }
+
+    /// What to say when the agent closes before its answer to a mismatched code.
+    public var refusalIfClosed: String? { phase == .mismatched ? mismatch + ". Check the code and run pair again" : nil }
+
     public mutating func receive(_ body: Dualcam_V1_Envelope.OneOf_Body) throws -> [Step] {
         switch (phase, body) {
         case (.requested, .pairShare(let reply)):
@@ -63,16 +70,24 @@ public struct CoordinatorPairing: Sendable {
             guard CPace.verify(Array(reply.proof), from: .agent, key: key) else {
                 // Tell the agent at once (it counts the attempt either way), and keep our
                 // tag to ourselves: it would prove nothing the agent could use.
+                // Its answer says how many tries its window has left, which the refusal
+                // passes on (`refusalIfClosed` when it never comes).
                 var confirm = Dualcam_V1_PairConfirm()
                 confirm.proof = Data()
-                return [.send(.pairConfirm(confirm)),
-                        .refused("the code does not match the one \(agentName) shows: a mistyped code, or someone "
-                            + "interfering on the network; nothing was paired. Check the code and run pair again")]
+                phase = .mismatched
+                return [.send(.pairConfirm(confirm))]
             }
             phase = .confirmed
             var confirm = Dualcam_V1_PairConfirm()
             confirm.proof = Data(CPace.tag(.coordinator, key: key))
             return [.send(.pairConfirm(confirm))]
+        case (.mismatched, .pairResult(let result)):
+            phase = .finished
+            let left = result.message.isEmpty ? "" : " (\(agentName): \(WireIdentifier.printable(result.message)))"
+            return [.refused(mismatch + left + ". Check the code and run pair again")]
+        case (.mismatched, .error):
+            phase = .finished
+            return [.refused(mismatch + ". Check the code and run pair again")]
         case (.confirmed, .pairResult(let result)):
             phase = .finished
             return [result.paired ? .paired(agentName: agentName, role: role)
