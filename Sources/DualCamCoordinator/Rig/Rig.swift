@@ -434,7 +434,8 @@ public actor Rig {
         }
         if let take, let t = take.rigIndices.firstIndex(of: i), !isFinalising(take) {
             take.lost(t, reason: reason, now: now)
-        } else if wasConnected {
+        } else if wasConnected && !shuttingDown {
+            // Not while the rig closes its own links (Ctrl-C on `serve`): nothing is lost then.
             notify("lost \(members[i].name) (\(reason)); reconnecting")
         }
         guard !shuttingDown else { return }
