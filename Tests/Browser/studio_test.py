@@ -541,6 +541,15 @@ def take_check(page, viewer_b, demo):
           f"(d) the sound mix chosen while recording is in the manifest's mix timeline: {mixes}")
     viewer_b.wait_for_selector("#record[data-state='done']", timeout=10_000)
     check(True, "viewer B (no previews) shows the take done too")
+    # The layout the take ended with is the next take's: the program view went back to
+    # the plan's PiP after a take recorded in Side by side (issue 36, item 11).
+    try:
+        page.wait_for_selector(f'button[data-layout="{TAKE_LAYOUT}"][aria-pressed="true"]', timeout=5000)
+        kept = True
+    except Exception:
+        kept = False
+    check(kept, f"after the take the layout stays {TAKE_LAYOUT}, the next take's starting layout "
+                f"(state: {page.request.get('/api/state').json().get('layout', {}).get('name')!r})")
     return {"phases": phases, "finalising": finalising["seen"], "stop_to_done": ended}
 
 

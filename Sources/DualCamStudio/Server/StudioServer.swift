@@ -45,7 +45,7 @@ public final class Studio: Sendable {
         planWatchers.add(bufferingNewest: 1)
     }
 
-    private func planChanged() {
+    func planChanged() {
         planWatchers.yield(())
     }
 
@@ -96,6 +96,8 @@ public final class Studio: Sendable {
                 announce(url(port: port))
             },
             logger: logger)
+        let carry = Task { await carryLayoutBetweenTakes() }
+        defer { carry.cancel() }
         do {
             try await app.runService(gracefulShutdownSignals: [])
         } catch {

@@ -28,6 +28,8 @@ final class TerminalClient: Sendable {
         var lastCountdown: Int?
         var lastBar = -1
         var interrupts = 0
+        /// The layout the last take recorded with, for the next one.
+        var lastLayout: LayoutSpec?
         /// The first signal cancelled a take that had not begun recording.
         var cancelling = false
         var quit: (@Sendable () -> Void)?
@@ -51,7 +53,12 @@ final class TerminalClient: Sendable {
     }
 
     private func show(_ snapshot: RigSnapshot) {
-        state.withLock { $0.busy = snapshot.busy; $0.phase = snapshot.take?.phase }
+        state.withLock { s in
+            s.busy = snapshot.busy
+            s.phase = snapshot.take?.phase
+            // The layout a take ends with is the next take's (as in the studio).
+            if let take = snapshot.take, !take.isOver, let layout = try? LayoutSpec(parsing: take.layout) { s.lastLayout = layout }
+        }
         guard let take = snapshot.take else { return }
         if let n = take.countdownSeconds, n > 0 {
             let changed = state.withLock { s -> Bool in
@@ -81,7 +88,8 @@ final class TerminalClient: Sendable {
         let command: RigCommand
         switch key {
         case .enter where serving && !busy, .start:
-            guard let plan = startPlan else { return }
+            guard var plan = startPlan else { return }
+            if let layout = state.withLock({ $0.lastLayout }) { plan.layout = layout }
             command = .start(plan)
         case .enter, .stop: command = .stop(reason: "Enter")
         case .nextLayout: command = .nextLayout
