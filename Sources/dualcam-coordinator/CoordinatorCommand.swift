@@ -202,7 +202,7 @@ struct Demo: AsyncParsableCommand {
     @Option(help: "Output folder, one sub-folder per session (default: the library, ~/Videos/DualCam or `library =` in coordinator.conf).")
     var out: String?
     @Option(parsing: .unconditional, help: "Number of agents (host, guest, then extra cameras).") var cameras = 2
-    @Option(help: "Picture size WxH.") var size = "1280x720"
+    @Option(help: "Picture size WxH (the demo's own default; `start` and `serve` record their preset's, 1080p for balanced).") var size = "1280x720"
     @Option(help: "Frame rate (24, 25, 30, 30000/1001, 50, 60).") var fps = "30"
     @OptionGroup var layout: LayoutOptions
     @Flag(help: "Free-running synthetic cameras, as real cameras behave (default: genlocked).") var freeRun = false

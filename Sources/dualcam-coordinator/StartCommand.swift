@@ -7,8 +7,8 @@ import Foundation
 
 /// How a take records: the options `start` and `serve` share.
 struct TakeOptions: ParsableArguments {
-    @Option(help: "Quality preset: balanced (1080p30 H.264), high-efficiency (1080p30 H.265), maximum-quality (4K60 H.265), social-media (1080p30 H.264 at 8 Mbit/s).")
-    var preset = "balanced"
+    @Option(help: ArgumentHelp("Quality preset: \(QualityPreset.helpText). `demo` records 1280x720 instead, so that its agents and coordinator keep real time on one machine."))
+    var preset = QualityPreset.standard.rawValue
     @Option(help: "Picture size WxH (overrides the preset).") var size: String?
     @Option(help: "Frame rate (overrides the preset).") var fps: String?
     @Option(help: "Encoder on the agents: libx264, libx265, h264_v4l2m2m (overrides the preset).") var encoder: String?

@@ -444,11 +444,12 @@ def take_check(page, viewer_b, demo):
     # cameras are test patterns, which it says in capitals.
     preflight = page.eval_on_selector_all("#preflight li", "ls => ls.map(l => ({text: l.textContent, alert: l.classList.contains('alert')}))")
     print("  pre-flight: " + " | ".join(item["text"] for item in preflight))
-    check(page.is_visible("#preflight") and len(preflight) == 4 and preflight[0]["text"].startswith("pre-flight:")
+    check(page.is_visible("#preflight") and len(preflight) == 5 and preflight[0]["text"].startswith("pre-flight:")
           and all("TEST PATTERN" in item["text"] and item["alert"] for item in preflight[1:3])
-          and preflight[3]["text"].startswith("composite: libx264") and "auto" in preflight[3]["text"],
+          and preflight[3]["text"].startswith("composite: libx264") and "auto" in preflight[3]["text"]
+          and preflight[4]["text"].startswith("this computer: ") and "GB free in " in preflight[4]["text"],
           "the page shows the pre-flight: a line per camera, each marked a test pattern, then the composite's "
-          "automatic preset (measured, or still being measured while the agents prepare)")
+          "automatic preset (measured, or still being measured while the agents prepare), then this computer's free disk")
     time.sleep(max(0.0, recording_at + LAYOUT_AT_SECONDS - time.monotonic()))
     page.click(f'button[data-layout="{TAKE_LAYOUT}"]')
     clicked_at = time.monotonic() - recording_at

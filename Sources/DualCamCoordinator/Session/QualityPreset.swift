@@ -17,6 +17,27 @@ public enum QualityPreset: String, CaseIterable, Sendable {
         return preset
     }
 
+    /// What `start` and `serve` record when no preset is named. `demo` records 1280x720
+    /// instead (its own `--size`), so that two agents and a coordinator on one machine
+    /// keep real time.
+    public static let standard = QualityPreset.balanced
+
+    /// Each preset in words, for `--help` and errors: the one list of what they record.
+    public var summary: String {
+        switch self {
+        case .highEfficiency: "1080p30 H.265"
+        case .balanced: "1080p30 H.264"
+        case .maximum: "4K60 H.265"
+        case .social: "1080p30 H.264 at 8 Mbit/s"
+        }
+    }
+
+    /// "balanced (default: 1080p30 H.264), high-efficiency (1080p30 H.265), …"
+    public static var helpText: String {
+        allCases.sorted { ($0 == standard ? 0 : 1) < ($1 == standard ? 0 : 1) }
+            .map { "\($0.rawValue) (\($0 == standard ? "default: " : "")\($0.summary))" }.joined(separator: ", ")
+    }
+
     /// Applies the preset's picture and encoder settings to `plan`.
     public func apply(to plan: inout SessionPlan) {
         switch self {
