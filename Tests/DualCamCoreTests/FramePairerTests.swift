@@ -47,6 +47,26 @@ import Testing
         #expect(p.statistics.pairs == 0 && p.statistics.streams[1].framesUsed == 30)
     }
 
+    /// A free-running camera whose first frame comes 20 ms after T0 (past half a period)
+    /// is shown from the first tick: every free-run combined file began with a blank host.
+    @Test func aCameraWhoseFirstFrameIsJustPastTheFirstTickIsShownFromIt() {
+        var p = Pairer(streamCount: 2, rate: .fps30, latencyWindowNanoseconds: 500_000_000, repeatLimit: 3)
+        for i in 0..<30 as Range<Int64> {
+            p.push(stream: 0, presentationNanoseconds: Self.time(i, .fps30), payload: Int(i))
+            p.push(stream: 1, presentationNanoseconds: Self.time(i, .fps30, phase: 20_000_000), payload: 100 + Int(i))
+        }
+        p.finishAll()
+        let ticks = p.drainReady()
+        #expect(Self.kinds(ticks, stream: 1).hasPrefix("FFF") && p.statistics.noSignal == 0, "\(Self.kinds(ticks, stream: 1))")
+        guard case .frame(100, let early) = ticks[0].frames[1], case .frame(100, let own) = ticks[1].frames[1] else {
+            Issue.record("the first frame is not shown at ticks 0 and 1: \(ticks.prefix(2).map(\.frames))")
+            return
+        }
+        #expect(early == 20_000_000 && own == 20_000_000 - 33_333_333)
+        // Only a stream's start: a stream that went silent and came back shows no signal
+        // until its own frames' ticks (aStreamThatStallsIsRepeatedThenShownAsNoSignal).
+    }
+
     @Test func aSingleFrameIsShownThenRepeatedThenGone() {
         var p = Pairer(streamCount: 1, rate: .fps25, latencyWindowNanoseconds: 0, repeatLimit: 5)
         p.push(stream: 0, presentationNanoseconds: 10_000_000, payload: 7)

@@ -3,7 +3,8 @@
 /// Tick `k` is at presentation time `rate.instant(ofFrame: k)`. Every frame belongs to the
 /// tick nearest to it (its "cell", half a period either side), and per tick and stream
 /// the nearest frame in that cell is shown; without one, the stream's last shown frame is
-/// repeated for up to `repeatLimit` ticks, then the stream shows no signal.
+/// repeated for up to `repeatLimit` ticks, then the stream shows no signal. A stream's very
+/// first frame, when it falls in the next tick's cell, is shown from this tick already.
 ///
 /// It works live: a tick is emitted once every stream has either sent a frame of a later
 /// cell or finished, or once the newest frame of any stream is more than the latency window
@@ -27,6 +28,8 @@ public struct FramePairer<Payload: Sendable>: Sendable {
         var finished = false
         var lastShown: Payload?
         var repeatsSinceFresh = 0
+        /// Any frame of it was shown yet.
+        var started = false
     }
 
     public let streamCount: Int
@@ -159,10 +162,23 @@ public struct FramePairer<Payload: Sendable>: Sendable {
                 frames.append(.frame(first.payload, errorNanoseconds: first.errorNanoseconds))
                 streams[s].lastShown = first.payload
                 streams[s].repeatsSinceFresh = 0
+                streams[s].started = true
                 counts.streams[s].framesUsed += 1
                 frameErrors.add(first.errorNanoseconds)
                 earliest = min(earliest, tickTime + first.errorNanoseconds)
                 latest = max(latest, tickTime + first.errorNanoseconds)
+            } else if !streams[s].started, let next = streams[s].pending.first, next.cell == k + 1, next.errorNanoseconds < 0 {
+                // A camera whose first frame comes less than a period after this tick (before
+                // the next), but past its cell (a free-running sensor's phase), is shown from
+                // this tick on:
+                // a blank picture for one tick opened every free-run combined file. Its own
+                // tick shows it again, fresh; the error said here is its true distance.
+                let error = rate.instant(ofFrame: k + 1) + next.errorNanoseconds - tickTime
+                frames.append(.frame(next.payload, errorNanoseconds: error))
+                streams[s].started = true
+                frameErrors.add(error)
+                earliest = min(earliest, tickTime + error)
+                latest = max(latest, tickTime + error)
             } else if let last = streams[s].lastShown, streams[s].repeatsSinceFresh < repeatLimit {
                 frames.append(.repeated(last))
                 streams[s].repeatsSinceFresh += 1
