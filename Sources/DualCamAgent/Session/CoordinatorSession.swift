@@ -32,11 +32,14 @@ final class CoordinatorSession: Sendable {
     private let clockLog: ClockLog?
     /// This connection as the agent's admission weighs it against a newer one.
     private let held: HeldConnection
+    /// Whether the camera is there, said in HelloAck and Telemetry (PROTOCOL.md §4.1).
+    private let watch: SourceWatch
 
     init(options: AgentOptions, clock: AgentClock, registry: RecordingRegistry, prepared: PreparedSessions, held: HeldConnection,
-         logger: Logger) {
+         watch: SourceWatch, logger: Logger) {
         self.options = options
         self.held = held
+        self.watch = watch
         self.clock = clock
         self.clockLog = ClockLog(path: options.clockLogPath)
         self.registry = registry
@@ -55,7 +58,15 @@ final class CoordinatorSession: Sendable {
         let context = Context(connection: connection, credit: credit, turn: UploadTurn(), preview: preview,
                               localIP: channel.channel.localAddress?.ipAddress, coordinatorIP: channel.channel.remoteAddress?.ipAddress,
                               scopeID: channel.channel.localAddress?.ipv6ScopeID ?? 0)
+        // A camera that goes or comes back is told at once, not at the next take: a
+        // Telemetry is the message that carries it at any time after the handshake.
+        let listening = watch.listen { [clock, options] problem in
+            var report = TelemetryReporter.health(clock: clock, spoolPath: options.spoolDirectory)
+            report.sourceProblem = problem ?? ""
+            try? connection.send(.telemetry(report))
+        }
         defer {
+            watch.unlisten(listening)
             lane.withLockedValue { $0?.stop(); $0 = nil }
             reportBetweenTakes(false, connection)
             preview.end()
@@ -396,7 +407,7 @@ final class CoordinatorSession: Sendable {
         }
         guard running == nil, let camera = prepared.camera else { return }
         let reporter = TelemetryReporter(stats: camera.stats, clock: clock, spoolPath: options.spoolDirectory,
-                                         countsAcknowledgements: false)
+                                         countsAcknowledgements: false, sourceProblem: { [watch] in watch.problem })
         let task = Task { [registry] in
             while !Task.isCancelled {
                 try? await Task.sleep(nanoseconds: 1_000_000_000)
@@ -412,7 +423,7 @@ final class CoordinatorSession: Sendable {
     private func reportTelemetry(_ sessionID: String, _ connection: AgentConnection) async throws {
         guard let pipeline = registry.pipeline(sessionID) else { return }
         let reporter = TelemetryReporter(stats: pipeline.stats, clock: clock, spoolPath: options.spoolDirectory,
-                                         countsAcknowledgements: true)
+                                         countsAcknowledgements: true, sourceProblem: { [watch] in watch.problem })
         var tick = 0
         var encoderSaid = Dualcam_V1_EncoderStatus()
         while registry.summary(sessionID) == nil && !Task.isCancelled {
@@ -448,6 +459,7 @@ final class CoordinatorSession: Sendable {
         caps.maxHeight = UInt32(clamping: limits.maxHeight)
         caps.maxFps = UInt32(clamping: limits.maxFramesPerSecond)
         caps.freeDiskBytes = UInt64(max(FreeSpace.bytes(at: options.spoolDirectory) ?? 0, 0))
+        caps.sourceProblem = WireSentences.fitted([watch.problem ?? ""])[0]
         ack.capabilities = caps
         ack.recordingSessions = registry.recording
         ack.pendingSessions = SegmentSpool(root: options.spoolDirectory).unacknowledgedSessions()

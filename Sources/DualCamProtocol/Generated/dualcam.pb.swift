@@ -8,7 +8,7 @@
 // For information on using the generated types, please see the documentation:
 //   https://github.com/apple/swift-protobuf/
 
-/// DualCam wire protocol, version 1.7. See PROTOCOL.md for framing, states and rules.
+/// DualCam wire protocol, version 1.8. See PROTOCOL.md for framing, states and rules.
 /// Every message on the wire is one Envelope, preceded by its length (4 bytes, big endian).
 /// Unknown fields are ignored by every receiver; field numbers are never reused.
 
@@ -657,6 +657,10 @@ public nonisolated struct Dualcam_V1_Capabilities: Sendable {
 
   public var freeDiskBytes: UInt64 = 0
 
+  /// Since 1.8: why the agent's camera cannot record now, as a sentence saying what to do
+  /// ("camera /dev/video9 is missing: ..."); empty when it can (or from an older agent).
+  public var sourceProblem: String = String()
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -1155,6 +1159,9 @@ public nonisolated struct Dualcam_V1_Telemetry: Sendable {
   public var audioPeakDbfs: Double = 0
 
   public var audioRmsDbfs: Double = 0
+
+  /// since 1.8: as Capabilities.source_problem, now
+  public var sourceProblem: String = String()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -2245,7 +2252,7 @@ nonisolated extension Dualcam_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf._Me
 
 nonisolated extension Dualcam_V1_Capabilities: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Capabilities"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}video_codecs\0\u{1}sources\0\u{3}max_width\0\u{3}max_height\0\u{3}max_fps\0\u{3}free_disk_bytes\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}video_codecs\0\u{1}sources\0\u{3}max_width\0\u{3}max_height\0\u{3}max_fps\0\u{3}free_disk_bytes\0\u{3}source_problem\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2259,6 +2266,7 @@ nonisolated extension Dualcam_V1_Capabilities: SwiftProtobuf.Message, SwiftProto
       case 4: try { try decoder.decodeSingularUInt32Field(value: &self.maxHeight) }()
       case 5: try { try decoder.decodeSingularUInt32Field(value: &self.maxFps) }()
       case 6: try { try decoder.decodeSingularUInt64Field(value: &self.freeDiskBytes) }()
+      case 7: try { try decoder.decodeSingularStringField(value: &self.sourceProblem) }()
       default: break
       }
     }
@@ -2283,6 +2291,9 @@ nonisolated extension Dualcam_V1_Capabilities: SwiftProtobuf.Message, SwiftProto
     if self.freeDiskBytes != 0 {
       try visitor.visitSingularUInt64Field(value: self.freeDiskBytes, fieldNumber: 6)
     }
+    if !self.sourceProblem.isEmpty {
+      try visitor.visitSingularStringField(value: self.sourceProblem, fieldNumber: 7)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2293,6 +2304,7 @@ nonisolated extension Dualcam_V1_Capabilities: SwiftProtobuf.Message, SwiftProto
     if lhs.maxHeight != rhs.maxHeight {return false}
     if lhs.maxFps != rhs.maxFps {return false}
     if lhs.freeDiskBytes != rhs.freeDiskBytes {return false}
+    if lhs.sourceProblem != rhs.sourceProblem {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -3222,7 +3234,7 @@ nonisolated extension Dualcam_V1_RecordingFinished: SwiftProtobuf.Message, Swift
 
 nonisolated extension Dualcam_V1_Telemetry: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Telemetry"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}local_time_ns\0\u{3}capture_fps\0\u{3}encoded_fps\0\u{3}frames_dropped\0\u{3}encode_latency_ms\0\u{3}queue_depth\0\u{3}cpu_temperature_c\0\u{3}throttle_flags\0\u{3}free_disk_bytes\0\u{3}clock_error_bound_ns\0\u{3}segments_pending\0\u{1}audio\0\u{3}audio_peak_dbfs\0\u{3}audio_rms_dbfs\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}local_time_ns\0\u{3}capture_fps\0\u{3}encoded_fps\0\u{3}frames_dropped\0\u{3}encode_latency_ms\0\u{3}queue_depth\0\u{3}cpu_temperature_c\0\u{3}throttle_flags\0\u{3}free_disk_bytes\0\u{3}clock_error_bound_ns\0\u{3}segments_pending\0\u{1}audio\0\u{3}audio_peak_dbfs\0\u{3}audio_rms_dbfs\0\u{3}source_problem\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3244,6 +3256,7 @@ nonisolated extension Dualcam_V1_Telemetry: SwiftProtobuf.Message, SwiftProtobuf
       case 12: try { try decoder.decodeSingularBoolField(value: &self.audio) }()
       case 13: try { try decoder.decodeSingularDoubleField(value: &self.audioPeakDbfs) }()
       case 14: try { try decoder.decodeSingularDoubleField(value: &self.audioRmsDbfs) }()
+      case 15: try { try decoder.decodeSingularStringField(value: &self.sourceProblem) }()
       default: break
       }
     }
@@ -3292,6 +3305,9 @@ nonisolated extension Dualcam_V1_Telemetry: SwiftProtobuf.Message, SwiftProtobuf
     if self.audioRmsDbfs.bitPattern != 0 {
       try visitor.visitSingularDoubleField(value: self.audioRmsDbfs, fieldNumber: 14)
     }
+    if !self.sourceProblem.isEmpty {
+      try visitor.visitSingularStringField(value: self.sourceProblem, fieldNumber: 15)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -3310,6 +3326,7 @@ nonisolated extension Dualcam_V1_Telemetry: SwiftProtobuf.Message, SwiftProtobuf
     if lhs.audio != rhs.audio {return false}
     if lhs.audioPeakDbfs != rhs.audioPeakDbfs {return false}
     if lhs.audioRmsDbfs != rhs.audioRmsDbfs {return false}
+    if lhs.sourceProblem != rhs.sourceProblem {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

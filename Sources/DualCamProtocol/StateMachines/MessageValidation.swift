@@ -114,6 +114,7 @@ enum MessageValidation {
             throw ProtocolError(.badMessage, "HelloAck lists more than \(maxListedSessions) sessions")
         }
         for id in ack.pendingSessions + ack.recordingSessions { try checkSessionID(id) }
+        try checkSentences([caps.sourceProblem], in: "HelloAck source_problem")
     }
 
     static func checkReady(_ ready: Dualcam_V1_Ready) throws(ProtocolError) {
@@ -233,6 +234,7 @@ enum MessageValidation {
               t.clockErrorBoundNs >= 0, t.clockErrorBoundNs < maxInstant else {
             throw ProtocolError(.badMessage, "Telemetry: counters out of range")
         }
+        try checkSentences([t.sourceProblem], in: "Telemetry source_problem")
     }
 
     /// Preview sizes and rates the agents encode (§16): a small picture for a screen.
