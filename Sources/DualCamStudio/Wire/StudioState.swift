@@ -23,6 +23,9 @@ struct StudioState: Encodable {
         var camera: String
         var connection: String
         var lostForSeconds: Double?
+        /// Connected, but its camera cannot record: why, and what to do. A take records
+        /// without it, so the page shows it NOT READY and asks before recording.
+        var notReady: String?
         var clock: Clock?
         var telemetry: Telemetry?
         var uploadLagSeconds: Double?
@@ -201,7 +204,7 @@ extension StudioState {
                       preset: t.preset, encoderShortfall: t.encoderShortfall)
         }
         return Agent(index: index, name: a.name, role: a.role, camera: a.cameraName, connection: connection,
-                     lostForSeconds: lost,
+                     lostForSeconds: lost, notReady: a.connection == .connected ? a.sourceProblem : nil,
                      clock: a.clock.map { Clock(locked: $0.locked, errorBoundMicroseconds: $0.errorBoundMicroseconds,
                                                 offsetMilliseconds: $0.offsetMilliseconds,
                                                 roundTripMicroseconds: $0.roundTripMicroseconds) },
