@@ -179,7 +179,10 @@ extension StudioState {
         // During a take: its own layout, size and cameras; before one: what it will start with.
         let live = snapshot.take.flatMap { $0.isOver ? nil : $0 }
         let spec = live.flatMap { try? LayoutSpec(parsing: $0.layout) } ?? plan.layout
-        let cameras = live?.cameras ?? snapshot.agents.indices.filter { snapshot.agents[$0].connection == .connected }
+        // A NOT READY node is connected but left out of the take: not drawn in its layout.
+        let cameras = live?.cameras ?? snapshot.agents.indices.filter {
+            snapshot.agents[$0].connection == .connected && snapshot.agents[$0].sourceProblem == nil
+        }
         let width = live.map(\.outputWidth) ?? plan.width
         let height = live.map(\.outputHeight) ?? plan.height
         layout = Self.layout(spec, cameras: cameras, width: max(width, 2), height: max(height, 2))
