@@ -43,3 +43,34 @@ extension EndToEnd {
         }
     }
 }
+
+extension EndToEnd.MissingCameraTests {
+    /// The agent keeps checking: a node that appears where the camera should be, and goes
+    /// again, is said by the agent's log and, through its Telemetry, by a rig that is up
+    /// (`serve`), each time as it happens rather than at the next take.
+    @Test func aCameraThatChangesIsToldAsItHappens() throws {
+        let device = NSTemporaryDirectory() + "dualcam-video-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        defer { try? FileManager.default.removeItem(atPath: device) }
+        let rig = try RecoveryRig(extra: ["host": ["--source", "v4l2", "--device", device]])
+        let serve = try Child("dualcam-coordinator", ["serve", "--no-studio", "--countdown", "0", "--size", "320x240",
+                                                      "--state", rig.root + "/coordinator", "--out", rig.root + "/out"]
+                              + DemoRun.debugBuildClockGate + rig.agentOptions)
+        defer { serve.stop() }
+        try #require(serve.waitForErr(containing: "rig up", seconds: 60) != nil, "\(serve.errTail())")
+        #expect(serve.waitForErr(containing: "rec-host [host] is NOT READY: camera \(device) is missing: plug it in", seconds: 10) != nil,
+                "said as the rig comes up: \(serve.errTail())")
+        // A file is no camera: a new reason, within the 2 s check and a Telemetry.
+        #expect(FileManager.default.createFile(atPath: device, contents: nil))
+        #expect(serve.waitForErr(containing: "rec-host is NOT READY: \(device) is not a camera", seconds: 10) != nil, "\(serve.errTail())")
+        #expect(rig.agents[0].waitForErr(containing: "\(device) is not a camera", seconds: 5) != nil, "\(rig.agents[0].err.text)")
+        try FileManager.default.removeItem(atPath: device)
+        let gone = serve.err.text.components(separatedBy: "rec-host is NOT READY: camera \(device) is missing").count - 1
+        let deadline = Date().addingTimeInterval(10)
+        while serve.err.text.components(separatedBy: "rec-host is NOT READY: camera \(device) is missing").count - 1 == gone,
+              Date() < deadline { usleep(100_000) }
+        #expect(serve.err.text.components(separatedBy: "rec-host is NOT READY: camera \(device) is missing").count - 1 == gone + 1,
+                "missing again: \(serve.errTail())")
+        let agentSaid = rig.agents[0].err.text.components(separatedBy: "camera \(device) is missing").count - 1
+        #expect(agentSaid == 2, "the agent said it at start and once when it went again, not every 2 s: \(rig.agents[0].err.text)")
+    }
+}

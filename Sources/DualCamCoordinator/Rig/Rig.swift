@@ -410,6 +410,7 @@ public actor Rig {
             members[i].protocolMinor = ack.version.minor
             members[i].freeDiskBytes = ack.capabilities.freeDiskBytes
             members[i].sourceProblem = Member.problem(ack.capabilities.sourceProblem)
+            if let problem = members[i].sourceProblem { notify("\(ack.nodeName) is NOT READY: \(problem)") }
             let caps = ack.capabilities
             members[i].limits = CameraLimits(maxWidth: Int(caps.maxWidth), maxHeight: Int(caps.maxHeight),
                                              maxFramesPerSecond: Int(caps.maxFps))
