@@ -3,32 +3,30 @@ import SwiftProtobuf
 import Testing
 @testable import DualCamProtocol
 
-/// Protocol 1.8's `source_problem` (PROTOCOL.md §4.1, §4.4): carried by HelloAck's
-/// Capabilities and by Telemetry, bounded like every sentence, and harmless to a peer
-/// that does not know it.
+/// Protocol 1.8's `source_problem` and SourceStatus (PROTOCOL.md §4.1): carried by
+/// HelloAck's Capabilities and, as it changes, by SourceStatus in any phase; bounded like
+/// every sentence, and harmless to a peer that does not know them.
 @Suite struct SourceProblemTests {
     static let missing = "camera /dev/video9 is missing: plug it in, or set `device =` in agent.conf"
 
-    @Test func itRoundTripsInCapabilitiesAndTelemetry() throws {
+    @Test func itRoundTripsInCapabilitiesAndSourceStatus() throws {
         var caps = Dualcam_V1_Capabilities()
         caps.maxWidth = 1920
         caps.sourceProblem = Self.missing
         let decodedCaps = try Dualcam_V1_Capabilities(serializedBytes: try caps.serializedBytes() as [UInt8])
         #expect(decodedCaps.sourceProblem == Self.missing && decodedCaps.maxWidth == 1920)
         #expect(decodedCaps == caps)
-        var telemetry = Dualcam_V1_Telemetry()
-        telemetry.audioRmsDbfs = -40
-        telemetry.sourceProblem = Self.missing
-        let decodedTelemetry = try Dualcam_V1_Telemetry(serializedBytes: try telemetry.serializedBytes() as [UInt8])
-        #expect(decodedTelemetry.sourceProblem == Self.missing && decodedTelemetry.audioRmsDbfs == -40)
-        // Field numbers as dualcam.proto gives them: 7 in Capabilities, 15 in Telemetry
-        // (tag = number << 3 | 2 for a length-delimited string).
+        // Field numbers as dualcam.proto gives them: 7 in Capabilities, the body 44 of
+        // Envelope (tag = number << 3 | 2 for a length-delimited field).
         var only = Dualcam_V1_Capabilities()
         only.sourceProblem = "x"
         #expect(try only.serializedBytes() as [UInt8] == [7 << 3 | 2, 1, UInt8(ascii: "x")])
-        var onlyTelemetry = Dualcam_V1_Telemetry()
-        onlyTelemetry.sourceProblem = "x"
-        #expect(try onlyTelemetry.serializedBytes() as [UInt8] == [15 << 3 | 2, 1, UInt8(ascii: "x")])
+        var status = Dualcam_V1_SourceStatus()
+        status.problem = "x"
+        var envelope = Dualcam_V1_Envelope()
+        envelope.body = .sourceStatus(status)
+        #expect(try envelope.serializedBytes() as [UInt8] == [0xE2, 0x02, 3, 1 << 3 | 2, 1, UInt8(ascii: "x")])
+        #expect(try Dualcam_V1_Envelope(serializedBytes: try envelope.serializedBytes() as [UInt8]).sourceStatus.problem == "x")
         // The JSON name is the generator's, for the studio's and tests' text forms.
         #expect(try only.jsonString() == #"{"sourceProblem":"x"}"#)
     }
@@ -58,11 +56,32 @@ import Testing
         try MessageValidation.checkHelloAck(ack)
         ack.capabilities.sourceProblem += "x"
         #expect(throws: ProtocolError.self) { try MessageValidation.checkHelloAck(ack) }
-        var telemetry = Dualcam_V1_Telemetry()
-        telemetry.sourceProblem = String(repeating: "x", count: WireSentences.maxBytes + 1)
-        #expect(throws: ProtocolError.self) { try MessageValidation.checkTelemetry(telemetry) }
-        telemetry.sourceProblem = Self.missing
-        try MessageValidation.checkTelemetry(telemetry)
+        var status = Dualcam_V1_SourceStatus()
+        status.problem = String(repeating: "x", count: WireSentences.maxBytes + 1)
+        #expect(throws: ProtocolError.self) { try MessageValidation.checkSourceStatus(status) }
+        status.problem = Self.missing
+        try MessageValidation.checkSourceStatus(status)
+    }
+
+    /// An agent says its camera went or came back in any phase; only agents say it; the
+    /// coordinator gets the sentence printable.
+    @Test func sourceStatusFlowsFromAgentToCoordinatorInAnyPhase() throws {
+        var status = Dualcam_V1_SourceStatus()
+        status.problem = Self.missing + "\u{7}"
+        var pair = MachinePair()
+        try pair.connect()
+        try pair.agentSends(.sourceStatus(status))
+        try pair.pump()
+        #expect(pair.coordinatorEvents.last == .sourceStatus({ var s = status; s.problem = Self.missing + "?"; return s }()),
+                "\(pair.coordinatorEvents)")
+        try pair.startRecording("take-1")
+        try pair.agentSends(.sourceStatus(Dualcam_V1_SourceStatus()))
+        try pair.pump()
+        #expect(pair.coordinatorEvents.last == .sourceStatus(Dualcam_V1_SourceStatus()))
+        #expect(throws: ProtocolError.self) { try pair.coordinatorSends(.sourceStatus(status)) }
+        var agent = HostileInputTests().establishedAgent()
+        let actions = agent.receive(Envelopes.envelope(.sourceStatus(status), sequence: 2), now: 2)
+        HostileInputTests().expectRefused(actions, agent, mentioning: "SourceStatus")
     }
 
     @Test func theVersionSaysItIsThere() {

@@ -58,12 +58,11 @@ final class CoordinatorSession: Sendable {
         let context = Context(connection: connection, credit: credit, turn: UploadTurn(), preview: preview,
                               localIP: channel.channel.localAddress?.ipAddress, coordinatorIP: channel.channel.remoteAddress?.ipAddress,
                               scopeID: channel.channel.localAddress?.ipv6ScopeID ?? 0)
-        // A camera that goes or comes back is told at once, not at the next take: a
-        // Telemetry is the message that carries it at any time after the handshake.
-        let listening = watch.listen { [clock, options] problem in
-            var report = TelemetryReporter.health(clock: clock, spoolPath: options.spoolDirectory)
-            report.sourceProblem = problem ?? ""
-            try? connection.send(.telemetry(report))
+        // A camera that goes or comes back is told at once, not at the next take (§4.1).
+        let listening = watch.listen { problem in
+            var status = Dualcam_V1_SourceStatus()
+            status.problem = WireSentences.fitted([problem ?? ""])[0]
+            try? connection.send(.sourceStatus(status))
         }
         defer {
             watch.unlisten(listening)
@@ -407,7 +406,7 @@ final class CoordinatorSession: Sendable {
         }
         guard running == nil, let camera = prepared.camera else { return }
         let reporter = TelemetryReporter(stats: camera.stats, clock: clock, spoolPath: options.spoolDirectory,
-                                         countsAcknowledgements: false, sourceProblem: { [watch] in watch.problem })
+                                         countsAcknowledgements: false)
         let task = Task { [registry] in
             while !Task.isCancelled {
                 try? await Task.sleep(nanoseconds: 1_000_000_000)
@@ -423,7 +422,7 @@ final class CoordinatorSession: Sendable {
     private func reportTelemetry(_ sessionID: String, _ connection: AgentConnection) async throws {
         guard let pipeline = registry.pipeline(sessionID) else { return }
         let reporter = TelemetryReporter(stats: pipeline.stats, clock: clock, spoolPath: options.spoolDirectory,
-                                         countsAcknowledgements: true, sourceProblem: { [watch] in watch.problem })
+                                         countsAcknowledgements: true)
         var tick = 0
         var encoderSaid = Dualcam_V1_EncoderStatus()
         while registry.summary(sessionID) == nil && !Task.isCancelled {

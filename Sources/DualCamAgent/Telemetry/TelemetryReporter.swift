@@ -15,13 +15,9 @@ final class TelemetryReporter: @unchecked Sendable {
     private var previousInstant: Int64
     /// Serving a coordinator, whose acks tell which segments may still be needed here.
     private let countsAcknowledgements: Bool
-    /// Why the camera cannot record now (SourceWatch), carried in every report.
-    private let sourceProblem: @Sendable () -> String?
 
-    init(stats: PipelineStats, clock: AgentClock, spoolPath: String, countsAcknowledgements: Bool,
-         sourceProblem: @escaping @Sendable () -> String? = { nil }) {
+    init(stats: PipelineStats, clock: AgentClock, spoolPath: String, countsAcknowledgements: Bool) {
         self.stats = stats
-        self.sourceProblem = sourceProblem
         self.clock = clock
         self.spoolPath = spoolPath
         self.countsAcknowledgements = countsAcknowledgements
@@ -38,14 +34,18 @@ final class TelemetryReporter: @unchecked Sendable {
         let counters = stats.snapshot
         let since = max(previousInstant, counters.capturingSinceLocal ?? previousInstant)
         let seconds = max(Double(now - since) / 1e9, 0.001)
-        var t = Self.health(clock: clock, spoolPath: spoolPath, now: now)
-        t.sourceProblem = WireSentences.fitted([sourceProblem() ?? ""])[0]
+        var t = Dualcam_V1_Telemetry()
+        t.localTimeNs = now
         t.captureFps = Double(counters.captured - previous.captured) / seconds
         t.encodedFps = Double(counters.encoded - previous.encoded) / seconds
         t.framesDropped = UInt64(counters.sourceDrops + counters.backlogDrops + counters.beforeKeyframeDrops)
         t.encodeLatencyMs = Double(counters.encodeLatencyNanoseconds) / 1e6
         t.queueDepth = UInt32(counters.queueDepth)
         if countsAcknowledgements { t.segmentsPending = UInt32(max(counters.segments - counters.acknowledged.count, 0)) }
+        t.cpuTemperatureC = SystemHealth.cpuTemperature() ?? .nan
+        t.throttleFlags = SystemHealth.throttleFlags() ?? 0
+        t.freeDiskBytes = UInt64(max(FreeSpace.bytes(at: spoolPath) ?? 0, 0))
+        t.clockErrorBoundNs = clock.estimate?.errorBound(atLocal: now) ?? -1
         if let levels = stats.readAudioLevels() {
             t.audio = true
             t.audioPeakDbfs = levels.peakDBFS
@@ -68,21 +68,6 @@ final class TelemetryReporter: @unchecked Sendable {
         if Int64(t.freeDiskBytes) < DiskSpace.warnBytes { line += " (LOW)" }
         if t.clockErrorBoundNs > 0 { line += String(format: ", clock ±%.0f µs", Double(t.clockErrorBoundNs) / 1000) }
         return Sample(message: t, line: line)
-    }
-
-    /// A report of the machine alone (no pipeline's counters): temperature, throttling,
-    /// free disk and the clock's bound, as every report carries them.
-    static func health(clock: AgentClock, spoolPath: String, now: Int64? = nil) -> Dualcam_V1_Telemetry {
-        let now = now ?? clock.localNow()
-        var t = Dualcam_V1_Telemetry()
-        t.localTimeNs = now
-        t.cpuTemperatureC = SystemHealth.cpuTemperature() ?? .nan
-        t.throttleFlags = SystemHealth.throttleFlags() ?? 0
-        t.freeDiskBytes = UInt64(max(FreeSpace.bytes(at: spoolPath) ?? 0, 0))
-        // 0 before the clock is estimated: the coordinator refuses a negative bound as a
-        // bad message (PROTOCOL.md §10), which would close the connection.
-        t.clockErrorBoundNs = clock.estimate?.errorBound(atLocal: now) ?? 0
-        return t
     }
 }
 

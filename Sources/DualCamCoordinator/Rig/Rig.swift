@@ -421,19 +421,19 @@ public actor Rig {
         case .clockStatus(let status):
             members[i].clock = status
             logger.debug("clock \(i): state \(status.state) offset \(Int(status.offsetNs)) ns rate \(status.ratePpm) ppm bound \(status.errorBoundNs) ns rtt \(status.roundTripNs) ns")
+        case .sourceStatus(let status):
+            let problem = Member.problem(status.problem)
+            guard problem != members[i].sourceProblem else { break }
+            // Told as it happens, not at the next start.
+            if let problem {
+                notify("\(members[i].name) is NOT READY: \(problem)")
+            } else {
+                notify("\(members[i].name) is ready: its camera is back")
+            }
+            members[i].sourceProblem = problem
         case .telemetry(let telemetry):
             members[i].telemetry = telemetry
             members[i].telemetryAt = now
-            let problem = Member.problem(telemetry.sourceProblem)
-            if problem != members[i].sourceProblem {
-                // Between takes the operator is told as it happens, not at the next start.
-                if let problem {
-                    notify("\(members[i].name) is NOT READY: \(problem)")
-                } else if members[i].sourceProblem != nil {
-                    notify("\(members[i].name) is ready: its camera is back")
-                }
-                members[i].sourceProblem = problem
-            }
             if telemetry.freeDiskBytes > 0 { members[i].freeDiskBytes = telemetry.freeDiskBytes }
         case .cameraState(let state):
             answerCamera(state, from: i)

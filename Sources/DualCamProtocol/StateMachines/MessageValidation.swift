@@ -153,6 +153,11 @@ enum MessageValidation {
         }
     }
 
+    /// SourceStatus (§4.1): one sentence.
+    static func checkSourceStatus(_ status: Dualcam_V1_SourceStatus) throws(ProtocolError) {
+        try checkSentences([status.problem], in: "SourceStatus problem")
+    }
+
     /// EncoderStatus (§19): a session, a preset word, a sentence.
     static func checkEncoderStatus(_ status: Dualcam_V1_EncoderStatus) throws(ProtocolError) {
         try checkSessionID(status.sessionID)
@@ -234,7 +239,6 @@ enum MessageValidation {
               t.clockErrorBoundNs >= 0, t.clockErrorBoundNs < maxInstant else {
             throw ProtocolError(.badMessage, "Telemetry: counters out of range")
         }
-        try checkSentences([t.sourceProblem], in: "Telemetry source_problem")
     }
 
     /// Preview sizes and rates the agents encode (§16): a small picture for a screen.
