@@ -86,6 +86,20 @@ import Testing
             if case .updated(let agent) = event { agent.advertisement.name == name && agent.advertisement.pairingOpen } else { false }
         }
         #expect(reopened != nil, "the TXT update was not seen")
+        // A camera that goes and comes back (SourceWatch) is said in place too.
+        let missing = "camera /dev/video9 is missing: plug it in"
+        publisher?.update(sourceProblem: missing)
+        let notReady = await waitFor(events, seconds: 10) { event in
+            if case .updated(let agent) = event { agent.advertisement.name == name && agent.advertisement.sourceProblem == missing } else { false }
+        }
+        #expect(notReady != nil, "the problem was not announced")
+        publisher?.update(sourceProblem: nil)
+        let back = await waitFor(events, seconds: 10) { event in
+            if case .updated(let agent) = event {
+                agent.advertisement.name == name && agent.advertisement.sourceProblem == nil && agent.advertisement.pairingOpen
+            } else { false }
+        }
+        #expect(back != nil, "the camera's return was not announced")
         publisher = nil
         let gone = await waitFor(events, seconds: 10) { event in
             if case .removed(let instance) = event { instance == agent.instanceName } else { false }

@@ -116,7 +116,10 @@ public enum AgentSelection {
             (order[$0.advertisement.role] ?? 2, $0.advertisement.name) < (order[$1.advertisement.role] ?? 2, $1.advertisement.name)
         }
         for agent in sorted {
-            progress("found \(agent.advertisement.name) (\(agent.advertisement.role)) through mDNS at \(agent.addresses[0]) port \(agent.port)")
+            // What the agent announces of its camera is said before anything connects; a
+            // TXT record is anyone's to write, so only its printable characters are.
+            progress("found \(agent.advertisement.name) (\(agent.advertisement.role)) through mDNS at \(agent.addresses[0]) port \(agent.port)"
+                     + (agent.advertisement.sourceProblem.map { "; it is NOT READY: " + WireIdentifier.printable($0) } ?? ""))
         }
         let found = Set(sorted.map(\.advertisement.deviceID))
         let absent = ((try? paired.entries()) ?? []).filter { entry in entry.id.map { !found.contains($0) } ?? false }.map { entry in
