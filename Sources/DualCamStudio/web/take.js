@@ -112,14 +112,19 @@ export class TakeControls {
   }
 
   /**
-   * A camera that is NOT READY (connected, its camera missing) is left out of the take
-   * by the rig: recording one camera where two were meant is found too late, so the
-   * page asks first, naming each node and why. True to go on.
+   * A node that is NOT READY (connected, its camera missing) or not here (lost, not yet
+   * connected) is left out of the take by the rig: recording one camera where two were
+   * meant is found too late, so the page asks first, naming each node and why. True to go on.
    */
   confirmLeftOut(state = store.state) {
-    const left = (state?.agents ?? []).filter((a) => a.connection === 'connected' && a.notReady);
+    const why = (a) => {
+      if (a.connection === 'connected') return a.notReady ? `NOT READY: ${a.notReady}` : null;
+      return a.connection === 'lost' ? 'NOT HERE: its connection was lost, and the rig is reconnecting'
+        : 'NOT HERE: it has not answered yet; check that dualcam-agent runs there';
+    };
+    const left = (state?.agents ?? []).filter((a) => why(a) !== null);
     if (left.length === 0) return true;
-    const lines = left.map((a) => `${a.name} [${a.role}] is NOT READY: ${a.notReady}`);
+    const lines = left.map((a) => `${a.name} [${a.role}] is ${why(a)}.`);
     const names = left.map((a) => a.name);
     const them = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
     return window.confirm(`${lines.join('\n')}\n\nRecord without ${them}?`);
