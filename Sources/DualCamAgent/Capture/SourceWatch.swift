@@ -6,7 +6,7 @@ import NIOConcurrencyHelpers
 /// Whether the agent's source can record, checked when the agent starts and every 2 s
 /// after, so that a missing camera is found at the node rather than at the take: the log
 /// says so once when it goes and once when it is back, and the agent's announcement and
-/// its connections (HelloAck, Telemetry: PROTOCOL.md §4.1) carry the reason.
+/// its connections (HelloAck, then SourceStatus: PROTOCOL.md §4.1) carry the reason.
 public final class SourceWatch: Sendable {
     /// Often enough that a camera plugged back is seen before anyone presses record again;
     /// a check is one open and one ioctl.

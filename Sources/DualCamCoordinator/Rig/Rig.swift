@@ -38,7 +38,7 @@ public actor Rig {
         var previewAsked = false
         /// The agent's protocol minor (HelloAck): camera controls need 1.5.
         var protocolMinor: UInt32 = 0
-        /// Why its camera cannot record now (HelloAck, then each Telemetry; §4.1); nil: it can.
+        /// Why its camera cannot record now (HelloAck, then each SourceStatus; §4.1); nil: it can.
         var sourceProblem: String?
 
         /// Connected, and its camera can record: a take records it.

@@ -38,12 +38,6 @@ public struct AgentStatus: Sendable, Equatable {
     /// (an agent of protocol 1.8 or later says so; nil: ready, or an older agent). A take
     /// records without such a node: screens show it as NOT READY.
     public var sourceProblem: String? = nil
-
-    /// "NAME [role]: why", as the pre-flight and `start` say it, when connected and not ready.
-    public var notReadyLine: String? {
-        guard connection == .connected, let sourceProblem else { return nil }
-        return "\(name) [\(role)]: \(sourceProblem)"
-    }
 }
 
 public struct ClockStatus: Sendable, Equatable {
