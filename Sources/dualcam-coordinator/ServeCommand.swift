@@ -45,6 +45,11 @@ struct Serve: AsyncParsableCommand {
         let reports = Task { await Self.reportTakes(rig.snapshots()) }
         try await rig.connect()
         progress("rig up with \(endpoints.count) agent\(endpoints.count == 1 ? "" : "s"); Enter (or `start`) records a take, `quit` ends")
+        // Said once the rig is up (its notices reach this screen from now on, as a camera
+        // goes or comes back): a take would record without these nodes.
+        for agent in await rig.snapshot().agents {
+            if let reason = agent.sourceProblem { progress("\(agent.name) [\(agent.role)] is NOT READY: \(reason)") }
+        }
         let studioTask = noStudio ? nil : Task { [studio] in
             do {
                 try await studio.serve(rig: rig, plan: plan, logger: logger)

@@ -126,6 +126,8 @@ struct Start: AsyncParsableCommand {
     @Option(name: .customLong("camera"), parsing: .unconditionalSingleValue,
             help: "Camera settings before the take, as `camera` takes them, e.g. --camera \"guest --zoom 2 --lock exposure\" (repeatable).")
     var cameraWords: [String] = []
+    @Flag(help: "Without a terminal, record even when a paired node of the last take is missing or NOT READY (its camera is missing); at a terminal `start` asks instead.")
+    var allowMissing = false
 
     func run() async throws {
         Interrupts.install()
@@ -173,13 +175,48 @@ struct Start: AsyncParsableCommand {
         if agents.rolesByName { plan.roles = [.host, .guest].prefix(plan.agents.count).map { $0 } }
         progress("connecting to " + plan.agents.map { "\($0.host):\($0.port)" }.joined(separator: ", ") + "…")
         do {
-            let result = try await SessionRecorder(plan: plan, identity: identity, logger: logger, progress: progress).run(attach: terminal)
+            let confirm = leftOutCheck(selection: selection, outputDirectory: outputDirectory, progress: progress)
+            let result = try await SessionRecorder(plan: plan, identity: identity, logger: logger, progress: progress)
+                .run(confirm: confirm, attach: terminal)
             KeyReader.restoreTerminal()
             CommandSupport.report(result)
         } catch let cancelled as TakeCancelled {
             KeyReader.restoreTerminal()
             progress("\(cancelled)")
             throw ExitCode(cancelled.folderKept ? 1 : Interrupts.received?.exitCode ?? 1)
+        }
+    }
+}
+
+extension Start {
+    /// Once every agent answered: a node of the last take that is missing or NOT READY is
+    /// left out only when the person agrees (a terminal's question) or said so beforehand
+    /// (`--allow-missing`); otherwise `start` refuses, saying which node and why.
+    func leftOutCheck(selection: AgentSelection.Selection, outputDirectory: String,
+                      progress: @escaping @Sendable (String) -> Void) -> @Sendable (RigSnapshot) async throws -> Void {
+        let absent = selection.absentNodes
+        let lastTake = LastTake.deviceIDs(in: [outputDirectory])
+        let paired = Set(((try? PairedDevices(stateDirectory: state.directory).entries()) ?? []).map(\.deviceID))
+        let named = !agents.agent.isEmpty || agents.rolesByName
+        let allowMissing = self.allowMissing
+        return { snapshot in
+            let left = LeftOutNodes(agents: snapshot.agents, absent: absent, lastTake: lastTake, paired: paired, named: named)
+            guard !left.isEmpty else { return }
+            if allowMissing {
+                // The take's own warnings say it again as it starts ("recording without …").
+                return
+            }
+            // Without a terminal the refusal says the same sentences, once.
+            if Console.canAsk { for sentence in left.sentences { progress(sentence) } }
+            switch Console.ask(left.question, yesByDefault: false) {
+            case true?:
+                return
+            case false?:
+                throw CoordinatorError("not recording: start again once \(left.names) \(left.nodes.count == 1 ? "is" : "are") ready, "
+                    + "or answer y to record without \(left.nodes.count == 1 ? "it" : "them")")
+            case nil:
+                throw CoordinatorError(left.refusal)
+            }
         }
     }
 }

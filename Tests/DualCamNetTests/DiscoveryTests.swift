@@ -35,6 +35,15 @@ import Testing
         #expect(open.txtRecords.contains("pairing=open"))
         #expect(AgentAdvertisement(txtRecords: open.txtRecords) == open)
         #expect(AgentAdvertisement(txtRecords: ["id=nonsense", "proto=1.0"]) == nil)
+        // A camera that cannot record is said in the record (1.8), cut to fit a TXT string.
+        var missing = ad
+        missing.sourceProblem = "camera /dev/video9 is missing: plug it in"
+        #expect(missing.txtRecords.contains("problem=camera /dev/video9 is missing: plug it in"))
+        #expect(AgentAdvertisement(txtRecords: missing.txtRecords) == missing)
+        #expect(!ad.txtRecords.contains { $0.hasPrefix("problem=") })
+        missing.sourceProblem = String(repeating: "é", count: 300)
+        let long = try #require(missing.txtRecords.first { $0.hasPrefix("problem=") })
+        #expect(long.utf8.count <= 255 && long.hasSuffix("é"))
     }
 
     /// Waits for the first event that `match` accepts.
@@ -77,6 +86,20 @@ import Testing
             if case .updated(let agent) = event { agent.advertisement.name == name && agent.advertisement.pairingOpen } else { false }
         }
         #expect(reopened != nil, "the TXT update was not seen")
+        // A camera that goes and comes back (SourceWatch) is said in place too.
+        let missing = "camera /dev/video9 is missing: plug it in"
+        publisher?.update(sourceProblem: missing)
+        let notReady = await waitFor(events, seconds: 10) { event in
+            if case .updated(let agent) = event { agent.advertisement.name == name && agent.advertisement.sourceProblem == missing } else { false }
+        }
+        #expect(notReady != nil, "the problem was not announced")
+        publisher?.update(sourceProblem: nil)
+        let back = await waitFor(events, seconds: 10) { event in
+            if case .updated(let agent) = event {
+                agent.advertisement.name == name && agent.advertisement.sourceProblem == nil && agent.advertisement.pairingOpen
+            } else { false }
+        }
+        #expect(back != nil, "the camera's return was not announced")
         publisher = nil
         let gone = await waitFor(events, seconds: 10) { event in
             if case .removed(let instance) = event { instance == agent.instanceName } else { false }

@@ -53,6 +53,54 @@ import Testing
                 + "composed 1.2 ms a frame; measured ultrafast 80 fps, superfast 57 fps, veryfast 38 fps in 1.4 s)", "\(auto ?? "")")
     }
 
+    /// A node whose camera is missing is there, connected, and records nothing: the
+    /// pre-flight says so with the reason instead of counting it (issue 36).
+    @Test func aNodeWhoseCameraIsMissingIsNotReadyWithTheReason() {
+        let lines = Preflight.lines(plan: plan(), nodes: [
+            .init(name: "pi-guest", role: "guest", source: "synthetic DCTC 1280x720@30 genlocked, encoded with libx264; no sound",
+                  freeDiskBytes: nil, clockBoundNanoseconds: nil, temperatureC: nil),
+        ], absent: [], notReady: ["pi-host [host]: camera /dev/video9 is missing: plug it in"])
+        #expect(lines[0].hasSuffix(", 1 camera"), "\(lines[0])")
+        #expect(lines[2] == "  NOT READY: pi-host [host]: camera /dev/video9 is missing: plug it in", "\(lines)")
+        #expect(lines.filter { $0.contains("pi-host") }.count == 1)
+    }
+
+    /// Which nodes `start` asks about before recording without them: of the last take
+    /// (every paired one before any take, every named one), missing or not ready; each
+    /// said as a sentence that names it.
+    @Test func startAsksAboutTheNodesOfTheLastTakeItWouldLeaveOut() {
+        func agent(_ name: String, _ id: String, problem: String?, connected: Bool = true) -> AgentStatus {
+            var status = AgentStatus(name: name, role: "host", cameraName: "", deviceID: id, address: "127.0.0.1:1",
+                                     connection: connected ? .connected : .connecting, clock: nil, telemetry: nil,
+                                     uploadLagSeconds: nil, complete: false, givenUp: false)
+            status.sourceProblem = problem
+            return status
+        }
+        let missingCamera = "camera /dev/video9 is missing: plug it in, or set `device =` in agent.conf"
+        let agents = [agent("pi-host", "A", problem: missingCamera), agent("pi-guest", "B", problem: nil)]
+        let absent = [AgentSelection.Absent(deviceID: "C", name: "pi-cam3", role: "camera", reason: "paired, but it did not answer")]
+        let left = LeftOutNodes(agents: agents, absent: absent, lastTake: ["A", "B", "C"], paired: [], named: false)
+        #expect(left.nodes.map(\.name) == ["pi-host", "pi-cam3"])
+        #expect(left.question == "record without pi-host and pi-cam3?")
+        #expect(left.sentences == ["pi-host [host] is NOT READY: \(missingCamera).",
+                                   "pi-cam3 [camera] is NOT HERE: paired, but it did not answer."])
+        #expect(left.refusal.hasSuffix(" Not recording without them: start again once they are ready, or give --allow-missing to record without them."),
+                "\(left.refusal)")
+        #expect(left.refusal.hasPrefix(left.sentences[0] + " " + left.sentences[1]))
+        // Not in the last take: a node added since, or one the rig left behind, is not asked about.
+        #expect(LeftOutNodes(agents: agents, absent: absent, lastTake: ["B"], paired: ["A", "C"], named: false).isEmpty)
+        // Before any take every paired node counts; a named one always does.
+        #expect(LeftOutNodes(agents: agents, absent: [], lastTake: nil, paired: ["A"], named: false).names == "pi-host")
+        #expect(LeftOutNodes(agents: agents, absent: [], lastTake: nil, paired: [], named: false).isEmpty)
+        let named = LeftOutNodes(agents: agents, absent: [], lastTake: ["B"], paired: [], named: true)
+        #expect(named.names == "pi-host" && named.question == "record without pi-host?")
+        #expect(named.refusal == "pi-host [host] is NOT READY: \(missingCamera). Not recording without it: start again once it is "
+                + "ready, or give --allow-missing to record without it.")
+        // A node whose connection is lost is not NOT READY for the camera it had.
+        #expect(LeftOutNodes(agents: [agent("pi-host", "A", problem: missingCamera, connected: false)], absent: [], lastTake: nil,
+                             paired: ["A"], named: true).isEmpty)
+    }
+
     @Test func requiredAgentsAnswerByNameOrRole() {
         let connected = [(name: "pi-a", role: "host"), (name: "pi-b", role: "guest")]
         #expect(RequiredAgents.parse(" Host, guest ,") == ["host", "guest"])

@@ -34,6 +34,12 @@ public struct AgentServer: Sendable {
         let logger = self.logger
         // The camera between takes (the preview), shared by the connections one after another.
         let camera = IdleCamera(settings: options.defaults, clock: clock, logger: logger)
+        // Checked before the first connection can ask, so the log says at start what a
+        // take would otherwise find out (issue 36).
+        let watch = SourceWatch(source: options.defaults.source, logger: logger)
+        watch.checkNow()
+        let watching = Task { await watch.run() }
+        defer { watching.cancel() }
         CameraControlsService(source: options.defaults.source, stateDirectory: options.stateDirectory,
                               now: { clock.localNow() }, logger: logger).install()
         let paired = PairedDevices(stateDirectory: options.stateDirectory)
@@ -66,8 +72,10 @@ public struct AgentServer: Sendable {
         }
         guard let port = server.channel.localAddress?.port else { throw TransportError("listening socket has no port") }
         // Kept alive (announced) for as long as the server runs.
-        let publisher = announce(port: port)
+        let publisher = announce(port: port, sourceProblem: watch.problem)
         defer { withExtendedLifetime(publisher) {} }
+        let announcing = watch.listen { problem in publisher?.update(sourceProblem: problem) }
+        defer { watch.unlisten(announcing) }
         let control = Task {
             do {
                 try await ControlSocket.serve(stateDirectory: options.stateDirectory, window: window, logger: logger)
@@ -97,14 +105,14 @@ public struct AgentServer: Sendable {
         // way end with their connections.
         let listener = server.channel
         try await withTaskCancellationHandler {
-            try await serve(server, pairing: pairing, clock: clock, camera: camera, gate: gate)
+            try await serve(server, pairing: pairing, clock: clock, camera: camera, watch: watch, gate: gate)
         } onCancel: {
             listener.close(promise: nil)
         }
     }
 
     private func serve(_ server: NIOAsyncChannel<AcceptedConnection, Never>, pairing: PairingConnection,
-                       clock: AgentClock, camera: IdleCamera, gate: SessionGate) async throws {
+                       clock: AgentClock, camera: IdleCamera, watch: SourceWatch, gate: SessionGate) async throws {
         let logger = self.logger
         let sessions = SessionChannels()
         try await server.executeThenClose { connections in
@@ -150,7 +158,8 @@ public struct AgentServer: Sendable {
                             }
                             defer { sessions.remove(coordinator, held) }
                             await gate.acquire()
-                            let shutdown = await serveSession(connection.channel, held: held, clock: clock, camera: camera, gate: gate)
+                            let shutdown = await serveSession(connection.channel, held: held, clock: clock, camera: camera, watch: watch,
+                                                              gate: gate)
                             await gate.release()
                             if shutdown { server.channel.close(promise: nil) }
                         case .refused?, nil:
@@ -183,14 +192,14 @@ public struct AgentServer: Sendable {
 
     /// Runs one paired coordinator's session; true when it ended the agent.
     private func serveSession(_ channel: EnvelopeChannel, held: HeldConnection, clock: AgentClock, camera: IdleCamera,
-                              gate: SessionGate) async -> Bool {
+                              watch: SourceWatch, gate: SessionGate) async -> Bool {
         // Every accepted channel must be finished, also those queued behind a shutdown.
         if await gate.stopping {
             try? await channel.executeThenClose { _, _ in }
             return false
         }
         let session = CoordinatorSession(options: options, clock: clock, registry: registry,
-                                         prepared: PreparedSessions(camera: camera), held: held, logger: logger)
+                                         prepared: PreparedSessions(camera: camera), held: held, watch: watch, logger: logger)
         do {
             let outcome = try await session.serve(channel)
             guard outcome == .shutdown && options.allowRemoteShutdown else { return false }
@@ -218,11 +227,12 @@ public struct AgentServer: Sendable {
 
     /// Announces the agent; without Avahi it stays reachable by address, so a failure is
     /// a warning that says how to fix it, not an error.
-    private func announce(port: Int) -> AgentPublisher? {
+    private func announce(port: Int, sourceProblem: String?) -> AgentPublisher? {
         guard options.announce else { return nil }
-        let advertisement = AgentAdvertisement(
+        var advertisement = AgentAdvertisement(
             deviceID: identity.deviceID, name: options.name, role: options.role.name,
             protocolMajor: WireProtocol.major, protocolMinor: WireProtocol.minor)
+        advertisement.sourceProblem = sourceProblem
         do {
             let publisher = try AgentPublisher(advertisement: advertisement, port: port,
                                                interfaceName: options.announceInterface,

@@ -32,11 +32,14 @@ final class CoordinatorSession: Sendable {
     private let clockLog: ClockLog?
     /// This connection as the agent's admission weighs it against a newer one.
     private let held: HeldConnection
+    /// Whether the camera is there, said in HelloAck and Telemetry (PROTOCOL.md §4.1).
+    private let watch: SourceWatch
 
     init(options: AgentOptions, clock: AgentClock, registry: RecordingRegistry, prepared: PreparedSessions, held: HeldConnection,
-         logger: Logger) {
+         watch: SourceWatch, logger: Logger) {
         self.options = options
         self.held = held
+        self.watch = watch
         self.clock = clock
         self.clockLog = ClockLog(path: options.clockLogPath)
         self.registry = registry
@@ -55,7 +58,14 @@ final class CoordinatorSession: Sendable {
         let context = Context(connection: connection, credit: credit, turn: UploadTurn(), preview: preview,
                               localIP: channel.channel.localAddress?.ipAddress, coordinatorIP: channel.channel.remoteAddress?.ipAddress,
                               scopeID: channel.channel.localAddress?.ipv6ScopeID ?? 0)
+        // A camera that goes or comes back is told at once, not at the next take (§4.1).
+        let listening = watch.listen { problem in
+            var status = Dualcam_V1_SourceStatus()
+            status.problem = WireSentences.fitted([problem ?? ""])[0]
+            try? connection.send(.sourceStatus(status))
+        }
         defer {
+            watch.unlisten(listening)
             lane.withLockedValue { $0?.stop(); $0 = nil }
             reportBetweenTakes(false, connection)
             preview.end()
@@ -448,6 +458,7 @@ final class CoordinatorSession: Sendable {
         caps.maxHeight = UInt32(clamping: limits.maxHeight)
         caps.maxFps = UInt32(clamping: limits.maxFramesPerSecond)
         caps.freeDiskBytes = UInt64(max(FreeSpace.bytes(at: options.spoolDirectory) ?? 0, 0))
+        caps.sourceProblem = WireSentences.fitted([watch.problem ?? ""])[0]
         ack.capabilities = caps
         ack.recordingSessions = registry.recording
         ack.pendingSessions = SegmentSpool(root: options.spoolDirectory).unacknowledgedSessions()

@@ -43,12 +43,34 @@ public enum AgentSelection {
     /// with what to do), so that a take without them says so.
     public struct Selection: Sendable {
         public var endpoints: [AgentEndpoint]
-        public var absent: [String] = []
+        /// The paired agents not found, each with its device ID (to match the last take's).
+        public var absentNodes: [Absent] = []
+        /// Each absent agent as "NAME [role]: why, and what to do".
+        public var absent: [String] { absentNodes.map(\.line) }
 
-        public init(endpoints: [AgentEndpoint], absent: [String] = []) {
+        public init(endpoints: [AgentEndpoint], absentNodes: [Absent] = []) {
             self.endpoints = endpoints
-            self.absent = absent
+            self.absentNodes = absentNodes
         }
+    }
+
+    /// A paired agent that did not answer.
+    public struct Absent: Sendable, Equatable {
+        public var deviceID: String
+        public var name: String
+        public var role: String
+        /// Why it is not here, and what to do.
+        public var reason: String
+
+        public init(deviceID: String, name: String, role: String, reason: String) {
+            self.deviceID = deviceID
+            self.name = name
+            self.role = role
+            self.reason = reason
+        }
+
+        /// "NAME [role]: why, and what to do".
+        public var line: String { "\(name) [\(role)]: \(reason)" }
     }
 
     public static func resolve(_ specs: [Spec], paired: PairedDevices, identity: DeviceIdentity,
@@ -94,18 +116,22 @@ public enum AgentSelection {
             (order[$0.advertisement.role] ?? 2, $0.advertisement.name) < (order[$1.advertisement.role] ?? 2, $1.advertisement.name)
         }
         for agent in sorted {
-            progress("found \(agent.advertisement.name) (\(agent.advertisement.role)) through mDNS at \(agent.addresses[0]) port \(agent.port)")
+            // What the agent announces of its camera is said before anything connects; a
+            // TXT record is anyone's to write, so only its printable characters are.
+            progress("found \(agent.advertisement.name) (\(agent.advertisement.role)) through mDNS at \(agent.addresses[0]) port \(agent.port)"
+                     + (agent.advertisement.sourceProblem.map { "; it is NOT READY: " + WireIdentifier.printable($0) } ?? ""))
         }
         let found = Set(sorted.map(\.advertisement.deviceID))
         let absent = ((try? paired.entries()) ?? []).filter { entry in entry.id.map { !found.contains($0) } ?? false }.map { entry in
             // Read after "recording without " and "NOT HERE: " as well as alone: the name
             // first, then why, so that every sentence that names it reads as one.
-            "\(entry.name) [\(entry.role)]: paired, but it did not answer over mDNS within \(Int(seconds)) s (start dualcam-agent "
-                + "there, check it is on this network, or name it with --agent HOST:PORT)"
+            Absent(deviceID: entry.deviceID, name: entry.name, role: entry.role,
+                   reason: "paired, but it did not answer over mDNS within \(Int(seconds)) s (start dualcam-agent there, check it "
+                       + "is on this network, or name it with --agent HOST:PORT)")
         }
-        for line in absent { progress("warning: " + line) }
+        for node in absent { progress("warning: " + node.line) }
         return Selection(endpoints: sorted.map { AgentEndpoint(hosts: $0.addresses, port: $0.port, deviceID: $0.advertisement.deviceID) },
-                         absent: absent)
+                         absentNodes: absent)
     }
 
     /// The paired agents named for host and guest (by the name they announce), in that

@@ -4,7 +4,8 @@ import Foundation
 
 /// One screen before every take (the terminal prints it as the countdown starts; the
 /// studio shows the same lines): what each node will record and how, what it lacks said
-/// loudly, and the nodes that are not there. Built from what the agents said at Prepare.
+/// loudly, the nodes that are not there and those there that cannot record (NOT READY,
+/// with why). Built from what the agents said at Prepare and in HelloAck or Telemetry.
 enum Preflight {
     struct Node {
         var name: String
@@ -19,10 +20,11 @@ enum Preflight {
     }
 
     /// `composite`: the live composite's choice (measured, with `auto`); nil: the plan's.
+    /// `absent` and `notReady`: "NAME [role]: why", each read after a capitalised label.
     /// `laptopFreeBytes`: free space where this take's folder goes, which holds every
     /// camera's file and the composite (nil: not known).
-    static func lines(plan: SessionPlan, nodes: [Node], absent: [String], composite: CompositePreset? = nil,
-                      laptopFreeBytes: Int64? = nil) -> [String] {
+    static func lines(plan: SessionPlan, nodes: [Node], absent: [String], notReady: [String] = [],
+                      composite: CompositePreset? = nil, laptopFreeBytes: Int64? = nil) -> [String] {
         let quality = plan.bitrate.map { "\($0 / 1000) kbit/s" } ?? "crf \(plan.crf)"
         var out = ["pre-flight: \(plan.width)x\(plan.height) at \(plan.rate) fps, \(plan.encoder) \(plan.preset) \(quality), "
                    + "\(nodes.count) camera\(nodes.count == 1 ? "" : "s")"]
@@ -46,6 +48,7 @@ enum Preflight {
             out.append("  \(node.name) [\(node.role)]: " + parts.joined(separator: " · "))
         }
         for line in absent { out.append("  NOT HERE: " + line) }
+        for line in notReady { out.append("  NOT READY: " + line) }
         let composite = composite ?? CompositePreset.choose(plan: plan, cameras: nodes.count)
         out.append("  composite: \(plan.encoder) \(composite.preset), tune zerolatency (\(composite.reason))")
         if let free = laptopFreeBytes, free > 0 {

@@ -38,6 +38,19 @@ public actor Rig {
         var previewAsked = false
         /// The agent's protocol minor (HelloAck): camera controls need 1.5.
         var protocolMinor: UInt32 = 0
+        /// Why its camera cannot record now (HelloAck, then each SourceStatus; §4.1); nil: it can.
+        var sourceProblem: String?
+
+        /// Connected, and its camera can record: a take records it.
+        var recordable: Bool { connected && sourceProblem == nil }
+
+        /// "NAME [role]: why", read after "NOT READY: " and "recording without ".
+        var notReadyLine: String? { sourceProblem.map { "\(name) [\(role.name)]: \($0)" } }
+
+        /// An agent's sentence as this screen may show it (printable, bounded); nil for "".
+        static func problem(_ wire: String) -> String? {
+            wire.isEmpty ? nil : WireIdentifier.printable(wire, maxCharacters: WireSentences.maxBytes)
+        }
     }
 
     /// The coordinator's own identity (the studio's HTTPS certificate is this one).
@@ -316,8 +329,14 @@ public actor Rig {
         switch command {
         case .start(let plan):
             guard take == nil else { throw RigError("a take is under way (\(take!.machine.phase.name)); stop it first") }
-            let chosen = members.indices.filter { members[$0].connected }
-            guard !chosen.isEmpty else { throw RigError("no agent is connected; start the agents, or check the network") }
+            // A node whose camera is missing records nothing: it is left out here, said in
+            // the pre-flight, rather than found out when its Prepare fails.
+            let chosen = members.indices.filter { members[$0].recordable }
+            let notReady = members.indices.compactMap { members[$0].connected ? members[$0].notReadyLine : nil }
+            guard !chosen.isEmpty else {
+                if !notReady.isEmpty { throw RigError("no camera is ready to record: " + notReady.joined(separator: "; ")) }
+                throw RigError("no agent is connected; start the agents, or check the network")
+            }
             do {
                 let roles = plan.roles(overriding: chosen.map { members[$0].role })
                 try plan.mix.check(cameraNames: SessionNaming.cameraNames(roles: roles))
@@ -338,14 +357,18 @@ public actor Rig {
             }
             let absent = RequiredAgents.missing(plan.required, connected: chosen.map { (members[$0].name, members[$0].role.name) })
             guard absent.isEmpty else {
+                let unready = members.indices.filter { members[$0].connected && !members[$0].recordable }
                 throw RigError("not starting without \(absent.joined(separator: ", ")) (required): "
+                    + (unready.isEmpty ? "" : unready.compactMap { members[$0].notReadyLine }.joined(separator: "; ") + "; ")
                     + missingAdvice(members.indices.filter { !members[$0].connected }))
             }
             let missing = members.indices.filter { !members[$0].connected }.map { members[$0].name }
             let take = Take(plan: plan, agents: trackers, rigIndices: chosen, logger: logger, notice: noticeSink(), now: now)
+            take.notReady = notReady
             self.take = take
             lastTake = nil
             for absent in plan.absentAgents { take.warn("recording without " + absent) }
+            for line in notReady { take.warn("recording without " + line) }
             if !missing.isEmpty {
                 take.warn("recording without \(missing.joined(separator: ", ")): "
                     + missingAdvice(members.indices.filter { !members[$0].connected })
@@ -386,6 +409,8 @@ public actor Rig {
             members[i].role = ack.role
             members[i].protocolMinor = ack.version.minor
             members[i].freeDiskBytes = ack.capabilities.freeDiskBytes
+            members[i].sourceProblem = Member.problem(ack.capabilities.sourceProblem)
+            if let problem = members[i].sourceProblem { notify("\(ack.nodeName) is NOT READY: \(problem)") }
             let caps = ack.capabilities
             members[i].limits = CameraLimits(maxWidth: Int(caps.maxWidth), maxHeight: Int(caps.maxHeight),
                                              maxFramesPerSecond: Int(caps.maxFps))
@@ -396,6 +421,16 @@ public actor Rig {
         case .clockStatus(let status):
             members[i].clock = status
             logger.debug("clock \(i): state \(status.state) offset \(Int(status.offsetNs)) ns rate \(status.ratePpm) ppm bound \(status.errorBoundNs) ns rtt \(status.roundTripNs) ns")
+        case .sourceStatus(let status):
+            let problem = Member.problem(status.problem)
+            guard problem != members[i].sourceProblem else { break }
+            // Told as it happens, not at the next start.
+            if let problem {
+                notify("\(members[i].name) is NOT READY: \(problem)")
+            } else {
+                notify("\(members[i].name) is ready: its camera is back")
+            }
+            members[i].sourceProblem = problem
         case .telemetry(let telemetry):
             members[i].telemetry = telemetry
             members[i].telemetryAt = now
@@ -543,6 +578,7 @@ public actor Rig {
                 connection: m.connected ? .connected : m.lostSince.map { .lost(sinceSeconds: Double((now - $0) / 100_000_000) / 10) } ?? .connecting,
                 clock: m.clock.map(Self.clock), telemetry: nil, uploadLagSeconds: nil,
                 complete: tracker?.complete ?? false, givenUp: tracker?.phase == .gone)
+            status.sourceProblem = m.connected ? m.sourceProblem : nil
             if let tel = m.telemetry, let tracker, tracker.finished == nil {
                 status.telemetry = Self.telemetry(tel)
                 if let encoder = tracker.encoderStatus {

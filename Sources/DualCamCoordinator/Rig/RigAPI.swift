@@ -34,6 +34,10 @@ public struct AgentStatus: Sendable, Equatable {
     /// In the current take: every segment held.
     public var complete: Bool
     public var givenUp: Bool
+    /// Connected, but its camera cannot record now: why, as a sentence saying what to do
+    /// (an agent of protocol 1.8 or later says so; nil: ready, or an older agent). A take
+    /// records without such a node: screens show it as NOT READY.
+    public var sourceProblem: String? = nil
 }
 
 public struct ClockStatus: Sendable, Equatable {

@@ -16,7 +16,11 @@ public enum StatusText {
             switch a.connection {
             case .lost(let since): fields.append("LOST \(Int(since)) s, reconnecting")
             case .connecting: fields.append("reconnecting")
-            case .connected: if a.complete { fields.append("done") }
+            case .connected:
+                if a.complete { fields.append("done") }
+                // The whole reason is in the pre-flight and the warnings; a status line
+                // has room for the state only.
+                if a.sourceProblem != nil { fields.append("NOT READY (camera)") }
             }
             if a.givenUp { fields.append("given up") }
             if let t = a.telemetry, a.connection == .connected { fields += telemetryFields(t) }

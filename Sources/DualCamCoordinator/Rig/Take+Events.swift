@@ -44,6 +44,8 @@ extension Take {
             break  // only `delete` asks, on a connection of its own
         case .cameraState:
             break  // `camera` asks on a connection of its own
+        case .sourceStatus:
+            break  // the rig says it; a camera lost mid-take ends its recording by itself (no frames)
         case .telemetry(let telemetry):
             agents[i].telemetry = telemetry
             checkHealth(i, telemetry)

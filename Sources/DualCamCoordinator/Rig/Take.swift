@@ -31,6 +31,8 @@ final class Take {
     var warnings: [String] = []
     /// What the take records on each node, said as its countdown starts (`Preflight`).
     var preflight: [String] = []
+    /// Connected nodes left out because their camera cannot record: "NAME [role]: why".
+    var notReady: [String] = []
     var raised = Set<String>()
     var result: SessionResult?
     /// The live composite's measurement (`auto`), begun with the Prepare.
@@ -98,7 +100,7 @@ final class Take {
         if case .countingDown = machine.phase, case .preparing = before {
             let nodes = agents.indices.filter { machine.agents[$0].started }
             preflight = Preflight.lines(plan: plan, nodes: nodes.map(preflightNode), absent: plan.absentAgents,
-                                        composite: compositeChoice(cameras: nodes.count),
+                                        notReady: notReady, composite: compositeChoice(cameras: nodes.count),
                                         laptopFreeBytes: FreeSpace.bytes(at: plan.outputDirectory))
             for line in preflight { notice(line) }
         }

@@ -6,7 +6,9 @@ import Logging
 
 /// One take on a rig of its own, for `start` and `demo`: connects to the plan's agents,
 /// records, and ends the rig. `attach` hands the running rig to a screen (the terminal)
-/// before the take starts; without one, the rig's notices go to `progress`.
+/// before the take starts; without one, the rig's notices go to `progress`. `confirm`
+/// sees the rig once every agent answered and may refuse the take by throwing (`start`
+/// asks about the nodes it would leave out).
 public final class SessionRecorder: Sendable {
     let plan: SessionPlan
     let identity: DeviceIdentity
@@ -21,13 +23,15 @@ public final class SessionRecorder: Sendable {
         self.progress = progress
     }
 
-    public func run(attach: (@Sendable (Rig) async -> Void)? = nil) async throws -> SessionResult {
+    public func run(confirm: (@Sendable (RigSnapshot) async throws -> Void)? = nil,
+                    attach: (@Sendable (Rig) async -> Void)? = nil) async throws -> SessionResult {
         let rig = Rig(agents: plan.agents, identity: identity, logger: logger)
         let printer = attach == nil ? Self.print(rig.notices(), to: progress) : nil
         let loop = Task { await rig.run() }
         defer { printer?.cancel() }
         do {
             try await rig.connect()
+            if let confirm { try await confirm(await rig.snapshot()) }
             if let attach { await attach(rig) }
             let result = try await rig.record(plan)
             // The agents of a demo exit on this; a rig's agents (services) ignore it.

@@ -1,6 +1,7 @@
 /// What an agent announces about itself over DNS-SD (`_dualcam._tcp`), as TXT records:
-/// `id=` its device ID, `name=`, `role=`, `proto=MAJOR.MINOR`, and `pairing=open` while its
-/// pairing window is open. The TXT record is a hint
+/// `id=` its device ID, `name=`, `role=`, `proto=MAJOR.MINOR`, `pairing=open` while its
+/// pairing window is open, and `problem=` while its camera cannot record (why, and what
+/// to do; since 1.8). The TXT record is a hint
 /// for finding agents, never a credential: the connection still pins the device ID the
 /// user paired with, so a forged record can at worst point at a peer that is refused.
 public struct AgentAdvertisement: Sendable, Hashable {
@@ -13,6 +14,8 @@ public struct AgentAdvertisement: Sendable, Hashable {
     public var protocolMinor: UInt32
     /// The agent's pairing window is open (only then can an unpaired coordinator pair).
     public var pairingOpen = false
+    /// Why the agent's camera cannot record now (e.g. it is unplugged); nil while it can.
+    public var sourceProblem: String?
 
     public init(deviceID: DeviceID, name: String, role: String, protocolMajor: UInt32, protocolMinor: UInt32) {
         self.deviceID = deviceID
@@ -28,6 +31,14 @@ public struct AgentAdvertisement: Sendable, Hashable {
         while shortName.utf8.count > 200 { shortName.removeLast() }
         return ["id=\(deviceID)", "name=\(shortName)", "role=\(role)",
          "proto=\(protocolMajor).\(protocolMinor)"] + (pairingOpen ? ["pairing=open"] : [])
+            + (sourceProblem.map { ["problem=" + Self.cut($0, toBytes: 200)] } ?? [])
+    }
+
+    /// `text` cut at a character boundary to at most `limit` UTF-8 bytes.
+    static func cut(_ text: String, toBytes limit: Int) -> String {
+        var short = text
+        while short.utf8.count > limit { short.removeLast() }
+        return short
     }
 
     /// Reads TXT strings; nil when the device ID is missing or malformed (not a DualCam
@@ -44,6 +55,7 @@ public struct AgentAdvertisement: Sendable, Hashable {
         self.init(deviceID: id, name: fields["name"] ?? "", role: fields["role"] ?? "",
                   protocolMajor: version.first ?? 0, protocolMinor: version.count > 1 ? version[1] : 0)
         pairingOpen = fields["pairing"] == "open"
+        sourceProblem = fields["problem"].flatMap { $0.isEmpty ? nil : $0 }
     }
 }
 

@@ -80,12 +80,27 @@ public final class AgentPublisher: @unchecked Sendable {
         connection?.withLock {
             guard advertisement.pairingOpen != pairingOpen else { return }
             advertisement.pairingOpen = pairingOpen
-            guard let group else { return }
-            let txt = makeTXT()
-            defer { avahi_string_list_free(txt) }
-            let result = dc_avahi_update_txt_on(group, interface, proto, instanceName, AgentAdvertisement.serviceType, txt)
-            if result < 0 { logger.warning("\(AvahiError(result, "updating the TXT record of \(instanceName)"))") }
+            republishTXT()
         }
+    }
+
+    /// Says in the TXT record why the camera cannot record (nil: it can), so that a
+    /// coordinator looking for agents sees it before it connects.
+    public func update(sourceProblem: String?) {
+        connection?.withLock {
+            guard advertisement.sourceProblem != sourceProblem else { return }
+            advertisement.sourceProblem = sourceProblem
+            republishTXT()
+        }
+    }
+
+    /// Under the poll lock.
+    private func republishTXT() {
+        guard let group else { return }
+        let txt = makeTXT()
+        defer { avahi_string_list_free(txt) }
+        let result = dc_avahi_update_txt_on(group, interface, proto, instanceName, AgentAdvertisement.serviceType, txt)
+        if result < 0 { logger.warning("\(AvahiError(result, "updating the TXT record of \(instanceName)"))") }
     }
 
     /// The instance name in use (it changes if another node had taken it).

@@ -8,7 +8,7 @@
 // For information on using the generated types, please see the documentation:
 //   https://github.com/apple/swift-protobuf/
 
-/// DualCam wire protocol, version 1.7. See PROTOCOL.md for framing, states and rules.
+/// DualCam wire protocol, version 1.8. See PROTOCOL.md for framing, states and rules.
 /// Every message on the wire is one Envelope, preceded by its length (4 bytes, big endian).
 /// Unknown fields are ignored by every receiver; field numbers are never reused.
 
@@ -548,6 +548,15 @@ public nonisolated struct Dualcam_V1_Envelope: Sendable {
     set {body = .clockLaneOffer(newValue)}
   }
 
+  /// since 1.8
+  public var sourceStatus: Dualcam_V1_SourceStatus {
+    get {
+      if case .sourceStatus(let v)? = body {return v}
+      return Dualcam_V1_SourceStatus()
+    }
+    set {body = .sourceStatus(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Body: Equatable, Sendable {
@@ -585,6 +594,8 @@ public nonisolated struct Dualcam_V1_Envelope: Sendable {
     case encoderStatus(Dualcam_V1_EncoderStatus)
     /// since 1.7
     case clockLaneOffer(Dualcam_V1_ClockLaneOffer)
+    /// since 1.8
+    case sourceStatus(Dualcam_V1_SourceStatus)
 
   }
 
@@ -656,6 +667,26 @@ public nonisolated struct Dualcam_V1_Capabilities: Sendable {
   public var maxFps: UInt32 = 0
 
   public var freeDiskBytes: UInt64 = 0
+
+  /// Since 1.8: why the agent's camera cannot record now, as a sentence saying what to do
+  /// ("camera /dev/video9 is missing: ..."); empty when it can (or from an older agent).
+  public var sourceProblem: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// Agent -> coordinator, any time after the handshake (§4.1, since 1.8): the agent's source
+/// went missing, came back, or fails for another reason now. A message of its own rather
+/// than a Telemetry field: a larger Telemetry would give Envelope heap storage (§19).
+public nonisolated struct Dualcam_V1_SourceStatus: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// as Capabilities.source_problem: empty when the source can record
+  public var problem: String = String()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1591,7 +1622,7 @@ nonisolated extension Dualcam_V1_ErrorCode: SwiftProtobuf._ProtoNameProviding {
 
 nonisolated extension Dualcam_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Envelope"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sequence\0\u{3}in_reply_to\0\u{2}\u{8}hello\0\u{3}hello_ack\0\u{3}clock_ping\0\u{3}clock_pong\0\u{3}clock_status\0\u{1}prepare\0\u{1}ready\0\u{3}start_at\0\u{1}stop\0\u{3}segment_offer\0\u{3}segment_data\0\u{3}segment_ack\0\u{3}recording_finished\0\u{1}telemetry\0\u{1}error\0\u{1}keepalive\0\u{1}shutdown\0\u{3}segment_request\0\u{3}pair_request\0\u{4}\u{4}pair_confirm\0\u{3}pair_result\0\u{1}resume\0\u{3}pair_share\0\u{3}preview_request\0\u{3}preview_frame\0\u{3}forget_session\0\u{3}session_forgotten\0\u{3}camera_request\0\u{3}camera_state\0\u{3}encoder_status\0\u{3}clock_lane_offer\0\u{c}\u{1d}\u{1}\u{c}\u{1e}\u{1}\u{c}\u{1f}\u{1}")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sequence\0\u{3}in_reply_to\0\u{2}\u{8}hello\0\u{3}hello_ack\0\u{3}clock_ping\0\u{3}clock_pong\0\u{3}clock_status\0\u{1}prepare\0\u{1}ready\0\u{3}start_at\0\u{1}stop\0\u{3}segment_offer\0\u{3}segment_data\0\u{3}segment_ack\0\u{3}recording_finished\0\u{1}telemetry\0\u{1}error\0\u{1}keepalive\0\u{1}shutdown\0\u{3}segment_request\0\u{3}pair_request\0\u{4}\u{4}pair_confirm\0\u{3}pair_result\0\u{1}resume\0\u{3}pair_share\0\u{3}preview_request\0\u{3}preview_frame\0\u{3}forget_session\0\u{3}session_forgotten\0\u{3}camera_request\0\u{3}camera_state\0\u{3}encoder_status\0\u{3}clock_lane_offer\0\u{3}source_status\0\u{c}\u{1d}\u{1}\u{c}\u{1e}\u{1}\u{c}\u{1f}\u{1}")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2004,6 +2035,19 @@ nonisolated extension Dualcam_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf.
           self.body = .clockLaneOffer(v)
         }
       }()
+      case 44: try {
+        var v: Dualcam_V1_SourceStatus?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .sourceStatus(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .sourceStatus(v)
+        }
+      }()
       default: break
       }
     }
@@ -2145,6 +2189,10 @@ nonisolated extension Dualcam_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf.
       guard case .clockLaneOffer(let v)? = self.body else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 43)
     }()
+    case .sourceStatus?: try {
+      guard case .sourceStatus(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 44)
+    }()
     case nil: break
     }
     try unknownFields.traverse(visitor: &visitor)
@@ -2245,7 +2293,7 @@ nonisolated extension Dualcam_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf._Me
 
 nonisolated extension Dualcam_V1_Capabilities: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Capabilities"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}video_codecs\0\u{1}sources\0\u{3}max_width\0\u{3}max_height\0\u{3}max_fps\0\u{3}free_disk_bytes\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}video_codecs\0\u{1}sources\0\u{3}max_width\0\u{3}max_height\0\u{3}max_fps\0\u{3}free_disk_bytes\0\u{3}source_problem\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2259,6 +2307,7 @@ nonisolated extension Dualcam_V1_Capabilities: SwiftProtobuf.Message, SwiftProto
       case 4: try { try decoder.decodeSingularUInt32Field(value: &self.maxHeight) }()
       case 5: try { try decoder.decodeSingularUInt32Field(value: &self.maxFps) }()
       case 6: try { try decoder.decodeSingularUInt64Field(value: &self.freeDiskBytes) }()
+      case 7: try { try decoder.decodeSingularStringField(value: &self.sourceProblem) }()
       default: break
       }
     }
@@ -2283,6 +2332,9 @@ nonisolated extension Dualcam_V1_Capabilities: SwiftProtobuf.Message, SwiftProto
     if self.freeDiskBytes != 0 {
       try visitor.visitSingularUInt64Field(value: self.freeDiskBytes, fieldNumber: 6)
     }
+    if !self.sourceProblem.isEmpty {
+      try visitor.visitSingularStringField(value: self.sourceProblem, fieldNumber: 7)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2293,6 +2345,37 @@ nonisolated extension Dualcam_V1_Capabilities: SwiftProtobuf.Message, SwiftProto
     if lhs.maxHeight != rhs.maxHeight {return false}
     if lhs.maxFps != rhs.maxFps {return false}
     if lhs.freeDiskBytes != rhs.freeDiskBytes {return false}
+    if lhs.sourceProblem != rhs.sourceProblem {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Dualcam_V1_SourceStatus: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".SourceStatus"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}problem\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.problem) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.problem.isEmpty {
+      try visitor.visitSingularStringField(value: self.problem, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Dualcam_V1_SourceStatus, rhs: Dualcam_V1_SourceStatus) -> Bool {
+    if lhs.problem != rhs.problem {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -186,7 +186,7 @@ public struct AgentConnectionStateMachine: Sendable {
             throw ProtocolError(.badState, "second Hello on one connection")
 
         case .helloAck, .clockPing, .clockStatus, .ready, .segmentOffer, .segmentData,
-             .recordingFinished, .telemetry, .previewFrame, .sessionForgotten, .cameraState, .encoderStatus:
+             .recordingFinished, .telemetry, .previewFrame, .sessionForgotten, .cameraState, .encoderStatus, .sourceStatus:
             throw ProtocolError(.badMessage, "\(body.name) is sent by agents, not to them")
 
         case .pairRequest, .pairShare, .pairConfirm, .pairResult:
@@ -223,6 +223,8 @@ public struct AgentConnectionStateMachine: Sendable {
             break
         case .encoderStatus(let status):
             try MessageValidation.checkEncoderStatus(status)
+        case .sourceStatus(let status):
+            try MessageValidation.checkSourceStatus(status)
         case .previewFrame(let frame):
             try MessageValidation.checkPreviewFrame(frame)
         case .sessionForgotten(let answer):

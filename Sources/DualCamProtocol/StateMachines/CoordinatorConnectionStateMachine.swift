@@ -155,6 +155,13 @@ public struct CoordinatorConnectionStateMachine: Sendable {
             try MessageValidation.checkTelemetry(telemetry)
             return [.deliver(.telemetry(telemetry))]
 
+        case .sourceStatus(let status):
+            // Any phase: a camera can go or come back at any time (§4.1).
+            try MessageValidation.checkSourceStatus(status)
+            var shown = status
+            shown.problem = WireIdentifier.printable(status.problem, maxCharacters: WireSentences.maxBytes)
+            return [.deliver(.sourceStatus(shown))]
+
         case .encoderStatus(let status):
             try MessageValidation.checkEncoderStatus(status)
             var checked = status
@@ -283,7 +290,7 @@ public struct CoordinatorConnectionStateMachine: Sendable {
                 following = true
             }
         case .hello, .helloAck, .clockPing, .clockPong, .clockStatus, .ready, .segmentOffer, .segmentData,
-             .recordingFinished, .telemetry, .previewFrame, .sessionForgotten, .cameraState, .encoderStatus:
+             .recordingFinished, .telemetry, .previewFrame, .sessionForgotten, .cameraState, .encoderStatus, .sourceStatus:
             throw ProtocolError(.badMessage, "coordinators do not send \(body.name)")
         case .pairRequest, .pairShare, .pairConfirm, .pairResult:
             throw ProtocolError(.badState, "\(body.name) belongs on a pairing connection (§14)")

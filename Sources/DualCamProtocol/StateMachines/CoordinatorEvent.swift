@@ -4,6 +4,9 @@ public enum CoordinatorEvent: Sendable, Equatable {
     case connected(Dualcam_V1_HelloAck)
     case clockStatus(Dualcam_V1_ClockStatus)
     case telemetry(Dualcam_V1_Telemetry)
+    /// The agent's source went, came back or fails otherwise (§4.1, 1.8), checked, its
+    /// sentence made printable; an empty problem: it can record.
+    case sourceStatus(Dualcam_V1_SourceStatus)
     /// The encoder's preset now, and a shortfall while it cannot keep up (§19), checked.
     case encoderStatus(Dualcam_V1_EncoderStatus)
     case ready(Dualcam_V1_Ready)

@@ -33,6 +33,7 @@ extension Dualcam_V1_Envelope.OneOf_Body {
         case .cameraState: "CameraState"
         case .encoderStatus: "EncoderStatus"
         case .clockLaneOffer: "ClockLaneOffer"
+        case .sourceStatus: "SourceStatus"
         }
     }
 

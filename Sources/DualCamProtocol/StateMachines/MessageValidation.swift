@@ -114,6 +114,7 @@ enum MessageValidation {
             throw ProtocolError(.badMessage, "HelloAck lists more than \(maxListedSessions) sessions")
         }
         for id in ack.pendingSessions + ack.recordingSessions { try checkSessionID(id) }
+        try checkSentences([caps.sourceProblem], in: "HelloAck source_problem")
     }
 
     static func checkReady(_ ready: Dualcam_V1_Ready) throws(ProtocolError) {
@@ -150,6 +151,11 @@ enum MessageValidation {
                 throw ProtocolError(.badMessage, "Error fits: a fit needs a width, a height and a rate")
             }
         }
+    }
+
+    /// SourceStatus (§4.1): one sentence.
+    static func checkSourceStatus(_ status: Dualcam_V1_SourceStatus) throws(ProtocolError) {
+        try checkSentences([status.problem], in: "SourceStatus problem")
     }
 
     /// EncoderStatus (§19): a session, a preset word, a sentence.

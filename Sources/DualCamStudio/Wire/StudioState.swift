@@ -23,6 +23,9 @@ struct StudioState: Encodable {
         var camera: String
         var connection: String
         var lostForSeconds: Double?
+        /// Connected, but its camera cannot record: why, and what to do. A take records
+        /// without it, so the page shows it NOT READY and asks before recording.
+        var notReady: String?
         var clock: Clock?
         var telemetry: Telemetry?
         var uploadLagSeconds: Double?
@@ -176,7 +179,10 @@ extension StudioState {
         // During a take: its own layout, size and cameras; before one: what it will start with.
         let live = snapshot.take.flatMap { $0.isOver ? nil : $0 }
         let spec = live.flatMap { try? LayoutSpec(parsing: $0.layout) } ?? plan.layout
-        let cameras = live?.cameras ?? snapshot.agents.indices.filter { snapshot.agents[$0].connection == .connected }
+        // A NOT READY node is connected but left out of the take: not drawn in its layout.
+        let cameras = live?.cameras ?? snapshot.agents.indices.filter {
+            snapshot.agents[$0].connection == .connected && snapshot.agents[$0].sourceProblem == nil
+        }
         let width = live.map(\.outputWidth) ?? plan.width
         let height = live.map(\.outputHeight) ?? plan.height
         layout = Self.layout(spec, cameras: cameras, width: max(width, 2), height: max(height, 2))
@@ -201,7 +207,7 @@ extension StudioState {
                       preset: t.preset, encoderShortfall: t.encoderShortfall)
         }
         return Agent(index: index, name: a.name, role: a.role, camera: a.cameraName, connection: connection,
-                     lostForSeconds: lost,
+                     lostForSeconds: lost, notReady: a.connection == .connected ? a.sourceProblem : nil,
                      clock: a.clock.map { Clock(locked: $0.locked, errorBoundMicroseconds: $0.errorBoundMicroseconds,
                                                 offsetMilliseconds: $0.offsetMilliseconds,
                                                 roundTripMicroseconds: $0.roundTripMicroseconds) },

@@ -134,10 +134,16 @@ class CameraTile {
   tick(fromTimer = true, pictureAge = this.pictureAge?.() ?? Infinity) {
     const agent = this.agent;
     if (!agent) return;
-    const state = agent.connection || 'connecting';
+    const connected = agent.connection || 'connecting';
+    // Connected without a camera that can record: the take leaves it out (rig's sourceProblem).
+    const state = connected === 'connected' && agent.notReady ? 'notready' : connected;
     this.connection.dataset.state = state;
     this.element.dataset.connection = state;
-    if (state === 'lost') {
+    const title = state === 'notready' ? agent.notReady : '';
+    if (this.connection.title !== title) this.connection.title = title;
+    if (state === 'notready') {
+      setText(this.connection, 'NOT READY');
+    } else if (state === 'lost') {
       const lost = agent.lostForSeconds == null ? null : agent.lostForSeconds + secondsSinceState();
       setText(this.connection, lost == null ? 'Lost' : `Lost for ${format.span(lost)}`);
     } else {
@@ -146,11 +152,12 @@ class CameraTile {
 
     let cover = '';
     if (state === 'lost') cover = this.hasPicture ? 'Connection lost: showing the last picture' : 'Connection lost';
+    else if (state === 'notready') cover = `NOT READY: ${agent.notReady}`;
     else if (!this.hasPicture) cover = agent.preview ? 'Waiting for the picture…' : 'No preview from this camera';
     else if (pictureAge > STALE_MS && agent.preview) cover = `No picture for ${format.span(pictureAge / 1000)}`;
     this.cover.hidden = cover === '';
     setText(this.cover, cover);
-    this.cover.dataset.kind = state === 'lost' ? 'lost' : 'wait';
+    this.cover.dataset.kind = state === 'lost' || state === 'notready' ? 'lost' : 'wait';
     if (fromTimer && this.clip.dataset.on === 'true' && performance.now() >= this.clipUntil) {
       this.clip.dataset.on = 'false';
     }

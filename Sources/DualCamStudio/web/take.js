@@ -100,6 +100,7 @@ export class TakeControls {
   async start() {
     this.disarm();
     if (this.sending || isBusy()) return;
+    if (!this.confirmLeftOut()) return;
     this.sending = true;
     this.record.setAttribute('aria-busy', 'true');
     try {
@@ -108,6 +109,25 @@ export class TakeControls {
       this.sending = false;
       this.record.removeAttribute('aria-busy');
     }
+  }
+
+  /**
+   * A node that is NOT READY (connected, its camera missing) or not here (lost, not yet
+   * connected) is left out of the take by the rig: recording one camera where two were
+   * meant is found too late, so the page asks first, naming each node and why. True to go on.
+   */
+  confirmLeftOut(state = store.state) {
+    const why = (a) => {
+      if (a.connection === 'connected') return a.notReady ? `NOT READY: ${a.notReady}` : null;
+      return a.connection === 'lost' ? 'NOT HERE: its connection was lost, and the rig is reconnecting'
+        : 'NOT HERE: it has not answered yet; check that dualcam-agent runs there';
+    };
+    const left = (state?.agents ?? []).filter((a) => why(a) !== null);
+    if (left.length === 0) return true;
+    const lines = left.map((a) => `${a.name} [${a.role}] is ${why(a)}.`);
+    const names = left.map((a) => a.name);
+    const them = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+    return window.confirm(`${lines.join('\n')}\n\nRecord without ${them}?`);
   }
 
   sendStop() {
@@ -237,7 +257,7 @@ export class TakeControls {
     this.preflight.replaceChildren(...list.map((line) => {
       const item = document.createElement('li');
       item.textContent = line.trim();
-      if (/TEST PATTERN|NO SOUND|NOT HERE/.test(line)) item.classList.add('alert');
+      if (/TEST PATTERN|NO SOUND|NOT HERE|NOT READY/.test(line)) item.classList.add('alert');
       return item;
     }));
     this.preflight.hidden = list.length === 0;

@@ -20,10 +20,13 @@ enum Console {
 }
 
 extension Console {
+    /// A person can answer: standard input is a terminal.
+    static var canAsk: Bool { isatty(STDIN_FILENO) == 1 }
+
     /// A yes/no question at a terminal, read as one line before the key reader takes the
     /// terminal over; nil without a terminal (a script or service: the caller decides).
     static func ask(_ question: String, yesByDefault: Bool) -> Bool? {
-        guard isatty(STDIN_FILENO) == 1 else { return nil }
+        guard canAsk else { return nil }
         put(question + (yesByDefault ? " [Y/n] " : " [y/N] "), to: STDERR_FILENO)
         guard let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() else { return nil }
         if answer.isEmpty { return yesByDefault }
