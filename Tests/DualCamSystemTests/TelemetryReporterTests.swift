@@ -5,6 +5,17 @@ import Testing
 
 /// What the agent reports each second, from the pipeline's counters.
 struct TelemetryReporterTests {
+    /// Before the first clock exchange the bound is unknown: it went out as -1, which the
+    /// coordinator refuses as a bad message, closing the connection (seen with the studio
+    /// watching the preview as an agent connected). It is 0 until there is an estimate.
+    @Test func aReportBeforeAnyClockEstimateIsNeverNegative() {
+        let clock = AgentClock(simulatedError: .none)
+        let reporter = TelemetryReporter(stats: PipelineStats(), clock: clock, spoolPath: NSTemporaryDirectory(),
+                                         countsAcknowledgements: false)
+        #expect(clock.estimate == nil)
+        #expect(reporter.sample().message.clockErrorBoundNs == 0)
+    }
+
     @Test func aSampleCarriesRatesLossesQueueAndWhatTheCoordinatorStillNeeds() throws {
         let stats = PipelineStats()
         let clock = AgentClock(standaloneWith: .none)

@@ -45,7 +45,10 @@ final class TelemetryReporter: @unchecked Sendable {
         t.cpuTemperatureC = SystemHealth.cpuTemperature() ?? .nan
         t.throttleFlags = SystemHealth.throttleFlags() ?? 0
         t.freeDiskBytes = UInt64(max(FreeSpace.bytes(at: spoolPath) ?? 0, 0))
-        t.clockErrorBoundNs = clock.estimate?.errorBound(atLocal: now) ?? -1
+        // 0 until the clock has an estimate: the coordinator refuses a negative bound as a
+        // bad message and closes the connection (a studio watching the preview as an agent
+        // connected could see its first report go out before the first clock exchange).
+        t.clockErrorBoundNs = clock.estimate?.errorBound(atLocal: now) ?? 0
         if let levels = stats.readAudioLevels() {
             t.audio = true
             t.audioPeakDbfs = levels.peakDBFS

@@ -1175,6 +1175,7 @@ public nonisolated struct Dualcam_V1_Telemetry: Sendable {
 
   public var freeDiskBytes: UInt64 = 0
 
+  /// 0: not estimated yet (never negative)
   public var clockErrorBoundNs: Int64 = 0
 
   public var segmentsPending: UInt32 = 0
