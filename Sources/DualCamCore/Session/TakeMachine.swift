@@ -248,7 +248,14 @@ public struct TakeMachine: Sendable {
             agents[i].complete = true
             return finishIfSettled()
         case .unavailable(let i):
-            guard case .stopping = phase, !agents[i].complete, !agents[i].gone else { return [] }
+            // While recording too: an agent restarted near the stop is only asked for its
+            // spool; one that holds nothing was ignored then, and the take waited for it
+            // forever after the stop (an agent killed in its first segment).
+            switch phase {
+            case .stopping, .recording: break
+            default: return []
+            }
+            guard !agents[i].complete, !agents[i].gone, !agents[i].rejoining else { return [] }
             agents[i].gone = true
             return [.giveUp(i, reason: "it holds nothing more of this take")] + finishIfSettled()
         case .outputFailed(let reason, let now):
