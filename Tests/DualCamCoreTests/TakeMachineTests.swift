@@ -259,23 +259,15 @@ import Testing
         #expect(start == [.startAt([1], t0: t0, stop: t0 + 60 * Self.second)])
     }
 
+    /// Restarted near the stop, it is asked only for its spool. Holding nothing (killed in
+    /// its first segment), it is given up on at once, and the take finishes at the stop
+    /// instead of waiting for it forever.
     @Test func aRestartedAgentNearTheStopOnlyHandsInItsSpool() {
         var m = machine(2, duration: 10 * Self.second)
         let t0 = startRecording(&m, at: 0)
         _ = m.handle(.tick(now: t0))
         _ = m.handle(.lost(agent: 1, now: t0 + Self.second))
         #expect(m.handle(.connected(agent: 1, recordingThisTake: false, now: t0 + 7 * Self.second)) == [.resume(1)])
-    }
-
-    /// Restarted near the stop, it is asked only for its spool; holding nothing (killed in
-    /// its first segment), it is given up on at once, and the take finishes at the stop
-    /// instead of waiting for it forever.
-    @Test func aRestartedAgentNearTheStopHoldingNothingIsGivenUpOn() {
-        var m = machine(2, duration: 10 * Self.second)
-        let t0 = startRecording(&m, at: 0)
-        _ = m.handle(.tick(now: t0))
-        _ = m.handle(.lost(agent: 1, now: t0 + Self.second))
-        #expect(m.handle(.connected(agent: 1, recordingThisTake: false, now: t0 + 8 * Self.second)) == [.resume(1)])
         let unavailable = m.handle(.unavailable(agent: 1))
         #expect(unavailable.contains { if case .giveUp(1, _) = $0 { true } else { false } }, "\(unavailable)")
         _ = m.handle(.tick(now: t0 + 10 * Self.second))

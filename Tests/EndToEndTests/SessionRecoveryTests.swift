@@ -449,20 +449,12 @@ extension EndToEnd {
         /// half-written file and no manifest line) and back 6 s later: it records the rest
         /// of the take on the same timeline.
         @Test func anAgentKilledInItsFirstSegmentRejoinsToo() throws {
-            let rig = try RecoveryRig()
-            let start = try rig.coordinator(["start", "--duration", "16", "--countdown", "0", "--size", "320x240",
-                                             "--reconnect-grace", "20"])
-            #expect(start.waitForErr(containing: "recording ", seconds: 60) != nil, "\(start.err.all())")
-            Thread.sleep(forTimeInterval: 0.4)
-            // Down 6 s: more than the 5 s a remux reads of a segment to find its streams.
-            try rig.restartAgent(0, downSeconds: 6)
-            #expect(start.finish(seconds: 90) == 0, "\(start.err.all())")
+            let (rig, start) = try Self.hostKilledInItsFirstSegment(takeSeconds: 16)
             #expect(start.err.all().contains("rec-host records again"), "\(start.err.all())")
             let host = try rig.codes("DualCam_Host_")
             let guest = try rig.codes("DualCam_Guest_")
             #expect(guest.count == 480)
             #expect(host.count > 150 && host.count < 330, "host has \(host.count) frames")
-            // Its sound starts with its pictures, not seconds of silence from T0 before them.
             let cameras = try #require(try rig.manifest()["cameras"] as? [[String: Any]])
             #expect((cameras[0]["statistics"] as? [String: Any])?["rejoins"] as? Int == 1, "\(cameras[0])")
             if let h = host.last, let g = guest.last {
@@ -477,15 +469,23 @@ extension EndToEnd {
         /// stop (the machine ignored "holds nothing" while recording); now it finishes
         /// without it at the stop.
         @Test func anAgentBackNearTheStopHoldingNothingDoesNotHoldTheTake() throws {
+            let (rig, start) = try Self.hostKilledInItsFirstSegment(takeSeconds: 10)
+            #expect(start.err.all().contains("finishing without rec-host"), "\(start.err.all())")
+            #expect(try rig.codes("DualCam_Guest_").count == 300)
+        }
+
+        /// A take of `takeSeconds` whose host agent is killed 0.4 s in, before its first
+        /// segment is finished, and started again 6 s later; returns once the take ended
+        /// well (exit 0 within a minute and a half).
+        static func hostKilledInItsFirstSegment(takeSeconds: Int) throws -> (RecoveryRig, Child) {
             let rig = try RecoveryRig()
-            let start = try rig.coordinator(["start", "--duration", "10", "--countdown", "0", "--size", "320x240",
+            let start = try rig.coordinator(["start", "--duration", "\(takeSeconds)", "--countdown", "0", "--size", "320x240",
                                              "--reconnect-grace", "20"])
             #expect(start.waitForErr(containing: "recording ", seconds: 60) != nil, "\(start.err.all())")
             Thread.sleep(forTimeInterval: 0.4)
             try rig.restartAgent(0, downSeconds: 6)
-            #expect(start.finish(seconds: 60) == 0, "\(start.err.all())")
-            #expect(start.err.all().contains("finishing without rec-host"), "\(start.err.all())")
-            #expect(try rig.codes("DualCam_Guest_").count == 300)
+            #expect(start.finish(seconds: 90) == 0, "\(start.err.all())")
+            return (rig, start)
         }
 
         /// Recording until Enter, with keys pressed on the way (s, then p, which in a split

@@ -131,7 +131,7 @@ public actor Rig {
 
     /// Opens a link to every agent and waits until each has answered Hello.
     public func connect(timeoutSeconds: Double = 10) async throws {
-        for i in members.indices { try await open(i) }
+        for i in members.indices { try await openAgain(i) }
         try await withCheckedThrowingContinuation { continuation in
             connectWaiter = (MonotonicTime.now() + Int64(timeoutSeconds * 1e9), continuation)
             input.yield(.tick)
@@ -487,6 +487,22 @@ public actor Rig {
         members[i].link = link
         if let take, let t = take.rigIndices.firstIndex(of: i) { take.attach(t, link: link) }
         link.start()
+    }
+
+    /// The first connection to an agent, tried again while the agent closes it unjudged
+    /// during the handshake: an agent flooded with half-open connections from this
+    /// laptop's address closes the oldest strangers, ours among them, and `start` failed.
+    private func openAgain(_ i: Int) async throws {
+        var tries = 0
+        while true {
+            do {
+                return try await open(i)
+            } catch where TLSTransport.isUnansweredClose("\(error)") && tries < Self.unansweredCloseTries {
+                tries += 1
+                notify("\(members[i].name): \(error); trying again")
+                try await Task.sleep(nanoseconds: 200_000_000)
+            }
+        }
     }
 
     private func openOrReconnect(_ i: Int) async {
