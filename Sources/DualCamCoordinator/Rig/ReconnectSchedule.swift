@@ -3,15 +3,16 @@
 /// then every 2 s. Counted in the rig's ticks of 250 ms, so that it needs no clock.
 struct ReconnectSchedule {
     static let tickNanoseconds: UInt64 = 250_000_000
-    /// Ticks between tries: 0.25 s, then 0.5 s for 120 tries, then 2 s.
-    private static let gaps = [1] + Array(repeating: 2, count: 120) + [8]
     private var tries = 0
     private var waited = 0
+
+    /// Ticks before the next try: 0.25 s, then 0.5 s for 120 tries, then 2 s.
+    private var gap: Int { tries == 0 ? 1 : tries <= 120 ? 2 : 8 }
 
     /// One tick has passed; true when a try is due now.
     mutating func due() -> Bool {
         waited += 1
-        guard waited >= Self.gaps[min(tries, Self.gaps.count - 1)] else { return false }
+        guard waited >= gap else { return false }
         waited = 0
         tries += 1
         return true

@@ -32,7 +32,7 @@ public actor Rig {
         var freeDiskBytes: UInt64 = 0
         var lastReason: String?
         var reconnecting: Task<Void, Never>?
-        /// Connections the agent closed unjudged before it ever answered (`lose`).
+        /// Connections the agent closed unjudged before it ever answered (`openAgain`, `lose`).
         var unansweredCloses = 0
         /// Whether this connection was last asked for a preview (§16).
         var previewAsked = false
@@ -493,12 +493,11 @@ public actor Rig {
     /// during the handshake: an agent flooded with half-open connections from this
     /// laptop's address closes the oldest strangers, ours among them, and `start` failed.
     private func openAgain(_ i: Int) async throws {
-        var tries = 0
         while true {
             do {
                 return try await open(i)
-            } catch where TLSTransport.isUnansweredClose("\(error)") && tries < Self.unansweredCloseTries {
-                tries += 1
+            } catch where TLSTransport.isUnansweredClose("\(error)") && members[i].unansweredCloses < Self.unansweredCloseTries {
+                members[i].unansweredCloses += 1
                 notify("\(members[i].name): \(error); trying again")
                 try await Task.sleep(nanoseconds: 200_000_000)
             }
