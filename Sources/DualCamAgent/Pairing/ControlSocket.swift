@@ -15,13 +15,20 @@ import NIOPosix
 public enum ControlSocket {
     public static func path(stateDirectory: String) -> String { stateDirectory + "/control.sock" }
 
-    static func serve(stateDirectory: String, window: PairingWindow, logger: Logger) async throws {
-        let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+    typealias Listener = NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>
+
+    /// Bound before the agent says it is listening, so a `pair` run right after start
+    /// finds the socket there.
+    static func bind(stateDirectory: String) async throws -> Listener {
+        try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .bind(unixDomainSocketPath: path(stateDirectory: stateDirectory), cleanupExistingSocketFile: true) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
                 }
             }
+    }
+
+    static func serve(_ server: Listener, window: PairingWindow, logger: Logger) async throws {
         let listener = server.channel
         try await withTaskCancellationHandler {
             try await server.executeThenClose { clients in

@@ -76,11 +76,19 @@ public struct AgentServer: Sendable {
         defer { withExtendedLifetime(publisher) {} }
         let announcing = watch.listen { problem in publisher?.update(sourceProblem: problem) }
         defer { watch.unlisten(announcing) }
+        let controlSocket: ControlSocket.Listener?
+        do {
+            controlSocket = try await ControlSocket.bind(stateDirectory: options.stateDirectory)
+        } catch {
+            controlSocket = nil
+            logger.warning("no control socket, so `dualcam-agent pair` cannot reach this agent: \(error)")
+        }
         let control = Task {
+            guard let controlSocket else { return }
             do {
-                try await ControlSocket.serve(stateDirectory: options.stateDirectory, window: window, logger: logger)
+                try await ControlSocket.serve(controlSocket, window: window, logger: logger)
             } catch {
-                logger.warning("no control socket, so `dualcam-agent pair` cannot reach this agent: \(error)")
+                logger.warning("control socket closed: \(error)")
             }
         }
         defer { control.cancel() }
