@@ -41,6 +41,9 @@ public struct Slot: Sendable, Hashable {
 ///   around them, a short last row centred.
 /// - A single stream gets the whole frame in every layout.
 ///
+/// `shown` (the director's shots) narrows the streams to a subset, in its order, and the
+/// layout is drawn as if those were all the cameras: one shown stream fills the frame.
+///
 /// `swapped` exchanges streams 0 and 1 before placing: in `pip` and `dominance` stream 1
 /// becomes the large one, elsewhere it takes stream 0's place.
 public enum LayoutGeometry {
@@ -49,7 +52,8 @@ public enum LayoutGeometry {
                              streamCount: Int) -> [Slot] {
         precondition(outputWidth >= 2 && outputHeight >= 2, "output must be at least 2x2")
         guard streamCount > 0 else { return [] }
-        var order = Array(0..<streamCount)
+        var order = spec.shownStreams(of: streamCount)
+        let streamCount = order.count
         if spec.pip.swapped && streamCount >= 2 { order.swapAt(0, 1) }
         let w = outputWidth, h = outputHeight
         let fit = spec.mainFit, anchor = spec.mainAnchor
@@ -58,7 +62,7 @@ public enum LayoutGeometry {
                              fit: $0.isInset ? .fill : fit, anchor: anchor) }
         }
         if streamCount == 1 {
-            return framed([Slot(stream: 0, rect: PixelRect(x: 0, y: 0, width: w, height: h))])
+            return framed([Slot(stream: order[0], rect: PixelRect(x: 0, y: 0, width: w, height: h))])
         }
         switch spec.kind {
         case .pip:

@@ -8,12 +8,25 @@ public struct LayoutSpec: Sendable, Hashable, CustomStringConvertible {
     /// Nil: the kind's own (`LayoutKind.defaultAnchor`).
     public var anchor: CropAnchor?
     public var pip: PiPOptions
+    /// The streams drawn, in order (0-based); nil draws every camera. A director's shot of
+    /// one or two people among the cameras is the layout over just those.
+    public var shown: [Int]?
 
-    public init(kind: LayoutKind, fit: LayoutFit? = nil, anchor: CropAnchor? = nil, pip: PiPOptions = PiPOptions()) {
+    public init(kind: LayoutKind, fit: LayoutFit? = nil, anchor: CropAnchor? = nil, pip: PiPOptions = PiPOptions(),
+                shown: [Int]? = nil) {
         self.kind = kind
         self.fit = fit
         self.anchor = anchor
         self.pip = pip
+        self.shown = shown
+    }
+
+    /// The streams this spec draws for `streamCount` cameras: `shown` without indices out
+    /// of range or repeated, or every camera when that leaves none.
+    public func shownStreams(of streamCount: Int) -> [Int] {
+        var seen = Set<Int>()
+        let kept = (shown ?? []).filter { (0..<streamCount).contains($0) && seen.insert($0).inserted }
+        return kept.isEmpty ? Array(0..<streamCount) : kept
     }
 
     /// Parses `NAME[:key=value,...]`, e.g. `pip:position=top-left,size=40,swap,shadow`
@@ -23,7 +36,8 @@ public struct LayoutSpec: Sendable, Hashable, CustomStringConvertible {
     /// `anchor` (`top`, `center`/`centre`, `bottom`), `position`, `size` (15/25/40),
     /// `margin` (`2%` or `24px`), `swap` (`swap`, `swap=true|false`), `border` (width in
     /// px), `border-color` (`white`, `black`, `grey` or `Y/Cb/Cr`), `radius` (px),
-    /// `shadow` (`shadow`, `shadow=true|false`). Options apply to every kind because
+    /// `shadow` (`shadow`, `shadow=true|false`), `show` (the cameras drawn, numbered from
+    /// 1 in the take's order and joined by `+`: `show=2`, `show=1+3`). Options apply to every kind because
     /// `swap`, `fit` and `anchor` do.
     public init(parsing text: String) throws(LayoutError) {
         let trimmed = text.trimmingSpaces
@@ -47,6 +61,8 @@ public struct LayoutSpec: Sendable, Hashable, CustomStringConvertible {
             case ("fill", _): throw LayoutError("layout option 'fill' takes no value; write fill, fit or fit=fill|fit")
             case ("anchor", let value?): spec.anchor = try CropAnchor.parse(value)
             case ("anchor", nil): throw LayoutError("layout option 'anchor' needs a value: top, center or bottom")
+            case ("show", let value?): spec.shown = try Self.parseShown(value)
+            case ("show", nil): throw LayoutError("layout option 'show' needs the cameras to draw, numbered from 1: show=2 or show=1+3")
             default: try spec.pip.apply(key: key, value: value)
             }
         }
@@ -68,7 +84,16 @@ public struct LayoutSpec: Sendable, Hashable, CustomStringConvertible {
         if pip.borderColor != d.borderColor { parts.append("border-color=\(pip.borderColor)") }
         if pip.cornerRadius != d.cornerRadius { parts.append("radius=\(pip.cornerRadius)") }
         if pip.shadow { parts.append("shadow") }
+        if let shown { parts.append("show=" + shown.map { String($0 + 1) }.joined(separator: "+")) }
         return kind.rawValue + ":" + parts.joined(separator: ",")
+    }
+
+    private static func parseShown(_ text: String) throws(LayoutError) -> [Int] {
+        let numbers = text.split(separator: "+", omittingEmptySubsequences: false).map { Int(String($0).trimmingSpaces) }
+        guard !numbers.isEmpty, numbers.allSatisfy({ ($0 ?? 0) >= 1 }) else {
+            throw LayoutError("layout option 'show' takes camera numbers from 1 joined by +, such as show=2 or show=1+3, not '\(text)'")
+        }
+        return numbers.map { $0! - 1 }
     }
 
     /// Another kind with the same picture-in-picture options (`l`): fit and anchor go
