@@ -205,6 +205,7 @@ struct Demo: AsyncParsableCommand {
     @Option(help: "Picture size WxH (the demo's own default; `start` and `serve` record their preset's, 1080p for balanced).") var size = "1280x720"
     @Option(help: "Frame rate (24, 25, 30, 30000/1001, 50, 60).") var fps = "30"
     @OptionGroup var layout: LayoutOptions
+    @OptionGroup var direction: DirectorOptions
     @Flag(help: "Free-running synthetic cameras, as real cameras behave (default: genlocked).") var freeRun = false
     @Option(parsing: .unconditional, help: "Simulated clock offset of the guest agent, ms.") var guestClockOffsetMs = 0.0
     @Option(parsing: .unconditional, help: "Simulated clock skew of the guest agent, ppm.") var guestClockSkewPpm = 0.0
@@ -243,6 +244,7 @@ struct Demo: AsyncParsableCommand {
         options.guestAudioRatePPM = guestAudioRatePpm
         options.sound = !noSound
         options.mix = try layout.mixSpec()
+        options.director = try direction.settings()
         options.clockThresholdNanoseconds = clockSync.thresholdNanoseconds
         options.clockSyncTimeoutNanoseconds = clockSync.timeoutNanoseconds
         // Keys work in the demo too when a person is at the terminal; Ctrl-C stays the

@@ -157,6 +157,7 @@ struct Recompose: ParsableCommand {
     @Argument(help: "The session's ID (see `list`) or its folder's path.") var session: String
     @OptionGroup var folder: LibraryFolderOption
     @OptionGroup var layout: LayoutOptions
+    @OptionGroup var direction: DirectorOptions
     @Option(help: "Encoder (default: the combined file's last, e.g. libx264).") var encoder: String?
     @Option(help: "Encoder preset (default: the combined file's last, e.g. veryfast).") var preset: String?
     @Option(parsing: .unconditional, help: "Constant quality, 0-51. Exclusive with --bitrate.") var crf: Int?
@@ -188,6 +189,7 @@ struct Recompose: ParsableCommand {
         }
         if LibraryCommandSupport.given(["--filter", "--filter-intensity"]) { request.filter = try layout.look() }
         if layout.mix != nil { request.mix = try layout.mixSpec() }
+        request.director = try direction.flagSettings()
         request.encoder = encoder
         request.preset = preset
         request.crf = crf

@@ -19,6 +19,7 @@ struct TakeOptions: ParsableArguments {
     @Option(help: "Agents (names or roles, comma-separated, e.g. host,guest) without which no take starts (default: `require` in coordinator.conf).")
     var require: String?
     @OptionGroup var layout: LayoutOptions
+    @OptionGroup var direction: DirectorOptions
     @OptionGroup var clockSync: ClockSyncOptions
 
     /// Everything the options alone can tell, before agents are looked for (seconds).
@@ -30,6 +31,7 @@ struct TakeOptions: ParsableArguments {
         if layout.layout == nil {
             do { _ = try CoordinatorConfig().layout() } catch { throw ValidationError("\(error)") }
         }
+        _ = try direction.settings()
     }
 
     /// The plan for `agents`, every option checked before anything slow happens; the
@@ -71,6 +73,8 @@ struct TakeOptions: ParsableArguments {
         }
         plan.filter = try layout.look()
         plan.mix = try layout.mixSpec()
+        plan.director = try direction.settings(config: config)
+        if let director = plan.director { progress(director.summary) }
         plan.clockThresholdNanoseconds = clockSync.thresholdNanoseconds
         plan.clockSyncTimeoutNanoseconds = clockSync.timeoutNanoseconds
         return plan

@@ -7,6 +7,8 @@ import Logging
 /// over the real protocol (mutual TLS, clock sync, segments), as a user's rig would be.
 public struct DemoOptions: Sendable {
     public var cameras = 2
+    /// `--director auto`: the demo's combined file cut to whoever speaks.
+    public var director: DirectorSettings?
     public var durationSeconds = 10.0
     public var outputDirectory: String
     public var width = 1280
@@ -150,6 +152,7 @@ public struct DemoRunner {
         plan.layout = options.layout
         plan.filter = options.filter
         plan.mix = options.mix
+        plan.director = options.director
         plan.genlock = options.genlock
         plan.clockThresholdNanoseconds = options.clockThresholdNanoseconds
         plan.clockSyncTimeoutNanoseconds = options.clockSyncTimeoutNanoseconds

@@ -51,6 +51,16 @@ public enum LibraryJSON {
         var manifest: SessionManifest?
         /// Every file in the folder with its size (segments/ summed).
         var contents: [Content]
+        /// The director's cuts in the combined file, or else in the newest render it cut
+        /// (absent when no file of the session was cut by the director).
+        var director: Director?
+    }
+
+    struct Director: Encodable {
+        /// The file the cuts are in.
+        var file: String
+        var style: String
+        var cuts: [SessionManifest.DirectorRecord.Cut]
     }
 
     struct Content: Encodable {
@@ -73,7 +83,10 @@ public enum LibraryJSON {
                 : ((try? fm.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
             return Content(name: name, bytes: bytes)
         }
-        return try encode(Shown(format: format, session: entry(session), manifest: session.manifest, contents: contents))
+        let cut = session.manifest.flatMap { m in ([m.composite] + (m.renders ?? []).reversed()).first { $0.director != nil } }
+        let director = cut.flatMap { c in c.director.map { Director(file: c.file, style: $0.style, cuts: $0.cuts) } }
+        return try encode(Shown(format: format, session: entry(session), manifest: session.manifest, contents: contents,
+                                director: director))
     }
 
     static func entry(_ s: SessionFolder) -> Entry {

@@ -8,6 +8,9 @@ public struct RecomposeRequest: Sendable {
     public var filter: Filter?
     /// The sound mix; nil keeps the session's.
     public var mix: AudioMixSpec?
+    /// Cut by the director from the recorded sound (`--director auto`) over `layout` (or
+    /// the session's first layout) instead of replaying the session's layout changes.
+    public var director: DirectorSettings?
     public var encoder: String?
     public var preset: String?
     /// Constant quality; setting it clears a bitrate the session had, and the reverse.

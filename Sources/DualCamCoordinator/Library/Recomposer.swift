@@ -29,7 +29,14 @@ public enum Recomposer {
         guard let rate = FrameRate(parsing: manifest.settings.fps) else {
             throw CoordinatorError("the manifest's frame rate '\(manifest.settings.fps)' is not one DualCam reads")
         }
-        let timeline = try request.layout.map { LayoutTimeline(initial: $0) } ?? manifest.compositeTimeline()
+        let timeline: LayoutTimeline
+        if request.director != nil {
+            // The director's wide shot is the layout asked for, else the one the take began in.
+            let base = try request.layout ?? manifest.compositeTimeline().initial
+            timeline = LayoutTimeline(initial: LayoutSpec(kind: base.kind, fit: base.fit, anchor: base.anchor, pip: base.pip))
+        } else {
+            timeline = try request.layout.map { LayoutTimeline(initial: $0) } ?? manifest.compositeTimeline()
+        }
         let filters = try request.filter.map { ChangeTimeline(initial: FilterSetting($0)) } ?? manifest.compositeFilters()
         let cameraNames = manifest.cameras.map { SessionNaming.cameraName(ofFile: $0.file) }
         try request.mix?.check(cameraNames: cameraNames)
@@ -38,7 +45,8 @@ public enum Recomposer {
         let width = manifest.settings.width, height = manifest.settings.height
         let durationNanoseconds = Int64((manifest.durationSeconds * 1e9).rounded())
 
-        let target = request.replace ? manifest.composite.file : renderName(manifest, layout: timeline.initial)
+        let target = request.replace ? manifest.composite.file
+            : renderName(manifest, suffix: request.director == nil ? timeline.initial.kind.rawValue : "director")
         let combined = session.path + "/" + target
         let temporary = session.path + "/.recompose-\(getpid())-" + target
         removeLeftovers(in: session.path)
@@ -58,7 +66,7 @@ public enum Recomposer {
                                           bitrate: encoding.bitrate, gopFrames: encoding.gopFrames, threads: 0),
             tags: SessionTimecode.tags(camera: "Combined", role: "combined", sessionID: manifest.sessionID, creation: creation,
                                        timecode: SessionTimecode.parse(manifest.timecode, fps: manifest.settings.fps)),
-            mixes: mixes, cameraNames: cameraNames)
+            mixes: mixes, cameraNames: cameraNames, director: request.director)
         let feeds = manifest.cameras.map { CameraFrameFeed(path: session.path + "/" + $0.file) }
         let sound = try manifest.cameras.map { try CameraAudioFeed(path: session.path + "/" + $0.file) }
         for parameters in sound.compactMap(\.parameters) {
@@ -109,7 +117,7 @@ public enum Recomposer {
         let layoutText = timeline.initial.description
         let entry = SessionManifest.Composite(
             file: target, layout: layoutText, filter: filters.initial.description,
-            timeline: timeline.entries.map { .init(presentationNanoseconds: $0.presentationNanoseconds, layout: $0.spec.description) },
+            timeline: SessionManifest.layoutChanges(renderer.timeline, direction: renderer.direction),
             filterTimeline: filters.changes.isEmpty ? nil : filters.changes.map {
                 .init(presentationNanoseconds: $0.presentationNanoseconds, filter: $0.value.description)
             },
@@ -120,7 +128,9 @@ public enum Recomposer {
                 .init(presentationNanoseconds: $0.presentationNanoseconds, mix: $0.value.description)
             },
             encoding: encoding,
-            recomposedAt: ISO8601DateFormatter().string(from: Date()))
+            recomposedAt: ISO8601DateFormatter().string(from: Date()),
+            director: renderer.direction?.record(nodeNames: manifest.cameras.map(\.statistics.name), timeline: renderer.timeline,
+                                                 endNanoseconds: durationNanoseconds))
         if request.replace {
             manifest.composite = entry
         } else {
@@ -136,8 +146,8 @@ public enum Recomposer {
 
     /// A render's own file beside the combined one, named for its layout:
     /// `DualCam_Combined_<stamp>_split-vertical.mp4`, then `…_split-vertical_2.mp4`.
-    static func renderName(_ manifest: SessionManifest, layout: LayoutSpec) -> String {
-        let base = (manifest.composite.file as NSString).deletingPathExtension + "_" + layout.kind.rawValue
+    static func renderName(_ manifest: SessionManifest, suffix: String) -> String {
+        let base = (manifest.composite.file as NSString).deletingPathExtension + "_" + suffix
         let taken = Set([manifest.composite.file] + (manifest.renders ?? []).map(\.file))
         var n = 1
         while true {

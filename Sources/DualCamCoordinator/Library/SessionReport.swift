@@ -52,7 +52,14 @@ public enum SessionReport {
                 "  pair spread  " + distribution(c.pairSpread)]
 
         out += ["", "Layout timeline", "  " + seconds(0) + "  " + c.layout]
-        out += c.timeline.map { "  " + seconds($0.presentationNanoseconds) + "  " + $0.layout }
+        out += c.timeline.map { "  " + seconds($0.presentationNanoseconds) + "  " + $0.layout + ($0.by.map { "  (\($0))" } ?? "") }
+        for file in [c] + (m.renders ?? []) {
+            guard let d = file.director else { continue }
+            out += ["", "Director  \(file.file)",
+                    "  \(d.style): switch delay \(d.switchDelaySeconds) s, minimum shot \(d.minShotSeconds) s, \(d.cuts.count) cuts"
+                        + (d.operatorSeconds.map { String(format: ", %.1f s by hand", $0) } ?? "")]
+            out += d.cuts.map { "  " + seconds(Int64(($0.at * 1e9).rounded())) + "  " + $0.shot.joined(separator: " + ") }
+        }
 
         if let renders = m.renders, !renders.isEmpty {
             out += ["", "Renders (recompose)"]

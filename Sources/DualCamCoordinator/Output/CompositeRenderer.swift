@@ -38,7 +38,7 @@ final class CompositeRenderer {
     init(outputPath: String, streamCount: Int, width: Int, height: Int, rate: FrameRate,
          latencyWindowNanoseconds: Int64, timeline: LayoutTimeline, filters: ChangeTimeline<FilterSetting>,
          encoder: VideoEncoderSettings, tags: MP4Tags, mixes: ChangeTimeline<AudioMixSpec> = ChangeTimeline(initial: .all),
-         cameraNames: [String]) throws {
+         cameraNames: [String], director: DirectorSettings? = nil) throws {
         self.outputPath = outputPath
         self.rate = rate
         // A camera silent for longer than a second is shown repeating, then as "no signal".
@@ -53,7 +53,23 @@ final class CompositeRenderer {
         self.mixes = mixes
         self.cameraNames = cameraNames
         self.streamCount = streamCount
+        direction = director.map { CompositeDirection(settings: $0, base: timeline.initial, cameras: streamCount) }
     }
+
+    /// The director, when the file is cut by it (`--director auto`).
+    private(set) var direction: CompositeDirection?
+    /// Ticks the pairer released that wait for the director to have heard up to them.
+    private var held: [OutputTick<YUV420Image>] = []
+
+    /// The operator chose `spec` by hand from `presentationNanoseconds`: with a director,
+    /// that takes the programme over until `handBack`.
+    func operatorLayout(at presentationNanoseconds: Int64, to spec: LayoutSpec) {
+        direction?.takeOver(base: spec)
+        timeline.change(at: presentationNanoseconds, to: spec)
+    }
+
+    /// The director has the programme again from the next frame composed.
+    func handBack() { direction?.handBack() }
 
     private let streamCount: Int
     /// The live composite's `auto`: steps the encoder's preset while recording (nil: a
@@ -82,6 +98,7 @@ final class CompositeRenderer {
         guard writer == nil else { return }
         if let mixer, mixer.channels >= channels { return }
         mixRate = mixRate == 0 ? sampleRate : mixRate
+        direction?.listen(sampleRate: mixRate)
         mixer = AudioMixer(streamCount: streamCount, channels: channels, gains: mixes.initial.gains(for: cameraNames))
     }
 
@@ -93,7 +110,12 @@ final class CompositeRenderer {
         guard mixer != nil, mixRate > 0 else { return }
         let position = chunk.ptsNanoseconds * Int64(mixRate) / 1_000_000_000
         mixer!.push(stream: stream, startPosition: position, samples: chunk.samples, sourceChannels: chunk.channels)
+        direction?.push(stream: stream, startPosition: position, samples: chunk.samples, channels: chunk.channels)
     }
+
+    /// The camera's sound ends here (it stopped, or the take gave it up): the director
+    /// no longer waits for it.
+    func soundEnded(stream: Int) { direction?.soundEnded(stream: stream) }
 
     private func openedWriter() throws -> MP4VideoWriter {
         if let writer { return writer }
@@ -130,10 +152,15 @@ final class CompositeRenderer {
         pairer.push(stream: stream, presentationNanoseconds: frame.ptsNanoseconds, payload: frame.image)
     }
 
-    /// Composes and writes every tick the pairer can release now.
-    func composeReady() throws {
-        for tick in pairer.drainReady() {
+    /// Composes and writes every tick the pairer can release now (and, with a director,
+    /// that it has heard up to; `finishing`: all of them).
+    func composeReady(finishing: Bool = false) throws {
+        held += pairer.drainReady()
+        while let tick = held.first {
             let instant = rate.instant(ofFrame: tick.index)
+            guard direction?.mayCompose(at: instant, finishing: finishing) ?? true else { break }
+            held.removeFirst()
+            direction?.beforeFrame(at: instant, timeline: &timeline)
             let started = MonotonicTime.now()
             compositor.spec = timeline.spec(at: instant)
             var picture = compositor.compose(tick.frames.map(\.payload))
@@ -165,7 +192,7 @@ final class CompositeRenderer {
     /// closes the file.
     func finish(endPresentationNanoseconds: Int64?) throws -> PairingStatistics {
         pairer.finishAll(endPresentationNanoseconds: endPresentationNanoseconds)
-        try composeReady()
+        try composeReady(finishing: true)
         let writer = try openedWriter()
         try writeMix(upToNanoseconds: endPresentationNanoseconds ?? composedUntil)
         try writer.finish()

@@ -30,6 +30,7 @@ final class LiveComposer: @unchecked Sendable {
 
     init(outputPath: String, streamCount: Int, plan: SessionPlan, tags: MP4Tags, cameraNames: [String],
          measurement: CompositeProbe.Pending? = nil) throws {
+        directing = plan.director != nil
         self.outputPath = outputPath
         decoders = (0..<streamCount).map { _ in CameraSegmentDecoder() }
         scheduler = SegmentScheduler(streamCount: streamCount)
@@ -47,7 +48,7 @@ final class LiveComposer: @unchecked Sendable {
             encoder: VideoEncoderSettings(encoder: plan.encoder, width: plan.width, height: plan.height, rate: plan.rate,
                                           preset: preset, tune: "zerolatency", crf: plan.bitrate == nil ? plan.crf : nil, bitrate: plan.bitrate,
                                           gopFrames: max(framesPerSegment, 1), threads: 0),
-            tags: tags, mixes: ChangeTimeline(initial: plan.mix), cameraNames: cameraNames)
+            tags: tags, mixes: ChangeTimeline(initial: plan.mix), cameraNames: cameraNames, director: plan.director)
         renderer.contactSheet = ContactSheetRecorder(width: plan.width, height: plan.height)
     }
 
@@ -74,6 +75,7 @@ final class LiveComposer: @unchecked Sendable {
     /// The camera has delivered everything, or the session no longer waits for it.
     func stopAwaiting(stream: Int) {
         queue.async { [self] in
+            renderer.soundEnded(stream: stream)
             scheduler.stopAwaiting(stream: stream)
             compose(scheduler.release())
         }
@@ -148,12 +150,49 @@ final class LiveComposer: @unchecked Sendable {
                 self.error = "composing segment \(segment.index) of camera \(segment.stream + 1): \(error)"
             }
         }
+        if let direction = renderer.direction {
+            let state = DirectorState(following: direction.following, speaking: direction.speaking,
+                                      shot: direction.shot, cuts: direction.cuts.count)
+            countsLock.withLock { directorState = state }
+        }
     }
 
-    /// Applies from the output frame at or after `presentationNanoseconds`.
+    /// Applies from the output frame at or after `presentationNanoseconds`; with the
+    /// director on, the operator has the programme from there until `handBack`.
     func changeLayout(at presentationNanoseconds: Int64, to spec: LayoutSpec) {
-        queue.async { [self] in renderer.timeline.change(at: presentationNanoseconds, to: spec) }
+        queue.async { [self] in renderer.operatorLayout(at: presentationNanoseconds, to: spec) }
+        if directing { countsLock.withLock { directorState?.following = false } }
     }
+
+    /// The director has the programme again, from the next frame composed.
+    func handBack() {
+        queue.async { [self] in renderer.handBack() }
+        if directing { countsLock.withLock { directorState?.following = true } }
+    }
+
+    let directing: Bool
+
+    /// What the director hears and does, as of the last batch composed (nil without one).
+    struct DirectorState: Sendable, Equatable {
+        var following: Bool
+        /// Per camera, in a turn.
+        var speaking: [Bool]
+        var shot: Shot?
+        var cuts: Int
+    }
+
+    private var directorState: DirectorState?
+
+    var director: DirectorState? {
+        countsLock.withLock { directorState ?? (directing ? DirectorState(following: true, speaking: [], shot: nil, cuts: 0) : nil) }
+    }
+
+    /// The director's record for the manifest (nil without one).
+    func directorRecord(nodeNames: [String], endNanoseconds: Int64) -> SessionManifest.DirectorRecord? {
+        queue.sync { renderer.direction?.record(nodeNames: nodeNames, timeline: renderer.timeline, endNanoseconds: endNanoseconds) }
+    }
+
+    var direction: CompositeDirection? { queue.sync { renderer.direction } }
 
     var timeline: LayoutTimeline { queue.sync { renderer.timeline } }
 
@@ -180,9 +219,10 @@ final class LiveComposer: @unchecked Sendable {
         var sheetWritingNanoseconds: Int64 = 0
 
         func manifestEntry(file: String, layout: String, timeline: LayoutTimeline, filters: ChangeTimeline<FilterSetting>,
-                           mixes: ChangeTimeline<AudioMixSpec>, encoding: SessionManifest.Encoding) -> SessionManifest.Composite {
+                           mixes: ChangeTimeline<AudioMixSpec>, encoding: SessionManifest.Encoding,
+                           direction: CompositeDirection?, director: SessionManifest.DirectorRecord?) -> SessionManifest.Composite {
             .init(file: file, layout: layout, filter: filters.initial.description,
-                  timeline: timeline.entries.map { .init(presentationNanoseconds: $0.presentationNanoseconds, layout: $0.spec.description) },
+                  timeline: SessionManifest.layoutChanges(timeline, direction: direction),
                   filterTimeline: filters.changes.isEmpty ? nil : filters.changes.map {
                       .init(presentationNanoseconds: $0.presentationNanoseconds, filter: $0.value.description)
                   },
@@ -193,7 +233,7 @@ final class LiveComposer: @unchecked Sendable {
                   mixTimeline: mixes.changes.isEmpty ? nil : mixes.changes.map {
                       .init(presentationNanoseconds: $0.presentationNanoseconds, mix: $0.value.description)
                   },
-                  encoding: encoding)
+                  encoding: encoding, director: director)
         }
     }
 

@@ -110,6 +110,8 @@ struct SessionManifest: Codable {
         var encoding: Encoding?
         /// When `recompose` last re-rendered the file (ISO 8601); absent for the live one.
         var recomposedAt: String?
+        /// The director's cuts, when it cut this file (`--director auto`).
+        var director: DirectorRecord? = nil
     }
     struct Encoding: Codable {
         var encoder: String
@@ -152,6 +154,9 @@ struct SessionManifest: Codable {
         var presentationNanoseconds: Int64
         /// Canonical text, as `--layout` takes it.
         var layout: String
+        /// Who made the change in a file the director cut: `director` or `operator`
+        /// (absent in a file without a director).
+        var by: String? = nil
     }
     struct Distribution: Codable {
         var count: Int

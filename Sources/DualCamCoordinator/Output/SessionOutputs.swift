@@ -152,7 +152,9 @@ final class SessionOutputs: @unchecked Sendable {
             composite: composite.manifestEntry(file: (composer.outputPath as NSString).lastPathComponent,
                                                layout: plan.layout.description, timeline: composer.timeline,
                                                filters: composer.filters, mixes: composer.mixes,
-                                               encoding: composer.encoding),
+                                               encoding: composer.encoding, direction: composer.direction,
+                                               director: composer.directorRecord(nodeNames: cameras.map(\.name),
+                                                                                 endNanoseconds: durationNanoseconds)),
             warnings: sessionWarnings + remuxWarnings + composite.warnings,
             timecode: timecode?.description,
             contactSheet: FileManager.default.fileExists(atPath: sessionDirectory + "/" + ContactSheetRecorder.sheetName)

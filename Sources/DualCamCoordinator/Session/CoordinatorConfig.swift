@@ -7,9 +7,10 @@ import Foundation
 /// once became every later start's layout), and each default used is said at the start.
 ///
 /// Keys: `layout` (a layout spec, as `--layout`), `require` (agents that must be there,
-/// as `--require`), `library` (the folder of sessions, as `--out`).
+/// as `--require`), `library` (the folder of sessions, as `--out`), `director`, `style`,
+/// `min-shot`, `switch-delay` (the director, as the flags of the same names).
 public struct CoordinatorConfig: Sendable {
-    public static let keys = ["layout", "require", "library"]
+    public static let keys = ["layout", "require", "library", "director", "style", "min-shot", "switch-delay"]
     public var values: [String: String] = [:]
     /// Lines that could not be read, with their number: every command that reads the file
     /// refuses it (`check`), never a silent default.
@@ -72,6 +73,22 @@ public struct CoordinatorConfig: Sendable {
         guard let text = values["layout"] else { return nil }
         do { return try LayoutSpec(parsing: text) } catch {
             throw CoordinatorError("\(path): layout = \(text): \(error)")
+        }
+    }
+
+    /// The director as the file sets it, each key overridden by the flag given for it.
+    public func director(mode: String?, style: String?, minShot: Double?, switchDelay: Double?) throws -> DirectorSettings? {
+        func seconds(_ key: String) throws -> Double? {
+            guard let text = values[key] else { return nil }
+            guard let value = Double(text) else { throw CoordinatorError("\(path): \(key) = \(text) is not a number of seconds") }
+            return value
+        }
+        do {
+            return try DirectorSettings.parse(mode: mode ?? values["director"], style: style ?? values["style"],
+                                              minShot: try minShot ?? seconds("min-shot"),
+                                              switchDelay: try switchDelay ?? seconds("switch-delay"))
+        } catch let error as CoordinatorError where mode == nil && values["director"] != nil {
+            throw CoordinatorError("\(path): \(error)")
         }
     }
 

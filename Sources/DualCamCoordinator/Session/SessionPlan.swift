@@ -32,6 +32,8 @@ public struct SessionPlan: Sendable {
     public var filter = Filter(kind: .none)
     /// The combined file's sound.
     public var mix = AudioMixSpec.all
+    /// The director cuts the combined file to whoever speaks (`--director auto`); nil: off.
+    public var director: DirectorSettings?
     /// Agents must report an error bound under this before the start is scheduled (nil:
     /// a twentieth of the frame period, `TakeMachine.Settings.defaultClockThreshold`).
     public var clockThresholdNanoseconds: Int64? = nil
