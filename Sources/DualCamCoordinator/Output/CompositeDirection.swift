@@ -35,8 +35,6 @@ struct CompositeDirection {
     /// that are its own.
     private(set) var cuts: [DirectorCut] = []
     private(set) var ownChanges = Set<Int64>()
-    /// A hand-back waiting for the next frame: the director's shot goes on air there.
-    private var handedBack = false
     static let patienceNanoseconds: Int64 = 1_000_000_000
 
     init(settings: DirectorSettings, base: LayoutSpec, cameras: Int) {
@@ -81,12 +79,15 @@ struct CompositeDirection {
         guard var director else { return }
         let decided = director.advance(to: sample(instant))
         self.director = director
-        guard following else { return }
-        if handedBack {
-            handedBack = false
+        if let at = takeOverAt, at <= instant { following = false; takeOverAt = nil }
+        if let at = handBackAt, at <= instant {
+            handBackAt = nil
+            following = true
+            // Back on air with what it would show now.
             put(DirectorCut(atNanoseconds: instant, shot: director.shot), into: &timeline)
             return
         }
+        guard following else { return }
         for cut in decided { put(cut, into: &timeline) }
     }
 
@@ -96,17 +97,23 @@ struct CompositeDirection {
         timeline.change(at: cut.atNanoseconds, to: cut.shot.layout(base: base, cameras: cameras))
     }
 
-    /// The operator chose a layout by hand: it is the programme until handed back, and
-    /// the layout wide shots are drawn in after that.
-    mutating func takeOver(base: LayoutSpec) {
+    private var takeOverAt: Int64?
+    private var handBackAt: Int64?
+
+    /// The operator chose a layout by hand for the frame at `instant` on: it is the
+    /// programme until handed back, and the layout wide shots are drawn in after that.
+    mutating func takeOver(at instant: Int64, base: LayoutSpec) {
         self.base = LayoutSpec(kind: base.kind, fit: base.fit, anchor: base.anchor, pip: base.pip)
-        following = false
+        takeOverAt = instant
+        handBackAt = nil
     }
 
-    mutating func handBack() {
-        guard !following else { return }
-        following = true
-        handedBack = true
+    /// The director has the programme again from the frame at `instant` (where an
+    /// operator's layout may have gone in, even when the take-over had not begun yet).
+    mutating func handBack(at instant: Int64) {
+        guard !following || takeOverAt != nil else { return }
+        takeOverAt = nil
+        handBackAt = instant
     }
 
     /// Per camera: voice heard in the last block, and in a turn (for the studio).

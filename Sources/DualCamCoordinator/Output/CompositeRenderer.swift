@@ -64,12 +64,12 @@ final class CompositeRenderer {
     /// The operator chose `spec` by hand from `presentationNanoseconds`: with a director,
     /// that takes the programme over until `handBack`.
     func operatorLayout(at presentationNanoseconds: Int64, to spec: LayoutSpec) {
-        direction?.takeOver(base: spec)
+        direction?.takeOver(at: presentationNanoseconds, base: spec)
         timeline.change(at: presentationNanoseconds, to: spec)
     }
 
-    /// The director has the programme again from the next frame composed.
-    func handBack() { direction?.handBack() }
+    /// The director has the programme again from the frame at `presentationNanoseconds`.
+    func handBack(at presentationNanoseconds: Int64) { direction?.handBack(at: presentationNanoseconds) }
 
     private let streamCount: Int
     /// The live composite's `auto`: steps the encoder's preset while recording (nil: a

@@ -164,9 +164,9 @@ final class LiveComposer: @unchecked Sendable {
         if directing { countsLock.withLock { directorState?.following = false } }
     }
 
-    /// The director has the programme again, from the next frame composed.
-    func handBack() {
-        queue.async { [self] in renderer.handBack() }
+    /// The director has the programme again from the output frame at `presentationNanoseconds`.
+    func handBack(at presentationNanoseconds: Int64) {
+        queue.async { [self] in renderer.handBack(at: presentationNanoseconds) }
         if directing { countsLock.withLock { directorState?.following = true } }
     }
 

@@ -89,6 +89,12 @@ final class SessionOutputs: @unchecked Sendable {
         composer.changeLayout(at: presentationNanoseconds, to: spec)
     }
 
+    /// The director has the programme again from `presentationNanoseconds`.
+    func handBack(at presentationNanoseconds: Int64) { composer.handBack(at: presentationNanoseconds) }
+
+    /// What the director hears and does (nil without one).
+    var director: LiveComposer.DirectorState? { composer.director }
+
     func changeFilter(at presentationNanoseconds: Int64, to setting: FilterSetting) {
         composer.changeFilter(at: presentationNanoseconds, to: setting)
     }

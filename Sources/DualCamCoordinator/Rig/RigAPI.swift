@@ -97,6 +97,22 @@ public struct TakeStatus: Sendable, Equatable {
     /// sound (or none, loudly), disk and how long it lasts, clock, temperature; the nodes
     /// not there. Empty before then.
     public var preflight: [String] = []
+    /// The director, in a take cut by it (nil otherwise).
+    public var director: DirectorStatus?
+
+    public struct DirectorStatus: Sendable, Equatable {
+        /// False while the operator has the programme.
+        public var following: Bool
+        /// Per camera of the take (`cameras`' order): in a turn, as the director heard it
+        /// in the composed sound (a segment or two behind the live preview).
+        public var speaking: [Bool]
+        /// The cameras the director's shot shows (indices into `cameras`), nil before it
+        /// has heard anything.
+        public var shot: [Int]?
+        /// The layout the director's shot is drawn in (nil before it has heard anything).
+        public var programme: String?
+        public var cuts: Int
+    }
 
     public struct Progress: Sendable, Equatable {
         public var done: Int
@@ -123,6 +139,9 @@ public enum RigCommand: Sendable {
     /// The combined file's sound mix from the next frame's sample (kept in the manifest's
     /// mix timeline), while recording.
     case mix(AudioMixSpec)
+    /// With `--director auto`: true hands the programme back to the director, false takes
+    /// it over on the operator's layout (as choosing any layout does).
+    case director(Bool)
 }
 
 public struct RigError: Error, CustomStringConvertible, Sendable {

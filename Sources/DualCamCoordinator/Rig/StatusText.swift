@@ -28,6 +28,13 @@ public enum StatusText {
             if let clock = a.clock { fields.append("clock ±\(clock.errorBoundMicroseconds) µs") }
             parts.append("\(a.cameraName.isEmpty ? a.name : a.cameraName) " + fields.joined(separator: ", "))
         }
+        if let d = take.director {
+            // Who it hears, by the take's camera names (take.cameras are rig indices).
+            let names = take.cameras.map { $0 < snapshot.agents.count ? snapshot.agents[$0].cameraName : "?" }
+            let heard = d.speaking.indices.filter { d.speaking[$0] && $0 < names.count }.map { names[$0] }
+            parts.append((d.following ? "director: " : "director (you have it, d hands back): ")
+                + (heard.isEmpty ? "nobody speaking" : heard.joined(separator: " + ") + " speaking"))
+        }
         if take.phase == "recording" { parts.append(stopHint) }
         return parts
     }

@@ -183,6 +183,16 @@ extension Take {
             }
         case .layout(let given):
             spec = given
+        case .director(let follow):
+            guard plan.director != nil else {
+                throw RigError("this take records without the director: start it with --director auto (or `director = auto` in coordinator.conf)")
+            }
+            if follow {
+                guard let (outputs, at) = nextOutputFrame(now: now) else { return }
+                outputs.handBack(at: at)
+                notice(String(format: "the director has the programme from %.2f s", Double(at) / 1e9))
+                return
+            }
         case .start, .stop:
             return
         }
@@ -359,6 +369,13 @@ extension Take {
             status.reason = reason
         default:
             break
+        }
+        if plan.director != nil {
+            let state = outputs?.director
+            status.director = .init(following: state?.following ?? true, speaking: state?.speaking ?? [],
+                                    shot: state?.shot.map { $0.shown(of: rigIndices.count) },
+                                    programme: state?.shot.map { $0.layout(base: layout, cameras: rigIndices.count).description },
+                                    cuts: state?.cuts ?? 0)
         }
         if case .finalising = machine.phase, let outputs {
             let p = outputs.progress()

@@ -238,6 +238,16 @@ public final class Studio: Sendable {
                 plan.withLockedValue { $0 = next }
                 planChanged()
             }
+        case "director":
+            guard let mode = c.director, mode == "auto" || mode == "manual" else {
+                throw StudioError.bad("director needs \"director\": auto (the director cuts) or manual (you choose the layout)")
+            }
+            if busy {
+                try await rig.perform(.director(mode == "auto"))
+            } else {
+                plan.withLockedValue { $0.base.director = mode == "auto" ? ($0.base.director ?? DirectorSettings()) : nil }
+                planChanged()
+            }
         case "placement" where busy:
             // The rig works out the step, and refuses with its reason, as for the terminal's p.
             try await rig.perform(.nextPlacement)
@@ -290,7 +300,7 @@ public final class Studio: Sendable {
                 planChanged()
             }
         default:
-            throw StudioError.bad("unknown command '\(c.command)'; expected start, stop, layout, swap, pip, framing, placement, filter or mix")
+            throw StudioError.bad("unknown command '\(c.command)'; expected start, stop, layout, swap, pip, framing, placement, filter, mix or director")
         }
     }
 

@@ -58,6 +58,9 @@ struct StudioCommand: Decodable {
     /// left out to keep the current one.
     var fit: String?
     var anchor: String?
+    /// `director`: `auto` (the director has the programme; before a take: the next take
+    /// is cut by it) or `manual` (the operator has it; before a take: no director).
+    var director: String?
 }
 
 /// Why a command was refused, with the HTTP status that says so.

@@ -79,6 +79,19 @@ struct StudioState: Encodable {
         var preflight: [String]
         var reason: String?
         var files: Files?
+        /// In a take cut by the director.
+        var director: Director?
+    }
+
+    struct Director: Encodable {
+        /// True while the director has the programme; false while the operator has it.
+        var following: Bool
+        /// The cameras (agent indices) whose person is speaking, as the director hears
+        /// the composed sound (a segment or two behind the preview).
+        var speaking: [Int]
+        /// The cameras (agent indices) of the director's shot now.
+        var shot: [Int]?
+        var cuts: Int
     }
 
     struct Progress: Encodable {
@@ -178,7 +191,10 @@ extension StudioState {
         options = Options()
         // During a take: its own layout, size and cameras; before one: what it will start with.
         let live = snapshot.take.flatMap { $0.isOver ? nil : $0 }
-        let spec = live.flatMap { try? LayoutSpec(parsing: $0.layout) } ?? plan.layout
+        // The director's shot while it has the programme: the preview shows what is recorded.
+        let spec = live.flatMap { take in
+            try? LayoutSpec(parsing: take.director.flatMap { $0.following ? $0.programme : nil } ?? take.layout)
+        } ?? plan.layout
         // A NOT READY node is connected but left out of the take: not drawn in its layout.
         let cameras = live?.cameras ?? snapshot.agents.indices.filter {
             snapshot.agents[$0].connection == .connected && snapshot.agents[$0].sourceProblem == nil
@@ -236,7 +252,12 @@ extension StudioState {
         }
         return Take(sessionID: t.sessionID, phase: phase(t.phase), isOver: t.isOver, countdownSeconds: t.countdownSeconds,
                     elapsedSeconds: t.elapsedSeconds, finalising: t.finalising.map { Progress(done: $0.done, total: $0.total) },
-                    layout: t.layout, warnings: t.warnings, preflight: t.preflight, reason: t.reason, files: files)
+                    layout: t.layout, warnings: t.warnings, preflight: t.preflight, reason: t.reason, files: files,
+                    director: t.director.map { d in
+                        Director(following: d.following,
+                                 speaking: d.speaking.indices.filter { d.speaking[$0] && $0 < t.cameras.count }.map { t.cameras[$0] },
+                                 shot: d.shot.map { $0.filter { $0 < t.cameras.count }.map { t.cameras[$0] } }, cuts: d.cuts)
+                    })
     }
 
     static func layout(_ spec: LayoutSpec, cameras: [Int], width: Int, height: Int) -> Layout {

@@ -20,6 +20,7 @@ import { CameraPanels } from './camera-panels.js';
 import { TakeControls } from './take.js';
 import { PlanForm } from './plan.js';
 import { LayoutControls } from './layout-controls.js';
+import { DirectorPanel } from './director.js';
 import { addNoticeLine } from './notices.js';
 import { installShortcuts } from './keyboard.js';
 import { Library } from './library.js';
@@ -67,6 +68,7 @@ async function main() {
   const plan = new PlanForm();
   const take = new TakeControls(plan);
   const layout = new LayoutControls();
+  const director = new DirectorPanel();
   installShortcuts({ take, layout });
 
   onState((state) => {
@@ -78,6 +80,7 @@ async function main() {
     take.render(state);
     plan.update(state);
     layout.update(state);
+    director.update(state);
   });
   onNotice(addNoticeLine);
 

@@ -5,6 +5,10 @@ import Foundation
 enum KeyReader {
     enum Command: Sendable, Equatable {
         case enter, start, stop, nextLayout, swap, nextPlacement, quit
+        /// `d`: take the programme over from the director, or hand it back.
+        case director
+        /// `director auto|manual` from a pipe.
+        case directorMode(Bool)
         case layout(String)
         /// `filter NAME [INTENSITY]`
         case filter(String)
@@ -44,6 +48,7 @@ enum KeyReader {
                 case UInt8(ascii: "l"): handle(.nextLayout)
                 case UInt8(ascii: "s"): handle(.swap)
                 case UInt8(ascii: "p"): handle(.nextPlacement)
+                case UInt8(ascii: "d"): handle(.director)
                 default: break
                 }
             }
@@ -58,6 +63,9 @@ enum KeyReader {
                 case "l": handle(.nextLayout)
                 case "s": handle(.swap)
                 case "p": handle(.nextPlacement)
+                case "d": handle(.director)
+                case "director auto": handle(.directorMode(true))
+                case "director manual": handle(.directorMode(false))
                 default:
                     if command.hasPrefix("layout ") { handle(.layout(String(command.dropFirst(7)))) }
                     if command.hasPrefix("filter ") { handle(.filter(String(command.dropFirst(7)))) }

@@ -30,6 +30,8 @@ final class TerminalClient: Sendable {
         var interrupts = 0
         /// The layout the last take recorded with, for the next one.
         var lastLayout: LayoutSpec?
+        /// Whether the director has the programme (nil: no director in this take).
+        var directorFollowing: Bool?
         /// The first signal cancelled a take that had not begun recording.
         var cancelling = false
         var quit: (@Sendable () -> Void)?
@@ -58,6 +60,7 @@ final class TerminalClient: Sendable {
             s.phase = snapshot.take?.phase
             // The layout a take ends with is the next take's (as in the studio).
             if let take = snapshot.take, !take.isOver, let layout = try? LayoutSpec(parsing: take.layout) { s.lastLayout = layout }
+            s.directorFollowing = snapshot.take?.director?.following
         }
         guard let take = snapshot.take else { return }
         if let n = take.countdownSeconds, n > 0 {
@@ -95,6 +98,11 @@ final class TerminalClient: Sendable {
         case .nextLayout: command = .nextLayout
         case .swap: command = .swap
         case .nextPlacement: command = .nextPlacement
+        case .directorMode(let follow): command = .director(follow)
+        case .director:
+            // The director's own state says which way the key goes.
+            let following = state.withLock { $0.directorFollowing } ?? true
+            command = .director(!following)
         case .layout(let text):
             do {
                 command = .layout(try LayoutSpec(parsing: text))
