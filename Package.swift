@@ -35,6 +35,10 @@ let package = Package(
         .systemLibrary(
             name: "CAlsa", path: "Sources/CAlsa", pkgConfig: "alsa",
             providers: [.apt(["libasound2-dev"])]),
+        // The programme's loudness (EBU R128 / ITU-R BS.1770), measured as broadcasters do.
+        .systemLibrary(
+            name: "CEbur128", path: "Sources/CEbur128", pkgConfig: "libebur128",
+            providers: [.apt(["libebur128-dev"])]),
         .systemLibrary(
             // No pkgConfig: avahi-client.pc only adds -D_REENTRANT, which SwiftPM rejects
             // with a warning; the headers are in /usr/include (libavahi-client-dev).
@@ -66,10 +70,10 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        // FFmpeg, V4L2 and ALSA behind Swift types.
+        // FFmpeg, V4L2, ALSA and libebur128 behind Swift types.
         .target(
             name: "DualCamMedia",
-            dependencies: ["DualCamCore", "CFFmpeg", "CV4L2", "CAlsa"]),
+            dependencies: ["DualCamCore", "CFFmpeg", "CV4L2", "CAlsa", "CEbur128"]),
         .target(
             name: "DualCamAgent",
             dependencies: [

@@ -6,7 +6,7 @@
 # Waits for the dpkg lock instead of failing when another install is running.
 set -euo pipefail
 
-# Build: FFmpeg dev libraries, V4L2, ALSA, Avahi client, pkg-config.
+# Build: FFmpeg dev libraries, V4L2, ALSA, libebur128 (the programme loudness), Avahi client, pkg-config.
 # Run: avahi-daemon + dbus for discovery, libx264 comes with libavcodec.
 # Test: the ffmpeg CLI (ffprobe and the benchmark peer), iproute2 for network namespaces;
 #       qemu + a stock kernel for vivid (below).
@@ -14,7 +14,7 @@ PACKAGES=(
   pkg-config
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libswresample-dev libavdevice-dev
   libv4l-dev v4l-utils
-  libasound2-dev
+  libasound2-dev libebur128-dev
   libavahi-client-dev avahi-daemon avahi-utils dbus
   ffmpeg
   iproute2 procps

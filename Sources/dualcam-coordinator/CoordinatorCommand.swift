@@ -89,12 +89,19 @@ struct LayoutOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Filter intensity, 0-100 %.") var filterIntensity = 100
     @Option(help: "Sound of the combined file: all (or both; every camera at 0 dB, the default), one role (host), or levels in dB (host=0,guest=-3). recompose keeps the session's mix unless given.")
     var mix: String?
+    @Option(help: "Integrated loudness of the combined file's sound, in LUFS: -16 (the default: podcasts, streaming), -23 (EBU R128 broadcast), or off (the plain mix). True peaks stay under -1 dBTP. The per-camera files and WAVs are never levelled.")
+    var loudness: String?
+
+    func loudnessTarget() throws -> Double? {
+        do { return try loudness.map(ProgrammeLoudness.parse) ?? ProgrammeLoudness.defaultTarget } catch { throw ValidationError("\(error)") }
+    }
 
     /// Cheap parses, so a typo is refused before a command finds agents or reads a file.
     func validate() throws {
         _ = try spec()
         _ = try look()
         _ = try mixSpec()
+        _ = try loudnessTarget()
     }
 
     func mixSpec() throws -> AudioMixSpec {
@@ -245,6 +252,7 @@ struct Demo: AsyncParsableCommand {
         options.sound = !noSound
         options.mix = try layout.mixSpec()
         options.director = try direction.settings()
+        options.loudnessTarget = try layout.loudnessTarget()
         options.clockThresholdNanoseconds = clockSync.thresholdNanoseconds
         options.clockSyncTimeoutNanoseconds = clockSync.timeoutNanoseconds
         // Keys work in the demo too when a person is at the terminal; Ctrl-C stays the

@@ -190,6 +190,7 @@ struct Recompose: ParsableCommand {
         if LibraryCommandSupport.given(["--filter", "--filter-intensity"]) { request.filter = try layout.look() }
         if layout.mix != nil { request.mix = try layout.mixSpec() }
         request.director = try direction.flagSettings()
+        request.loudnessTarget = try layout.loudnessTarget()
         request.encoder = encoder
         request.preset = preset
         request.crf = crf

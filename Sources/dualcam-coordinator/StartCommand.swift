@@ -74,6 +74,7 @@ struct TakeOptions: ParsableArguments {
         plan.filter = try layout.look()
         plan.mix = try layout.mixSpec()
         plan.director = try direction.settings(config: config)
+        plan.loudnessTarget = try layout.loudnessTarget()
         if let director = plan.director { progress(director.summary) }
         plan.clockThresholdNanoseconds = clockSync.thresholdNanoseconds
         plan.clockSyncTimeoutNanoseconds = clockSync.timeoutNanoseconds

@@ -9,6 +9,7 @@ public struct DemoOptions: Sendable {
     public var cameras = 2
     /// `--director auto`: the demo's combined file cut to whoever speaks.
     public var director: DirectorSettings?
+    public var loudnessTarget: Double? = ProgrammeLoudness.defaultTarget
     public var durationSeconds = 10.0
     public var outputDirectory: String
     public var width = 1280
@@ -153,6 +154,7 @@ public struct DemoRunner {
         plan.filter = options.filter
         plan.mix = options.mix
         plan.director = options.director
+        plan.loudnessTarget = options.loudnessTarget
         plan.genlock = options.genlock
         plan.clockThresholdNanoseconds = options.clockThresholdNanoseconds
         plan.clockSyncTimeoutNanoseconds = options.clockSyncTimeoutNanoseconds

@@ -11,6 +11,8 @@ public struct RecomposeRequest: Sendable {
     /// Cut by the director from the recorded sound (`--director auto`) over `layout` (or
     /// the session's first layout) instead of replaying the session's layout changes.
     public var director: DirectorSettings?
+    /// The render's sound levelled to this loudness (LUFS); nil: the plain mix.
+    public var loudnessTarget: Double? = ProgrammeLoudness.defaultTarget
     public var encoder: String?
     public var preset: String?
     /// Constant quality; setting it clears a bitrate the session had, and the reverse.

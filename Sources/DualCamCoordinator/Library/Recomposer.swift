@@ -66,7 +66,7 @@ public enum Recomposer {
                                           bitrate: encoding.bitrate, gopFrames: encoding.gopFrames, threads: 0),
             tags: SessionTimecode.tags(camera: "Combined", role: "combined", sessionID: manifest.sessionID, creation: creation,
                                        timecode: SessionTimecode.parse(manifest.timecode, fps: manifest.settings.fps)),
-            mixes: mixes, cameraNames: cameraNames, director: request.director)
+            mixes: mixes, cameraNames: cameraNames, director: request.director, loudnessTarget: request.loudnessTarget)
         let feeds = manifest.cameras.map { CameraFrameFeed(path: session.path + "/" + $0.file) }
         let sound = try manifest.cameras.map { try CameraAudioFeed(path: session.path + "/" + $0.file) }
         for parameters in sound.compactMap(\.parameters) {
@@ -130,7 +130,8 @@ public enum Recomposer {
             encoding: encoding,
             recomposedAt: ISO8601DateFormatter().string(from: Date()),
             director: renderer.direction?.record(nodeNames: manifest.cameras.map(\.statistics.name), timeline: renderer.timeline,
-                                                 endNanoseconds: durationNanoseconds))
+                                                 endNanoseconds: durationNanoseconds),
+            loudness: try renderer.loudnessRecord())
         if request.replace {
             manifest.composite = entry
         } else {

@@ -38,7 +38,8 @@ final class CompositeRenderer {
     init(outputPath: String, streamCount: Int, width: Int, height: Int, rate: FrameRate,
          latencyWindowNanoseconds: Int64, timeline: LayoutTimeline, filters: ChangeTimeline<FilterSetting>,
          encoder: VideoEncoderSettings, tags: MP4Tags, mixes: ChangeTimeline<AudioMixSpec> = ChangeTimeline(initial: .all),
-         cameraNames: [String], director: DirectorSettings? = nil) throws {
+         cameraNames: [String], director: DirectorSettings? = nil, loudnessTarget: Double? = ProgrammeLoudness.defaultTarget) throws {
+        self.loudnessTarget = loudnessTarget
         self.outputPath = outputPath
         self.rate = rate
         // A camera silent for longer than a second is shown repeating, then as "no signal".
@@ -55,6 +56,13 @@ final class CompositeRenderer {
         self.streamCount = streamCount
         direction = director.map { CompositeDirection(settings: $0, base: timeline.initial, cameras: streamCount) }
     }
+
+    /// The file's sound levelled to this loudness (LUFS), nil: the plain mix.
+    private let loudnessTarget: Double?
+    private var programme: ProgrammeSound?
+
+    /// What the manifest says of the sound's loudness (nil without sound or levelling).
+    func loudnessRecord() throws -> SessionManifest.Loudness? { try programme?.record() }
 
     /// The director, when the file is cut by it (`--director auto`).
     private(set) var direction: CompositeDirection?
@@ -120,6 +128,10 @@ final class CompositeRenderer {
     private func openedWriter() throws -> MP4VideoWriter {
         if let writer { return writer }
         let audio = mixer.map { (sampleRate: mixRate, channels: $0.channels) }
+        if let audio, let loudnessTarget {
+            programme = try ProgrammeSound(channels: audio.channels, sampleRate: audio.sampleRate, targetLUFS: loudnessTarget)
+            mixer?.clips = false
+        }
         let opened = try MP4VideoWriter(outputPath: outputPath, settings: encoder, tags: tags,
                                         audio: audio)
         writer = opened
@@ -139,7 +151,8 @@ final class CompositeRenderer {
                 if at <= m.position { spec = change.value } else { pieceEnd = min(pieceEnd, at); break }
             }
             m.gains = spec.gains(for: cameraNames)
-            try writer.writeAudio(m.mix(upTo: pieceEnd))
+            let piece = m.mix(upTo: pieceEnd)
+            try writer.writeAudio(try programme?.process(piece) ?? piece)
         }
         mixer = m
     }
@@ -195,6 +208,7 @@ final class CompositeRenderer {
         try composeReady(finishing: true)
         let writer = try openedWriter()
         try writeMix(upToNanoseconds: endPresentationNanoseconds ?? composedUntil)
+        if let programme { try writer.writeAudio(try programme.flush()) }
         try writer.finish()
         return pairer.statistics
     }

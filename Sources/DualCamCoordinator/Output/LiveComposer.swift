@@ -48,7 +48,8 @@ final class LiveComposer: @unchecked Sendable {
             encoder: VideoEncoderSettings(encoder: plan.encoder, width: plan.width, height: plan.height, rate: plan.rate,
                                           preset: preset, tune: "zerolatency", crf: plan.bitrate == nil ? plan.crf : nil, bitrate: plan.bitrate,
                                           gopFrames: max(framesPerSegment, 1), threads: 0),
-            tags: tags, mixes: ChangeTimeline(initial: plan.mix), cameraNames: cameraNames, director: plan.director)
+            tags: tags, mixes: ChangeTimeline(initial: plan.mix), cameraNames: cameraNames, director: plan.director,
+            loudnessTarget: plan.loudnessTarget)
         renderer.contactSheet = ContactSheetRecorder(width: plan.width, height: plan.height)
     }
 
@@ -217,6 +218,7 @@ final class LiveComposer: @unchecked Sendable {
         /// encoding it at stop.
         var sheetSamplingNanoseconds: Int64 = 0
         var sheetWritingNanoseconds: Int64 = 0
+        var loudness: SessionManifest.Loudness?
 
         func manifestEntry(file: String, layout: String, timeline: LayoutTimeline, filters: ChangeTimeline<FilterSetting>,
                            mixes: ChangeTimeline<AudioMixSpec>, encoding: SessionManifest.Encoding,
@@ -233,7 +235,7 @@ final class LiveComposer: @unchecked Sendable {
                   mixTimeline: mixes.changes.isEmpty ? nil : mixes.changes.map {
                       .init(presentationNanoseconds: $0.presentationNanoseconds, mix: $0.value.description)
                   },
-                  encoding: encoding, director: director)
+                  encoding: encoding, director: director, loudness: loudness)
         }
     }
 
@@ -251,6 +253,7 @@ final class LiveComposer: @unchecked Sendable {
                     }
                     let statistics = try renderer.finish(endPresentationNanoseconds: endPresentationNanoseconds)
                     var outcome = Outcome(statistics: statistics, warnings: [])
+                    outcome.loudness = try renderer.loudnessRecord()
                     if let sheet = renderer.contactSheet {
                         // A sheet that cannot be written costs the session nothing but the sheet.
                         do {

@@ -112,6 +112,8 @@ struct SessionManifest: Codable {
         var recomposedAt: String?
         /// The director's cuts, when it cut this file (`--director auto`).
         var director: DirectorRecord? = nil
+        /// The sound's loudness as written (absent before it was levelled, or `--loudness off`).
+        var loudness: Loudness? = nil
     }
     struct Encoding: Codable {
         var encoder: String

@@ -32,6 +32,9 @@ public struct SessionPlan: Sendable {
     public var filter = Filter(kind: .none)
     /// The combined file's sound.
     public var mix = AudioMixSpec.all
+    /// The combined file's sound levelled to this integrated loudness (LUFS); nil: the
+    /// plain mix.
+    public var loudnessTarget: Double? = ProgrammeLoudness.defaultTarget
     /// The director cuts the combined file to whoever speaks (`--director auto`); nil: off.
     public var director: DirectorSettings?
     /// Agents must report an error bound under this before the start is scheduled (nil:

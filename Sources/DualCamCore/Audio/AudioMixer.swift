@@ -10,6 +10,9 @@ public struct AudioMixer: Sendable {
     private var bufferStart: Int64 = 0
     /// Output position: everything before it has been mixed and handed out.
     public private(set) var position: Int64 = 0
+    /// Sums beyond full scale are clipped, unless a limiter follows that keeps the peaks
+    /// (and would only hear the clipping's distortion).
+    public var clips = true
 
     public init(streamCount: Int, channels: Int, gains: [Float]) {
         precondition(gains.count == streamCount, "one gain per stream")
@@ -59,7 +62,7 @@ public struct AudioMixer: Sendable {
             let available = min(count, max(0, buffer.count - from))
             for i in 0..<available { out[i] += buffer[from + i] * gain }
         }
-        for i in out.indices { out[i] = max(-1, min(1, out[i])) }
+        if clips { for i in out.indices { out[i] = max(-1, min(1, out[i])) } }
         position = end
         // Drop what is mixed; cheap enough at a few segments' worth per call.
         let consumed = Int(position - bufferStart) * channels
