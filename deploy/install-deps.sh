@@ -10,6 +10,8 @@ set -euo pipefail
 # Run: avahi-daemon + dbus for discovery, libx264 comes with libavcodec.
 # Test: the ffmpeg CLI (ffprobe and the benchmark peer), iproute2 for network namespaces;
 #       qemu + a stock kernel for vivid (below).
+# Demo and tests: espeak-ng and python3 speak the scripted conversation of
+#       `demo.sh --conversation` (tools/conversation/make-conversation.py).
 PACKAGES=(
   pkg-config
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libswresample-dev libavdevice-dev
@@ -18,6 +20,7 @@ PACKAGES=(
   libavahi-client-dev avahi-daemon avahi-utils dbus
   ffmpeg
   iproute2 procps
+  espeak-ng python3
 )
 # With --test (deploy/test.sh), what only the tests need: the browser test
 # (Tests/Browser/studio_test.py) drives the studio page in headless Chromium through

@@ -17,6 +17,8 @@ bash deploy/ensure-avahi.sh
 # so that a starved pool cannot look like a silent peer (CI once dropped one so, at 10 s).
 echo "== unit tests (pure: core, protocol)"
 swift test --skip-build --filter 'DualCamCoreTests|DualCamProtocolTests'
+echo "== conversation generator (tools/conversation, a few seconds)"
+python3 tools/conversation/test_make_conversation.py
 echo "== component tests (TLS, Avahi, FFmpeg, ALSA, agents in-process)"
 swift test --skip-build --skip 'DualCamCoreTests|DualCamProtocolTests|EndToEndTests|StudioViewerFloodTests|StudioStrangerTests'
 # The studio under attack floods it with connections and messages on purpose: alone, so

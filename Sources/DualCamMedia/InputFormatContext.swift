@@ -94,27 +94,21 @@ final class InputFormatContext {
     /// Reads the next packet of the video or audio stream into `packet`, in file order;
     /// nil at end of file. Packets of other streams are skipped.
     func readPacket(into packet: Packet) throws -> StreamKind? {
-        while true {
-            packet.unref()
-            let result = av_read_frame(pointer, packet.pointer)
-            if result == dc_averror_eof() { return nil }
-            try check(result, "av_read_frame", path: path)
+        while try packet.read(from: pointer, path: path) {
             let index = packet.pointer.pointee.stream_index
             if index == videoStreamIndex { return .video }
             if index == audioStreamIndex { return .audio }
             if index == losslessStreamIndex { return .lossless }
         }
+        return nil
     }
 
     /// Reads the next packet of the video stream into `packet`; false at end of file.
     /// Packets of other streams are skipped.
     func readVideoPacket(into packet: Packet) throws -> Bool {
-        while true {
-            packet.unref()
-            let result = av_read_frame(pointer, packet.pointer)
-            if result == dc_averror_eof() { return false }
-            try check(result, "av_read_frame", path: path)
+        while try packet.read(from: pointer, path: path) {
             if packet.pointer.pointee.stream_index == videoStreamIndex { return true }
         }
+        return false
     }
 }

@@ -20,6 +20,16 @@ final class Packet {
 
     func unref() { av_packet_unref(pointer) }
 
+    /// The next packet of `context`'s file, any stream, in place of this one's content;
+    /// false at the end of the file.
+    func read(from context: UnsafeMutablePointer<AVFormatContext>, path: String) throws -> Bool {
+        unref()
+        let result = av_read_frame(context, pointer)
+        if result == dc_averror_eof() { return false }
+        try check(result, "av_read_frame", path: path)
+        return true
+    }
+
     var isKeyframe: Bool { pointer.pointee.flags & dc_pkt_flag_key() != 0 }
 
     var bytes: [UInt8] {

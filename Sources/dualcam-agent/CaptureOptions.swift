@@ -3,6 +3,7 @@ import DualCamAgent
 import DualCamCore
 import DualCamMedia
 import DualCamNet
+import Foundation
 
 /// Where frames come from and how they are encoded: shared by `run` and `record`.
 struct CaptureOptions: ParsableArguments {
@@ -33,7 +34,7 @@ struct CaptureOptions: ParsableArguments {
     var freeRun = false
     @Option(help: "V4L2: append each delivered buffer's driver sequence number and timestamp (ns) to this file, to check a camera's timing.")
     var frameLog: String?
-    @Option(help: "Sound: synthetic (tone bursts, the default with --source synthetic), alsa (a microphone, the default when --microphone is given) or none.")
+    @Option(help: "Sound: synthetic (tone bursts, the default with --source synthetic), alsa (a microphone, the default when --microphone is given), file:PATH (a sound file played as the microphone, its first sample at the take's start; silence after its end) or none.")
     var audio: String?
     @Option(help: "ALSA capture device, e.g. default, plughw:1,0 (see `dualcam-agent microphones`).") var microphone: String?
     @Option(parsing: .unconditional, help: "The sound card's sample rate: 48000 or 44100 (the recorded track is 48 kHz either way).") var audioRate = 48_000
@@ -129,7 +130,9 @@ struct CaptureOptions: ParsableArguments {
         case "synthetic": source = .synthetic
         case "alsa": source = .alsa(device: microphone ?? "default")
         case "none": source = .none
-        default: throw ValidationError("--audio must be synthetic, alsa or none")
+        case let value where value.hasPrefix("file:"):
+            source = .file(path: try Self.soundFile(String(value.dropFirst("file:".count))))
+        default: throw ValidationError("--audio must be synthetic, alsa, file:PATH or none")
         }
         var settings = AudioSettings(source: mute ? .none : source, sampleRate: audioRate, channels: audioChannels,
                                      bits: audioBits, gainDB: gain, bitRate: audioBitrate,
@@ -137,6 +140,16 @@ struct CaptureOptions: ParsableArguments {
         settings.lossless = !noLosslessAudio
         if let problem = settings.problem { throw ValidationError(problem) }
         return settings
+    }
+
+    /// The sound file of `--audio file:PATH`, made absolute (a service's folder is not the
+    /// shell's) and opened once now, so that a wrong path is refused before any take
+    /// rather than costing one its sound.
+    static func soundFile(_ path: String) throws -> String {
+        guard !path.isEmpty else { throw ValidationError("--audio file: needs the sound file's path, e.g. --audio file:/home/me/voice.wav") }
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        if let problem = AudioSettings.fileProblem(path: absolute) { throw ValidationError(problem) }
+        return absolute
     }
 
     func simulatedError() -> SimulatedClockError {

@@ -218,6 +218,8 @@ struct Demo: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Simulated clock skew of the guest agent, ppm.") var guestClockSkewPpm = 0.0
     @Option(parsing: .unconditional, help: "Simulated rate error of the guest's sound card against its clock, ppm.") var guestAudioRatePpm = 0.0
     @Flag(help: "Pictures only: the agents record no sound.") var noSound = false
+    @Option(help: "Sound files played as the agents' microphones from the take's start, one per agent, comma-separated: HOST,GUEST[,...] (WAV or anything FFmpeg decodes; default: tone bursts).")
+    var audioFiles: String?
     @OptionGroup var clockSync: ClockSyncOptions
     @OptionGroup var state: StateOption
     @Flag(help: "Keep the demo's rig up with the studio (the browser screen) instead of recording one take; Ctrl-C ends it.")
@@ -250,6 +252,7 @@ struct Demo: AsyncParsableCommand {
         options.guestClockSkewPPM = guestClockSkewPpm
         options.guestAudioRatePPM = guestAudioRatePpm
         options.sound = !noSound
+        options.audioFiles = audioFiles.map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) } ?? []
         options.mix = try layout.mixSpec()
         options.director = try direction.settings()
         options.loudnessTarget = try layout.loudnessTarget()

@@ -68,7 +68,11 @@ extension EndToEnd {
                 #expect(abs(samples.count - seconds * 48_000) <= 2048, "\(wav): \(samples.count) samples")
                 let mp4 = (wav as NSString).deletingPathExtension + ".mp4"
                 let track = try #require(try AudioTrackReader.read(path: mp4))
+                // AAC's first 21 ms decode faded in: when T0 falls on a whole second (one
+                // take in 30 at 30 fps) the burst sounding from T0 reads there as an onset,
+                // which the WAV, holding it from its first sample, rightly skips.
                 let fromMP4 = BurstOnsets.find(samples: track.mono, sampleRate: 48_000).map { $0 + track.startNanoseconds }
+                    .filter { $0 >= 25_000_000 }
                 let fromWAV = BurstOnsets.find(samples: samples, sampleRate: 48_000)
                 #expect(fromWAV.count >= seconds - 1 && fromWAV.count == fromMP4.count, "\(wav): \(fromWAV) vs \(fromMP4)")
                 for (a, b) in zip(fromWAV, fromMP4) { #expect(abs(a - b) < 1_000_000, "\(wav): burst at \(a) ns, MP4's at \(b) ns") }

@@ -10,12 +10,15 @@ public struct AudioSettings: Sendable, Equatable {
         case synthetic
         /// An ALSA capture PCM, e.g. "default", "hw:CARD=Device,DEV=0", "plughw:1,0".
         case alsa(device: String)
+        /// A sound file played as the microphone, its first sample at T0 (`FileAudioSource`).
+        case file(path: String)
 
         public var description: String {
             switch self {
             case .none: "none"
             case .synthetic: "synthetic"
             case .alsa(let device): "ALSA \(device)"
+            case .file(let path): "file \(path)"
             }
         }
     }
@@ -31,8 +34,8 @@ public struct AudioSettings: Sendable, Equatable {
     public var gainDB: Double
     /// AAC bitrate per node.
     public var bitRate: Int
-    /// Synthetic source only: the simulated sound card's rate error against the node's
-    /// clock, to exercise drift correction.
+    /// Synthetic sound and sound files: the simulated sound card's rate error against the
+    /// node's clock, to exercise drift correction.
     public var simulatedRatePPM: Double
     /// An uncompressed copy of the sound rides in the segments (SMPTE 302M, 48 kHz
     /// only), from which the coordinator writes the node's WAV for editors.
@@ -59,6 +62,10 @@ public struct AudioSettings: Sendable, Equatable {
         if !(-12...12).contains(gainDB) { return "gain must be between -12 and +12 dB" }
         return nil
     }
+
+    /// Why the sound file at `path` cannot be the microphone, in words that say what to
+    /// do; nil when it opens and has sound this FFmpeg decodes.
+    public static func fileProblem(path: String) -> String? { FileAudioSource.problem(path: path) }
 
     public var summary: String {
         guard isEnabled else { return "no audio" }

@@ -1,6 +1,5 @@
 import DualCamCore
 import DualCamMedia
-import DualCamNet
 
 /// One period of sound, stamped on the agent's local clock like a video frame.
 struct CapturedAudio {
@@ -28,46 +27,28 @@ protocol AudioSource {
 /// error to take out; the burst sits at the true instant of each sample, so a file whose
 /// sound is placed right shows burst onsets at DCTC second crossings.
 struct SyntheticAudioSource: AudioSource {
-    let sampleRate: Int
     let channels: Int
-    let clock: AgentClock
     static let periodFrames = 1024
-    private let startLocal: Int64
-    private let localNanosecondsPerSample: Double
-    private var index: Int64 = 0
+    private var card: SimulatedSoundCard
 
     init(sampleRate: Int, channels: Int, ratePPM: Double, clock: AgentClock, startLocalNanoseconds: Int64) {
-        self.sampleRate = sampleRate
         self.channels = channels
-        self.clock = clock
-        self.startLocal = startLocalNanoseconds
-        localNanosecondsPerSample = 1e9 / (Double(sampleRate) * (1 + ratePPM * 1e-6))
+        card = SimulatedSoundCard(sampleRate: sampleRate, ratePPM: ratePPM, clock: clock, startLocalNanoseconds: startLocalNanoseconds)
     }
 
+    var sampleRate: Int { card.sampleRate }
     var description: String { "synthetic tone bursts \(sampleRate) Hz" }
     var overruns: Int { 0 }
 
-    private func local(ofSample n: Int64) -> Int64 {
-        startLocal + Int64((Double(n) * localNanosecondsPerSample).rounded())
-    }
-
     mutating func next() throws -> CapturedAudio {
         let count = Self.periodFrames
-        let firstLocal = local(ofSample: index)
-        let endLocal = local(ofSample: index + Int64(count))
-        let error = clock.simulatedError
-        let firstTrue = error.trueTime(fromLocal: firstLocal)
-        let endTrue = error.trueTime(fromLocal: endLocal)
-        // A card hands over a period once its last sample is in.
-        MonotonicTime.sleep(until: endTrue)
-        let step = Double(endTrue - firstTrue) / Double(count)
+        let period = card.next(count: count)
         var samples = [Float](repeating: 0, count: count * channels)
         for i in 0..<count {
-            let value = ToneBurst.sample(atTrueNanoseconds: firstTrue + Int64((Double(i) * step).rounded()))
+            let value = ToneBurst.sample(atTrueNanoseconds: period.trueInstant(ofSample: i))
             if value != 0 { for ch in 0..<channels { samples[i * channels + ch] = value } }
         }
-        index += Int64(count)
-        return CapturedAudio(samples: samples, localFirstSampleNanoseconds: firstLocal)
+        return CapturedAudio(samples: samples, localFirstSampleNanoseconds: period.firstLocal)
     }
 }
 
@@ -98,6 +79,9 @@ struct MicrophoneSource: AudioSource {
 /// failing at T0 with nothing recorded.
 enum AudioProbe {
     static func problem(_ settings: AudioSettings) -> String? {
+        if case .file(let path) = settings.source {
+            return FileAudioSource.problem(path: path).map { "no sound: \($0); recording pictures only" }
+        }
         guard case .alsa(let device) = settings.source else { return nil }
         do {
             _ = try MicrophoneSource(device: device, settings: settings)

@@ -65,13 +65,16 @@ final class AudioTrack: Sendable {
             : nil
         losslessParameters = pcm?.parameters
         let source: any AudioSource
+        // A simulated card starts a period early, so that its first one covers T0.
+        let lead = Int64(SyntheticAudioSource.periodFrames) * 1_000_000_000 / rate
+        let startLocal = clock.estimate?.local(fromShared: startShared - lead) ?? clock.localNow()
         switch settings.source {
         case .none, .synthetic:
-            // A period early, so the first one covers T0.
-            let lead = Int64(SyntheticAudioSource.periodFrames) * 1_000_000_000 / rate
-            let startLocal = clock.estimate?.local(fromShared: startShared - lead) ?? clock.localNow()
             source = SyntheticAudioSource(sampleRate: settings.sampleRate, channels: settings.channels,
                                           ratePPM: settings.simulatedRatePPM, clock: clock, startLocalNanoseconds: startLocal)
+        case .file(let path):
+            source = try FileAudioSource(path: path, settings: settings, clock: clock, startLocalNanoseconds: startLocal,
+                                         t0Shared: t0Shared)
         case .alsa(let device):
             source = try MicrophoneSource(device: device, settings: settings)
         }

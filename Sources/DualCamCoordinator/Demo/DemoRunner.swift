@@ -25,6 +25,9 @@ public struct DemoOptions: Sendable {
     public var mix = AudioMixSpec.all
     /// The agents record their synthetic sound (tone bursts) beside the pictures.
     public var sound = true
+    /// One sound file per agent (host, guest, then the extra cameras), each played as that
+    /// agent's microphone from T0 (`--audio file:`); empty: the tone bursts.
+    public var audioFiles: [String] = []
     public var agentExecutable: String
     public var coordinatorStateDirectory: String
     public var clockThresholdNanoseconds: Int64? = nil
@@ -105,6 +108,7 @@ public struct DemoRunner {
 
     private func launch(progress: @escaping @Sendable (String) -> Void) async throws -> Launched {
         guard options.cameras >= 1 else { throw CoordinatorError("--cameras must be at least 1") }
+        let soundFiles = try DemoSoundFiles.check(options)
         guard FileManager.default.isExecutableFile(atPath: options.agentExecutable) else {
             throw CoordinatorError("cannot find dualcam-agent at \(options.agentExecutable); build it (swift build) or set DUALCAM_AGENT")
         }
@@ -135,6 +139,7 @@ public struct DemoRunner {
                         "--mdns-interface", "lo"]
             if !options.genlock { args.append("--free-run") }
             if !options.sound { args += ["--audio", "none"] }
+            if let file = soundFiles?[i] { args += ["--audio", "file:" + file] }
             if role == "guest" {
                 args += ["--simulate-clock-offset-ms", "\(options.guestClockOffsetMs)",
                          "--simulate-clock-skew-ppm", "\(options.guestClockSkewPPM)",
