@@ -120,7 +120,7 @@ let package = Package(
         .executableTarget(
             name: "dualcam-bench",
             dependencies: [
-                "DualCamCore", "DualCamMedia", "DualCamNet", "DualCamProtocol",
+                "DualCamCore", "DualCamMedia", "DualCamNet", "DualCamProtocol", "DualCamCoordinator",
                 .product(name: "NIOCore", package: "swift-nio"),
             ]),
 

@@ -15,6 +15,9 @@
 //   dualcam-bench avsync FILE... [--layout SPEC --streams N]
 //                                    A/V offset of synthetic-source files: tone-burst onsets against
 //                                    DCTC second crossings (a composite read in stream 0's slot)
+//   dualcam-bench director [--crosstalk DB,...] [--script FILE] [--style S]
+//                                    the director on a scripted espeak-ng conversation: share of speaking
+//                                    time the speaker is shown, cut delays, cuts on coughs, CPU per camera
 //   dualcam-bench clock-replay FILE... [--same-clock]
 //                                    an agent's clock log (--clock-log) through its estimator again;
 //                                    --same-clock: one kernel clock, so the true error is known
@@ -34,8 +37,10 @@ case "presets":
     try runPresetBenchmarks(arguments: Array(CommandLine.arguments.dropFirst(2)))
 case "avsync":
     try runAVSyncMeasurement(arguments: Array(CommandLine.arguments.dropFirst(2)))
+case "director":
+    try runDirectorBenchmarks(arguments: Array(CommandLine.arguments.dropFirst(2)))
 case "clock-replay":
     try runClockReplay(arguments: Array(CommandLine.arguments.dropFirst(2)))
 default:
-    print("usage: dualcam-bench [core|net|clock-replay FILE... [--same-clock]|capture [rounds]|preview [frames]|presets [--frames N] [--sizes WxH,…] [--presets P,…] [--no-peer]|avsync FILE... [--layout SPEC --streams N]|recompose [--session DIR] [--rounds N] [--duration S] [--preset P] [--crf Q] [--tune T]]")
+    print("usage: dualcam-bench [core|net|clock-replay FILE... [--same-clock]|capture [rounds]|preview [frames]|presets [--frames N] [--sizes WxH,…] [--presets P,…] [--no-peer]|avsync FILE... [--layout SPEC --streams N]|director [--crosstalk DB,...] [--script FILE] [--style S]|recompose [--session DIR] [--rounds N] [--duration S] [--preset P] [--crf Q] [--tune T]]")
 }

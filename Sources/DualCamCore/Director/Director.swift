@@ -22,6 +22,9 @@ public struct Director: Sendable {
     /// Per person, at the last block analysed: own voice heard, and in a turn.
     public private(set) var voiced: [Bool]
     public private(set) var speaking: [Bool]
+    /// A quarter second, in blocks: how recent a voice must be to be cut to.
+    static let recentBlocks = 25
+
     /// Sample position analysed up to (exclusive).
     public var position: Int64 { Int64(nextBlock) * Int64(blockSamples) }
 
@@ -88,7 +91,8 @@ public struct Director: Sendable {
             let believed = trackers.map { $0.believed(at: nextBlock) }
             let index = nextBlock
             nextBlock += 1
-            if let shot = rules.decide(at: index, speaking: speaking, believed: believed) {
+            let recent = trackers.map { index - $0.lastActive <= Self.recentBlocks }
+            if let shot = rules.decide(at: index, speaking: speaking, believed: believed, voicedRecently: recent) {
                 cuts.append(DirectorCut(atNanoseconds: position * 1_000_000_000 / Int64(sampleRate), shot: shot))
             }
         }

@@ -86,8 +86,9 @@ public struct DirectorScore: Sendable, CustomStringConvertible {
             // overlap, scored by its two-shot).
             guard before.last?.person != turn.person,
                   !before.contains(where: { $0.end > turn.start }) else { continue }
-            if let cut = cuts.first(where: { Double($0.atNanoseconds) / 1e9 >= turn.start && shows($0.shot, turn.person, at: Double($0.atNanoseconds) / 1e9) }) {
-                cutDelays.append(Double(cut.atNanoseconds) / 1e9 - turn.start)
+            // Until a shot that holds the speaker is on air (none needed if one already is).
+            if let shot = shots.first(where: { $0.end > turn.start && shows($0.shot, turn.person, at: max($0.start, turn.start)) }) {
+                cutDelays.append(max(0, shot.start - turn.start))
             }
         }
         // The last shot runs to the end of the take, which is not the director's doing.

@@ -17,7 +17,7 @@ public struct DirectorTuning: Sendable, Hashable {
     /// … held this long, then back to the speaker.
     public var reactionLength: Double
 
-    public init(switchDelay: Double = 0.6, minShot: Double = 2.0, twoShotAfter: Double = 1.0,
+    public init(switchDelay: Double = 0.6, minShot: Double = 1.5, twoShotAfter: Double = 1.0,
                 silenceAfter: Double = 6.0, silenceGoesWide: Bool = false,
                 reactionAfter: Double? = nil, reactionLength: Double = 2.0) {
         self.switchDelay = switchDelay

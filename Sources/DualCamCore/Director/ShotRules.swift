@@ -31,11 +31,14 @@ struct ShotRules: Sendable {
     private func blocks(_ seconds: Double) -> Int { Int((seconds / DirectorTuning.blockSeconds).rounded()) }
 
     /// Decides at the end of block `index`; returns the new shot when it cuts.
-    mutating func decide(at index: Int, speaking: [Bool], believed: [Bool]) -> Shot? {
+    /// `voicedRecently`: the person's voice was heard in the last quarter second, not
+    /// only within the hangover: a turn that has just ended is no reason to cut to it.
+    mutating func decide(at index: Int, speaking: [Bool], believed: [Bool], voicedRecently: [Bool]) -> Shot? {
         if speaking.contains(true) { lastSpeech = index }
         let voices = (0..<people).filter { believed[$0] }
         if voices.count >= 2 { groupSince = groupSince ?? index } else { groupSince = nil }
-        let wanted = want(at: index, voices: voices)
+        var wanted = want(at: index, voices: voices)
+        if case .people(let shown) = wanted, shown.count == 1, voices == shown, !voicedRecently[shown[0]] { wanted = onAir }
         // The opening wide shot is the take's, not a shot the director chose: the first
         // speaker is cut to as soon as believed.
         let opening = onAirSince == 0 && onAir == .wide
