@@ -39,6 +39,11 @@ let package = Package(
             // No pkgConfig: avahi-client.pc only adds -D_REENTRANT, which SwiftPM rejects
             // with a warning; the headers are in /usr/include (libavahi-client-dev).
             name: "CAvahi", path: "Sources/CAvahi"),
+        // libsodium's ristretto255 for pairing's CPace (PROTOCOL.md §14): reviewed
+        // constant-time group arithmetic instead of our own.
+        .systemLibrary(
+            name: "CSodium", path: "Sources/CSodium", pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"])]),
         // The kernel's process controls (prctl is variadic) and UDP receive timestamps
         // (recvmsg's control messages); part of libc, nothing to link.
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
@@ -57,7 +62,7 @@ let package = Package(
         .target(
             name: "DualCamNet",
             dependencies: [
-                "DualCamProtocol", "CAvahi", "CLinux",
+                "DualCamProtocol", "CAvahi", "CLinux", "CSodium",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

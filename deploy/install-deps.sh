@@ -6,8 +6,9 @@
 # Waits for the dpkg lock instead of failing when another install is running.
 set -euo pipefail
 
-# Build: FFmpeg dev libraries, V4L2, ALSA, Avahi client, pkg-config.
-# Run: avahi-daemon + dbus for discovery, libx264 comes with libavcodec.
+# Build: FFmpeg dev libraries, V4L2, ALSA, Avahi client, libsodium (pairing's CPace), pkg-config.
+# Run: avahi-daemon + dbus for discovery, libx264 comes with libavcodec, libsodium23 with
+#      libsodium-dev (the packages depend on it through dpkg-shlibdeps).
 # Test: the ffmpeg CLI (ffprobe and the benchmark peer), iproute2 for network namespaces;
 #       qemu + a stock kernel for vivid (below).
 PACKAGES=(
@@ -16,6 +17,7 @@ PACKAGES=(
   libv4l-dev v4l-utils
   libasound2-dev
   libavahi-client-dev avahi-daemon avahi-utils dbus
+  libsodium-dev libsodium23
   ffmpeg
   iproute2 procps
 )
