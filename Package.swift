@@ -4,6 +4,16 @@ import PackageDescription
 // Module shape (see docs/ARCHITECTURE.md): a pure core, a protocol module without
 // sockets, a network module, a media module, the agent and coordinator as libraries,
 // and two thin executables. Each C library sits behind exactly one Swift module.
+// Products many targets name, spelled once.
+let nioCore: Target.Dependency = .product(name: "NIOCore", package: "swift-nio")
+let nioPosix: Target.Dependency = .product(name: "NIOPosix", package: "swift-nio")
+let nioLocks: Target.Dependency = .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
+let nioEmbedded: Target.Dependency = .product(name: "NIOEmbedded", package: "swift-nio")
+let nioSSL: Target.Dependency = .product(name: "NIOSSL", package: "swift-nio-ssl")
+let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
+let crypto: Target.Dependency = .product(name: "Crypto", package: "swift-crypto")
+let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
+
 let package = Package(
     name: "DualCam",
     platforms: [.macOS(.v14)],
@@ -15,6 +25,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.30.0"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.10.0"),
+        // Named for itself (not only through swift-certificates): identities read the
+        // certificate's DER with it directly.
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.3.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.0.0"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
@@ -43,6 +56,11 @@ let package = Package(
             // No pkgConfig: avahi-client.pc only adds -D_REENTRANT, which SwiftPM rejects
             // with a warning; the headers are in /usr/include (libavahi-client-dev).
             name: "CAvahi", path: "Sources/CAvahi"),
+        // libsodium's ristretto255 for pairing's CPace (PROTOCOL.md §14): reviewed
+        // constant-time group arithmetic instead of our own.
+        .systemLibrary(
+            name: "CSodium", path: "Sources/CSodium", pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"])]),
         // The kernel's process controls (prctl is variadic) and UDP receive timestamps
         // (recvmsg's control messages); part of libc, nothing to link.
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
@@ -55,20 +73,22 @@ let package = Package(
             dependencies: [
                 "DualCamCore",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
-                .product(name: "NIOCore", package: "swift-nio"),
+                nioCore,
             ]),
         // TLS transport, identities, discovery.
         .target(
             name: "DualCamNet",
             dependencies: [
-                "DualCamProtocol", "CAvahi", "CLinux",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                "DualCamCore", "DualCamProtocol", "CAvahi", "CLinux", "CSodium",
+                nioCore,
+                nioLocks,
+                nioPosix,
+                nioSSL,
                 .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "X509", package: "swift-certificates"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                crypto,
+                logging,
             ]),
         // FFmpeg, V4L2, ALSA and libebur128 behind Swift types.
         .target(
@@ -78,79 +98,95 @@ let package = Package(
             name: "DualCamAgent",
             dependencies: [
                 "DualCamCore", "DualCamProtocol", "DualCamNet", "DualCamMedia",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                logging,
+                nioCore,
+                nioPosix,
+                nioLocks,
+                crypto,
             ]),
         .target(
             name: "DualCamCoordinator",
             dependencies: [
                 "DualCamCore", "DualCamProtocol", "DualCamNet", "DualCamMedia",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                logging,
+                nioCore,
+                nioLocks,
+                crypto,
             ]),
         // The studio: the browser screen's server, a client of the rig's API only.
         .target(
             name: "DualCamStudio",
             dependencies: [
-                "DualCamCoordinator", "DualCamCore", "DualCamNet",
+                "DualCamCoordinator", "DualCamCore", "DualCamNet", "DualCamMedia",
+                nioCore,
+                nioLocks,
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                logging,
             ],
             exclude: ["web"]),
         .executableTarget(
             name: "dualcam-agent",
             dependencies: [
-                "DualCamAgent", "DualCamMedia", "CLinux",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "DualCamAgent", "DualCamCore", "DualCamNet", "DualCamProtocol", "DualCamMedia", "CLinux",
+                argumentParser,
+                logging,
             ]),
         .executableTarget(
             name: "dualcam-coordinator",
             dependencies: [
-                "DualCamCoordinator", "DualCamStudio", "DualCamMedia", "CLinux",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "DualCamCoordinator", "DualCamStudio", "DualCamCore", "DualCamNet", "DualCamProtocol", "DualCamMedia", "CLinux",
+                argumentParser,
+                logging,
             ]),
         .executableTarget(
             name: "dualcam-bench",
             dependencies: [
                 "DualCamCore", "DualCamMedia", "DualCamNet", "DualCamProtocol", "DualCamCoordinator",
-                .product(name: "NIOCore", package: "swift-nio"),
+                nioCore,
             ]),
 
         .testTarget(name: "DualCamCoreTests", dependencies: ["DualCamCore"], exclude: ["Fixtures"]),
         .testTarget(
             name: "DualCamProtocolTests",
-            dependencies: ["DualCamProtocol", .product(name: "NIOEmbedded", package: "swift-nio")]),
+            dependencies: [
+                "DualCamProtocol", "DualCamCore",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                nioCore,
+                nioEmbedded,
+            ]),
         .testTarget(
             name: "DualCamNetTests",
-            dependencies: ["DualCamNet", .product(name: "Logging", package: "swift-log")]),
+            dependencies: [
+                "DualCamNet", "DualCamProtocol", "DualCamCore",
+                logging,
+                crypto,
+                nioCore,
+                nioPosix,
+                nioSSL,
+                nioLocks,
+            ]),
         .testTarget(name: "DualCamMediaTests", dependencies: ["DualCamMedia", "DualCamCore"]),
         // Agent and coordinator code in one process over real TLS on loopback.
         .testTarget(
             name: "DualCamSystemTests",
             dependencies: [
                 "DualCamAgent", "DualCamCoordinator", "DualCamNet", "DualCamProtocol", "DualCamMedia", "DualCamCore",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOEmbedded", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                logging,
+                nioLocks,
             ]),
         .testTarget(
             name: "DualCamStudioTests",
             dependencies: [
                 // The agent: the camera routes are tested against a real one in this process.
                 "DualCamStudio", "DualCamCoordinator", "DualCamCore", "DualCamNet", "DualCamAgent",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOEmbedded", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                nioCore,
+                logging,
+                nioLocks,
+                nioEmbedded,
+                nioSSL,
             ]),
         .testTarget(
             name: "EndToEndTests",

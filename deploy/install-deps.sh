@@ -6,8 +6,10 @@
 # Waits for the dpkg lock instead of failing when another install is running.
 set -euo pipefail
 
-# Build: FFmpeg dev libraries, V4L2, ALSA, libebur128 (the programme loudness), Avahi client, pkg-config.
-# Run: avahi-daemon + dbus for discovery, libx264 comes with libavcodec.
+# Build: FFmpeg dev libraries, V4L2, ALSA, libebur128 (the programme loudness), Avahi client,
+#        libsodium (pairing's CPace), pkg-config.
+# Run: avahi-daemon + dbus for discovery, libx264 comes with libavcodec, libsodium23 and
+#      libebur128-1 with their -dev packages (the packages depend on them through dpkg-shlibdeps).
 # Test: the ffmpeg CLI (ffprobe and the benchmark peer), iproute2 for network namespaces;
 #       qemu + a stock kernel for vivid (below).
 # Demo and tests: espeak-ng and python3 speak the scripted conversation of
@@ -18,6 +20,7 @@ PACKAGES=(
   libv4l-dev v4l-utils
   libasound2-dev libebur128-dev
   libavahi-client-dev avahi-daemon avahi-utils dbus
+  libsodium-dev libsodium23
   ffmpeg
   iproute2 procps
   espeak-ng python3

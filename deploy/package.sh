@@ -6,7 +6,7 @@
 # → DIR/dualcam-agent_<version>_<arch>.deb and DIR/dualcam-coordinator_<version>_<arch>.deb
 #   (DIR defaults to out/packages). Release builds with the Swift runtime and Foundation
 #   linked statically (--static-swift-stdlib), so the target machine needs no Swift
-#   toolchain: only Debian's own shared libraries (FFmpeg, ALSA, Avahi, libv4l), whose
+#   toolchain: only Debian's own shared libraries (FFmpeg, ALSA, Avahi, libv4l, libsodium), whose
 #   package dependencies dpkg-shlibdeps computes from the binaries. The version is the
 #   programs' own (`--version`, from Sources/DualCamProtocol/Release.swift); the
 #   architecture is dpkg's, checked against the Swift build's target: an arm64 Debian 12
@@ -120,6 +120,12 @@ control() {
   local name=$1 root=$WORK/$1 depends
   depends=$(shlib_depends "$name" "$root/usr/bin/$name")
   [ -n "$depends" ] || { echo "package: dpkg-shlibdeps found no dependencies for $name" >&2; exit 1; }
+  # Pairing's CPace runs on libsodium (PROTOCOL.md §14): a package without it would
+  # install on a fresh machine and then fail to pair.
+  case "$depends" in
+    *libsodium23*) ;;
+    *) echo "package: $name does not depend on libsodium23 (Depends: $depends)" >&2; exit 1 ;;
+  esac
   [ -n "$2" ] && depends="$depends, $2"
   {
     echo "Package: $name"

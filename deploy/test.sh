@@ -7,8 +7,13 @@ bash deploy/install-deps.sh --test
 # The studio page is embedded in the binary; a page edited without regenerating it would
 # test one page and ship another.
 bash tools/embed-web.sh --check
-echo "== building (debug, with tests)"
-swift build --build-tests
+# Module rules (docs/ARCHITECTURE.md), checked before the build because they cost a second:
+# each target imports what Package.swift declares for it, and the core only the standard
+# library. The build then has SwiftPM check imports against the declared dependencies too.
+echo "== module rules"
+python3 tools/check-modules.py
+echo "== building (debug, with tests; imports checked against Package.swift)"
+swift build --build-tests --explicit-target-dependency-import-check error
 echo "== dbus and avahi-daemon (the discovery tests publish and browse through them)"
 bash deploy/ensure-avahi.sh
 # Pure tests (the core's simulated hours, the protocol's fuzzing) keep both threads of

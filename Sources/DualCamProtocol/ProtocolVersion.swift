@@ -3,7 +3,7 @@ public enum WireProtocol {
     /// Incremented for incompatible changes; peers with different majors refuse each other.
     public static let major: UInt32 = 1
     /// Incremented for additive changes; peers with different minors interoperate.
-    public static let minor: UInt32 = 8
+    public static let minor: UInt32 = 9
 
     /// Largest encoded Envelope (excluding the 4-byte prefix) either side accepts.
     /// A 256 KiB SegmentData chunk plus its small header fits with a wide margin, while a

@@ -93,12 +93,33 @@ struct PairingExchangeTests {
     }
 
     @Test func aTamperedShareOrProofIsRefused() throws {
-        let flippedShare = try run(toCoordinator: { body in
+        // The lowest bit set makes a share no ristretto255 element (canonical encodings are
+        // even): the exchange ends.
+        #expect(throws: PairingError.self) {
+            _ = try run(toCoordinator: { body in
+                guard case .pairShare(var share) = body else { return body }
+                share.share[0] ^= 1
+                return .pairShare(share)
+            })
+        }
+        // A valid element in its place (another exchange's share) leaves the tags wrong.
+        var elsewhere = CoordinatorPairing(agent: Self.agentID, coordinator: Self.coordinatorID, code: "042 917")
+        guard case .pairRequest(let other) = try elsewhere.start(coordinatorName: "laptop") else {
+            Issue.record("no request")
+            return
+        }
+        let swappedShare = try run(toCoordinator: { body in
             guard case .pairShare(var share) = body else { return body }
-            share.share[0] ^= 1
+            share.share = other.share
             return .pairShare(share)
         })
-        #expect(!flippedShare.agentPinned && !flippedShare.coordinatorPinned)
+        #expect(!swappedShare.agentPinned && !swappedShare.coordinatorPinned)
+        let flippedProof = try run(toCoordinator: { body in
+            guard case .pairShare(var share) = body else { return body }
+            share.proof[0] ^= 1
+            return .pairShare(share)
+        })
+        #expect(!flippedProof.agentPinned && !flippedProof.coordinatorPinned)
         let renamed = try run(toCoordinator: { body in
             guard case .pairShare(var share) = body else { return body }
             share.agentName = "pi-host"
@@ -107,8 +128,9 @@ struct PairingExchangeTests {
         #expect(!renamed.agentPinned && !renamed.coordinatorPinned, "the names are part of the transcript")
     }
 
-    /// A share of low order would make the key independent of the code; it is refused.
-    @Test func lowOrderSharesAreRefused() throws {
+    /// The identity as a share would make the key independent of the code, and a string
+    /// that is no ristretto255 element has no key at all; both are refused.
+    @Test func identityOrInvalidSharesAreRefused() throws {
         var a = AgentPairing(agent: Self.agentID, coordinator: Self.coordinatorID, agentName: "pi", role: .host, code: "123 456")
         var request = Dualcam_V1_PairRequest()
         request.coordinatorName = "laptop"
@@ -141,6 +163,25 @@ struct PairingExchangeTests {
         forged.coordinatorName = "laptop\nagent: paired with coordinator"
         var d = AgentPairing(agent: Self.agentID, coordinator: Self.coordinatorID, agentName: "a", role: .host, code: "123 456")
         #expect(throws: PairingError.self) { _ = try d.receive(.pairRequest(forged)) }
+    }
+
+    /// Pairing version 3 (protocol 1.9) meets 2 (1.1 to 1.8) with a sentence naming both
+    /// and the side to update, never as a wrong code; a current or newer peer passes.
+    @Test func anOlderPeerIsToldBothPairingVersions() {
+        var old = Dualcam_V1_ProtocolVersion()
+        old.major = 1
+        old.minor = 8
+        let now = "\(WireProtocol.major).\(WireProtocol.minor)"
+        #expect(PairingVersion.mismatch(peer: old, thisSide: "coordinator", olderSide: "dualcam-agent", where: "on pi-guest")
+                == "dualcam-agent on pi-guest pairs with pairing version 2 (protocol 1.8) and this coordinator with pairing "
+                + "version 3 (protocol \(now)): update dualcam-agent on pi-guest, then pair again")
+        old.minor = 0
+        #expect(PairingVersion.mismatch(peer: old, thisSide: "agent (a)", olderSide: "dualcam-coordinator", where: "on c")?
+            .contains("pairing version 1 (protocol 1.0)") == true)
+        var newer = WireProtocol.version
+        #expect(PairingVersion.mismatch(peer: newer, thisSide: "c", olderSide: "a", where: "") == nil)
+        newer.minor += 1
+        #expect(PairingVersion.mismatch(peer: newer, thisSide: "c", olderSide: "a", where: "") == nil)
     }
 
     @Test func messagesOutOfOrderAreRefused() throws {

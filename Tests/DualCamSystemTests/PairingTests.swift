@@ -35,6 +35,12 @@ import Testing
         return (task, lines, code)
     }
 
+    /// A TLS connection that trusts whatever agent answers, as pairing does before it pins.
+    func connectAsStranger(_ agent: RunningAgent, _ identity: DeviceIdentity) async throws -> (EnvelopeChannel, DeviceID) {
+        try await TLSTransport.connect(host: "127.0.0.1", port: agent.port, identity: identity,
+                                       policy: PeerPolicy(isTrusted: { _ in true }), clock: { MonotonicTime.now() })
+    }
+
     @Test func theCodeTheAgentShowsPairsBothSides() async throws {
         let agent = try await RunningAgent.start(name: "pi-guest")
         defer { try? FileManager.default.removeItem(atPath: coordinatorState) }
@@ -93,9 +99,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: coordinatorState) }
         let (identity, paired) = try coordinator()
         let (window, lines, code) = try await openWindow(agent)
-        let (channel, agentID) = try await TLSTransport.connect(
-            host: "127.0.0.1", port: agent.port, identity: identity, policy: PeerPolicy(isTrusted: { _ in true }),
-            clock: { MonotonicTime.now() })
+        let (channel, agentID) = try await connectAsStranger(agent, identity)
         var exchange = CoordinatorPairing(agent: agentID, coordinator: identity.deviceID, code: "000 000")
         var forged = Dualcam_V1_PairConfirm()
         forged.proof = Data(repeating: 0xAB, count: 32)
@@ -173,6 +177,58 @@ import Testing
         #expect(!replies.contains { if case .ready? = $0.body { true } else { false } })
         #expect(!FileManager.default.fileExists(atPath: agent.stateDirectory + "/spool/intruder"))
         window.cancel()
+        await agent.stop()
+    }
+
+    /// A coordinator of protocol 1.8 speaks pairing version 2 (CPace on X25519): told, in
+    /// answer to its Hello and before anyone types a code, which versions meet and what to
+    /// update; the window keeps all its attempts, and the right code still pairs after.
+    @Test func anOlderCoordinatorIsToldBothPairingVersionsBeforeTheCode() async throws {
+        let agent = try await RunningAgent.start(name: "pi-guest")
+        defer { try? FileManager.default.removeItem(atPath: coordinatorState) }
+        let (identity, paired) = try coordinator()
+        let (window, _, code) = try await openWindow(agent)
+        let (channel, _) = try await connectAsStranger(agent, identity)
+        var hello = Exchange.hello()
+        hello.version.minor = 8
+        hello.nodeName = "old-laptop"
+        let reply = try await Exchange.first(on: channel, after: .hello(hello))
+        #expect(reply.error.code == .errorVersionMismatch && reply.error.fatal, "\(reply)")
+        #expect(reply.error.message == "dualcam-coordinator on old-laptop pairs with pairing version 2 (protocol 1.8) and this "
+                + "agent (pi-guest) with pairing version 3 (protocol \(WireProtocol.major).\(WireProtocol.minor)): "
+                + "update dualcam-coordinator on old-laptop, then pair again", "\(reply.error.message)")
+        let entry = try await AgentPairer(identity: identity, coordinatorName: "laptop", paired: paired)
+            .pair(host: "127.0.0.1", port: agent.port, expected: agent.identity.deviceID) { _ in code }
+        #expect(entry.name == "pi-guest")
+        _ = await window.result
+        await agent.stop()
+    }
+
+    /// Pairings stored before pairing version 3 stay valid: a paired.json as earlier
+    /// releases wrote it lets its coordinator in for a session, with no pairing again.
+    @Test func pairingsStoredByEarlierReleasesStayValid() async throws {
+        let agent = try await RunningAgent.start(name: "pi-guest")
+        defer { try? FileManager.default.removeItem(atPath: coordinatorState) }
+        let (identity, paired) = try coordinator()
+        let written = """
+            [
+              {
+                "deviceID" : "\(identity.deviceID)",
+                "name" : "laptop",
+                "pairedAt" : "2026-11-20T09:30:00Z",
+                "role" : "coordinator"
+              }
+            ]
+            """
+        try Data(written.utf8).write(to: URL(fileURLWithPath: PairedDevices(stateDirectory: agent.stateDirectory).path))
+        let laptopSide = written.replacingOccurrences(of: "\(identity.deviceID)", with: "\(agent.identity.deviceID)")
+            .replacingOccurrences(of: "laptop", with: "pi-guest").replacingOccurrences(of: "coordinator", with: "guest")
+        try Data(laptopSide.utf8).write(to: URL(fileURLWithPath: paired.path))
+        #expect(paired.trusted() == [agent.identity.deviceID])
+        let channel = try await TLSTransport.connect(host: "127.0.0.1", port: agent.port, identity: identity,
+                                                     expectedPeer: agent.identity.deviceID, clock: { MonotonicTime.now() })
+        let ack = try await Exchange.first(on: channel, after: .hello(Exchange.hello()))
+        #expect(ack.helloAck.nodeName == "pi-guest", "\(ack)")
         await agent.stop()
     }
 

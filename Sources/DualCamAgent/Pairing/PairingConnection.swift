@@ -36,6 +36,15 @@ struct PairingConnection {
                         try await out.sendError(.errorVersionMismatch, mismatch, fatal: true)
                         return
                     }
+                    // Before HelloAck, so that the person at an older coordinator hears it
+                    // before typing the code, and no attempt of the window is spent.
+                    let laptop = hello.nodeName.isEmpty ? "its laptop" : WireIdentifier.printable(hello.nodeName)
+                    if let older = PairingVersion.mismatch(peer: hello.version, thisSide: "agent (\(options.name))",
+                                                           olderSide: "dualcam-coordinator", where: "on \(laptop)") {
+                        logger.warning("pairing refused: \(older)")
+                        try await out.sendError(.errorVersionMismatch, older, fatal: true)
+                        return
+                    }
                     var ack = Dualcam_V1_HelloAck()
                     ack.version = WireProtocol.version
                     ack.software = Release.software("dualcam-agent")

@@ -50,6 +50,10 @@ public struct AgentPairer: Sendable {
                             if !paired.trusted().contains(agentID) { try paired.add(entry) }
                             throw AlreadyPaired(entry: entry)
                         }
+                        if let older = PairingVersion.mismatch(peer: ack.version, thisSide: "coordinator",
+                                                               olderSide: "dualcam-agent", where: "on \(shownName)") {
+                            throw PairingError(older)
+                        }
                         guard let typed = await code(shownName) else { throw PairingError("no code typed: nothing was paired") }
                         var started = CoordinatorPairing(agent: agentID, coordinator: identity.deviceID, code: typed)
                         try await out.send(started.start(coordinatorName: coordinatorName))

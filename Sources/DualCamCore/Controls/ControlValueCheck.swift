@@ -55,12 +55,3 @@ public enum ControlValueCheck {
         CameraControl.stableName(fromLabel: text)
     }
 }
-
-fileprivate extension String {
-    var trimmingWhitespace: String {
-        var s = Substring(self)
-        while s.first?.isWhitespace == true { s.removeFirst() }
-        while s.last?.isWhitespace == true { s.removeLast() }
-        return String(s)
-    }
-}

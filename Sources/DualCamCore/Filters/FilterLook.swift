@@ -42,26 +42,9 @@ struct FilterLook {
 
     /// The chroma matrix [[a, b], [c, d]] acting on (Cb − 128, Cr − 128).
     var chromaMatrix: (a: Double, b: Double, c: Double, d: Double) {
-        let (sin, cos) = Self.sinCos(degrees: hueDegrees)
+        let sin = Sinusoid.sin(turns: hueDegrees / 360), cos = Sinusoid.cos(turns: hueDegrees / 360)
         // In the (Cb, Cr) plane red lies near +Cr and yellow near −Cb, so turning red
         // toward yellow is a counter-clockwise rotation.
         return (saturation * cos, -saturation * sin, saturation * sin, saturation * cos)
-    }
-
-    /// sin and cos by their Taylor series: the core has no Foundation, and the angles
-    /// here are small.
-    private static func sinCos(degrees: Double) -> (sin: Double, cos: Double) {
-        let x = degrees * Double.pi / 180
-        var sin = 0.0, cos = 0.0, term = 1.0
-        for i in 0..<24 {
-            switch i % 4 {
-            case 0: cos += term
-            case 1: sin += term
-            case 2: cos -= term
-            default: sin -= term
-            }
-            term *= x / Double(i + 1)
-        }
-        return (sin, cos)
     }
 }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Where a digital zoom looks: the centre of the crop as a fraction of the picture's
 /// width and height (0.5, 0.5 is the middle), so one point means the same spot at every
 /// recording size.
@@ -24,7 +22,7 @@ public struct ZoomPoint: Sendable, Hashable, CustomStringConvertible {
 
     /// "0.5,0.5" (also "0.5x0.5"), as a command line gives it.
     public init?(parsing text: String) {
-        let parts = text.split(whereSeparator: { $0 == "," || $0 == "x" }).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        let parts = text.split(whereSeparator: { $0 == "," || $0 == "x" }).map { Double($0.trimmingWhitespace) }
         guard parts.count == 2, let x = parts[0], let y = parts[1] else { return nil }
         self.init(x: x, y: y)
     }

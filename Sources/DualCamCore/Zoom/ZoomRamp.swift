@@ -1,5 +1,3 @@
-import Foundation
-
 /// A digital zoom over time: from one factor and centre to another, eased over a set
 /// duration, then held. Pure: time comes in as a value (any clock's nanoseconds, the same
 /// clock for every call).
@@ -74,7 +72,7 @@ public struct ZoomRamp: Sendable, Hashable, CustomStringConvertible {
         let p = progress(at: t)
         if p >= 1 { return to }
         if p <= 0 { return from }
-        return from * pow(to / from, p)
+        return from * Exponential.pow(to / from, p)
     }
 
     public func centre(at t: Int64) -> ZoomPoint {

@@ -1,4 +1,3 @@
-import Crypto
 import DualCamProtocol
 import Foundation
 
@@ -24,7 +23,8 @@ public struct AgentPairing: Sendable {
     let code: String
     private var phase = Phase.awaitingRequest
     private var coordinatorName = ""
-    private var key: SymmetricKey?
+    private var confirmation: CPace.Confirmation?
+    private var coordinatorShare: [UInt8] = []
 
     /// `code` is the window's code as shown (`PairingCode`).
     public init(agent: DeviceID, coordinator: DeviceID, agentName: String, role: Dualcam_V1_Role, code: String) {
@@ -54,24 +54,26 @@ public struct AgentPairing: Sendable {
             }
             coordinatorName = request.coordinatorName
             let nonce = Array(request.sessionNonce)
-            let generator = CPace.generator(code: PairingCode.secret(code),
-                                            channel: CPace.channel(agent: agent, coordinator: coordinator), sessionNonce: nonce)
+            let generator = try CPace.generator(prs: PairingCode.secret(code),
+                                                channel: CPace.channel(coordinator: coordinator, agent: agent), sid: nonce)
             let party = try CPace.Party(generator: generator)
-            let shared = try party.shared(with: Array(request.share))
-            let key = CPace.sessionKey(shared: shared, sessionNonce: nonce, coordinatorShare: Array(request.share),
-                                       coordinatorName: coordinatorName, agentShare: party.share, agentName: agentName)
-            self.key = key
+            let confirmation = try CPace.confirmation(
+                party: party, peerShare: Array(request.share), sid: nonce, coordinatorShare: Array(request.share),
+                coordinatorName: coordinatorName, agentShare: party.share, agentName: agentName)
+            self.confirmation = confirmation
+            self.coordinatorShare = Array(request.share)
             phase = .shared
             var reply = Dualcam_V1_PairShare()
             reply.share = Data(party.share)
-            reply.proof = Data(CPace.tag(.agent, key: key))
+            reply.proof = Data(confirmation.tag(share: party.share, data: Array(agentName.utf8)))
             reply.agentName = agentName
             reply.role = role
             return [.send(.pairShare(reply))]
         case (.shared, .pairConfirm(let confirm)):
             phase = .finished
             var result = Dualcam_V1_PairResult()
-            guard let key, CPace.verify(Array(confirm.proof), from: .coordinator, key: key) else {
+            guard let confirmation,
+                  confirmation.verify(Array(confirm.proof), share: coordinatorShare, data: Array(coordinatorName.utf8)) else {
                 result.paired = false
                 result.message = "not paired: the code did not match the one \(agentName) shows"
                 return [.declined(coordinatorName: coordinatorName, reply: .pairResult(result))]

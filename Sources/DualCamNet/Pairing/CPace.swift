@@ -1,87 +1,125 @@
 import Crypto
-import Foundation
 
-/// CPace on Curve25519 (after draft-irtf-cfrg-cpace, its X25519 instantiation): both sides
-/// turn the pairing code into a secret generator of the curve, exchange one ephemeral
-/// share each, and arrive at the same key only if they used the same code. A share shows
-/// nothing about the code; a party that does not know the code learns, per exchange, only
-/// whether its one guess was right (an online guess the agent counts), and a recorded
-/// exchange allows no offline search. The channel identifier holds both device IDs as each
-/// side saw them in TLS, so a man in the middle, who must present its own certificate to
-/// each side, derives other generators than the two real ends.
+/// CPace (draft-irtf-cfrg-cpace-21) with its cipher suite CPACE-RISTR255-SHA512, in the
+/// initiator-responder setting: the coordinator is A (it speaks first, in PairRequest),
+/// the agent B. Both turn the pairing code into a secret generator of ristretto255,
+/// exchange one share each and arrive at the same intermediate session key (ISK) only if
+/// they used the same code, channel identifier and sid. A share shows nothing about the
+/// code; a party without the code learns, per exchange, only whether its one guess was
+/// right (an online guess the agent counts), and a recorded exchange allows no offline
+/// search. The group arithmetic is libsodium's (`Ristretto255`).
+///
+/// The draft's inputs, as DualCam fills them (PROTOCOL.md §14):
+/// - PRS: the code's six ASCII digits.
+/// - CI: `lv_cat("DualCam pairing v3", coordinatorID, agentID)`, the IDs each side saw in
+///   TLS, initiator first as the draft recommends; identities in CI stay off the wire and
+///   need no separate check, and a man in the middle, who must show each side its own
+///   certificate, gives the two legs different generators.
+/// - sid: 32 random bytes the coordinator draws and sends. The draft suggests that both
+///   parties may contribute to sid; here the agent's contribution is its fresh scalar:
+///   the agent never answers twice with one scalar, so no two of its ISKs coincide even
+///   if a coordinator repeats a sid, and a repeated sid only weakens the repeating side.
+/// - ADa, ADb: the coordinator's and the agent's names, so that neither can be shown a
+///   name the peer did not send.
+///
+/// Beyond the draft, which leaves key confirmation to the application, both sides confirm
+/// with the draft's own suggestion (§ "Key confirmation"): mac_key =
+/// SHA-512("CPaceMac" ‖ sid ‖ ISK), each side's tag = HMAC-SHA-512(mac_key, lv_cat(Y, AD))
+/// over the message it sent, so neither tag can be reflected as the other.
 public enum CPace {
-    public static let shareLength = 32
+    public static let shareLength = Ristretto255.elementBytes
     public static let sessionNonceLength = 32
-    static let dsi = Array("CPace255".utf8)
+    /// G_Ristretto255.DSI.
+    static let dsi = Array("CPaceRistretto255".utf8)
+    /// SHA-512's input block size (H.s_in_bytes), which the zero padding fills.
+    static let hashBlockBytes = 128
+    /// The label that starts CI; v1 was a claimed match, v2 CPace on X25519.
+    static let channelLabel = Array("DualCam pairing v3".utf8)
 
-    /// The generator: SHA-512 of the length-prefixed DSI, code, padding, channel identifier
-    /// and session nonce, its first 32 bytes read as a field element, mapped by Elligator 2.
-    static func generator(code: String, channel: [UInt8], sessionNonce: [UInt8]) -> [UInt8] {
-        let prs = Array(code.utf8)
-        let padding = max(0, 128 - 1 - prefixedLength(prs) - prefixedLength(dsi))
-        let input = lengthValue([dsi, prs, [UInt8](repeating: 0, count: padding), channel, sessionNonce])
-        let hash = Array(SHA512.hash(data: input).prefix(32))
-        return Elligator2.map(Field25519(littleEndian: hash)).littleEndianBytes
+    /// The channel identifier: both device IDs, the coordinator's (the initiator's) first.
+    static func channel(coordinator: DeviceID, agent: DeviceID) -> [UInt8] {
+        lengthValue([channelLabel, coordinator.bytes, agent.bytes])
     }
 
-    /// The channel identifier: both device IDs, the agent's first.
-    static func channel(agent: DeviceID, coordinator: DeviceID) -> [UInt8] {
-        lengthValue([Array("DualCam pairing v2".utf8), agent.bytes, coordinator.bytes])
+    /// generator_string(DSI, PRS, CI, sid, s_in_bytes).
+    static func generatorString(prs: [UInt8], channel: [UInt8], sid: [UInt8]) -> [UInt8] {
+        let padding = max(0, hashBlockBytes - 1 - prefixedLength(prs) - prefixedLength(dsi))
+        return lengthValue([dsi, prs, [UInt8](repeating: 0, count: padding), channel, sid])
     }
 
-    /// One side of an exchange: an ephemeral scalar and the share it sends.
+    /// calculate_generator: SHA-512 of the generator string (64 bytes, twice the field
+    /// size), turned into an element by ristretto255's element derivation.
+    static func generator(prs: [UInt8], channel: [UInt8], sid: [UInt8]) throws -> Ristretto255.Element {
+        try Ristretto255.element(fromUniform: Array(SHA512.hash(data: generatorString(prs: prs, channel: channel, sid: sid))))
+    }
+
+    /// One side of an exchange: a fresh secret scalar and the share it sends.
     struct Party: Sendable {
-        let secret: Curve25519.KeyAgreement.PrivateKey
+        let scalar: Ristretto255.Scalar
         let share: [UInt8]
 
-        init(generator: [UInt8]) throws {
-            secret = Curve25519.KeyAgreement.PrivateKey()
-            share = try Self.multiply(secret, generator)
+        init(generator: Ristretto255.Element) throws {
+            try self.init(scalar: .random(), generator: generator)
         }
 
-        /// The shared point from the other side's share; throws for a share of low order
-        /// (the all-zero result CPace must refuse).
-        func shared(with theirs: [UInt8]) throws -> [UInt8] {
-            guard theirs.count == CPace.shareLength else { throw PairingError("a CPace share is 32 bytes, not \(theirs.count)") }
-            return try Self.multiply(secret, theirs)
+        /// With a given scalar: the draft's test vectors only.
+        init(scalar: Ristretto255.Scalar, generator: Ristretto255.Element) throws {
+            self.scalar = scalar
+            share = try Ristretto255.multiply(scalar, generator.bytes).bytes
         }
 
-        private static func multiply(_ scalar: Curve25519.KeyAgreement.PrivateKey, _ point: [UInt8]) throws -> [UInt8] {
-            let result: [UInt8]
+        /// K = scalar_mult_vfy(mine, theirs); throws where the draft aborts (the share is
+        /// not an element, or K is the identity).
+        func sharedPoint(with theirs: [UInt8]) throws -> [UInt8] {
+            guard theirs.count == CPace.shareLength else { throw PairingError("a CPace share is \(CPace.shareLength) bytes, not \(theirs.count)") }
             do {
-                let secret = try scalar.sharedSecretFromKeyAgreement(with: .init(rawRepresentation: point))
-                result = secret.withUnsafeBytes { Array($0) }
-            } catch {
-                throw PairingError("the peer's pairing share is not a usable curve point")
+                return try Ristretto255.multiply(scalar, theirs).bytes
+            } catch let error as SodiumError {
+                throw PairingError("the peer's pairing share is not usable: \(error)")
             }
-            guard result.contains(where: { $0 != 0 }) else { throw PairingError("the peer's pairing share is of low order") }
-            return result
         }
     }
 
-    /// The intermediate session key: the shared point, the session nonce and the whole
-    /// transcript (each share with the name its sender gave).
-    static func sessionKey(shared: [UInt8], sessionNonce: [UInt8], coordinatorShare: [UInt8], coordinatorName: String,
-                           agentShare: [UInt8], agentName: String) -> SymmetricKey {
-        let prefix = lengthValue([dsi + Array("_ISK".utf8), sessionNonce, shared])
-        let transcript = lengthValue([coordinatorShare, Array(coordinatorName.utf8), agentShare, Array(agentName.utf8)])
-        return SymmetricKey(data: SHA512.hash(data: prefix + transcript))
+    /// transcript_ir(Ya, ADa, Yb, ADb).
+    static func transcript(initiatorShare: [UInt8], initiatorData: [UInt8], responderShare: [UInt8],
+                           responderData: [UInt8]) -> [UInt8] {
+        lengthValue([initiatorShare, initiatorData]) + lengthValue([responderShare, responderData])
     }
 
-    /// Key confirmation: each side's tag under the session key, with its own label so that
-    /// neither tag can be reflected as the other.
-    enum Confirmer: String { case agent, coordinator }
-
-    static func tag(_ who: Confirmer, key: SymmetricKey) -> [UInt8] {
-        Array(HMAC<SHA256>.authenticationCode(for: Array("DualCam pairing confirms \(who.rawValue)".utf8), using: key))
+    /// ISK = SHA-512(lv_cat(DSI ‖ "_ISK", sid, K) ‖ transcript).
+    static func intermediateKey(sid: [UInt8], sharedPoint: [UInt8], transcript: [UInt8]) -> [UInt8] {
+        Array(SHA512.hash(data: lengthValue([dsi + Array("_ISK".utf8), sid, sharedPoint]) + transcript))
     }
 
-    static func verify(_ tag: [UInt8], from who: Confirmer, key: SymmetricKey) -> Bool {
-        HMAC<SHA256>.isValidAuthenticationCode(tag, authenticating: Array("DualCam pairing confirms \(who.rawValue)".utf8),
-                                               using: key)
+    /// Key confirmation under one exchange's ISK.
+    struct Confirmation: Sendable {
+        let key: SymmetricKey
+
+        init(sid: [UInt8], intermediateKey: [UInt8]) {
+            key = SymmetricKey(data: SHA512.hash(data: Array("CPaceMac".utf8) + sid + intermediateKey))
+        }
+
+        /// The tag over the message a side sent: its share and its associated data.
+        func tag(share: [UInt8], data: [UInt8]) -> [UInt8] {
+            Array(HMAC<SHA512>.authenticationCode(for: CPace.lengthValue([share, data]), using: key))
+        }
+
+        func verify(_ tag: [UInt8], share: [UInt8], data: [UInt8]) -> Bool {
+            HMAC<SHA512>.isValidAuthenticationCode(tag, authenticating: CPace.lengthValue([share, data]), using: key)
+        }
     }
 
-    /// Each item preceded by its length as LEB128, as CPace's lv_cat.
+    /// One exchange as both sides compute it, from the shares and names on the wire:
+    /// the confirmation key, after checking the peer's share.
+    static func confirmation(party: Party, peerShare: [UInt8], sid: [UInt8], coordinatorShare: [UInt8],
+                             coordinatorName: String, agentShare: [UInt8], agentName: String) throws -> Confirmation {
+        let k = try party.sharedPoint(with: peerShare)
+        let heard = transcript(initiatorShare: coordinatorShare, initiatorData: Array(coordinatorName.utf8),
+                               responderShare: agentShare, responderData: Array(agentName.utf8))
+        return Confirmation(sid: sid, intermediateKey: intermediateKey(sid: sid, sharedPoint: k, transcript: heard))
+    }
+
+    /// lv_cat: each item preceded by its length as LEB128.
     static func lengthValue(_ items: [[UInt8]]) -> [UInt8] {
         items.flatMap { leb128($0.count) + $0 }
     }
@@ -104,25 +142,3 @@ public enum CPace {
         return (0..<sessionNonceLength).map { _ in UInt8.random(in: 0...255, using: &generator) }
     }
 }
-
-/// RFC 9380 §6.7.1's map to Curve25519 (J = 486662, K = 1, Z = 2), giving the point's
-/// u-coordinate, which is all X25519 needs.
-enum Elligator2 {
-    static let a = Field25519(486_662)
-    static let z = Field25519(2)
-
-    static func map(_ u: Field25519) -> Field25519 {
-        let denominator = Field25519.one + z * u.squared
-        var x1 = -a * denominator.inverse
-        x1 = Field25519.select(-a, otherwise: x1, when: x1.isZero)
-        let x2 = -x1 - a
-        return Field25519.select(x1, otherwise: x2, when: curve(x1).isSquare)
-    }
-
-    /// u³ + A·u² + u, the right-hand side of Curve25519's equation: a square exactly when u
-    /// is on the curve rather than its twist.
-    static func curve(_ x: Field25519) -> Field25519 {
-        x * x.squared + a * x.squared + x
-    }
-}
-

@@ -38,8 +38,8 @@ public struct CoordinatorPairing: Sendable {
         precondition(phase == .idle, "start once")
         phase = .requested
         self.coordinatorName = coordinatorName
-        let generator = CPace.generator(code: PairingCode.secret(code),
-                                        channel: CPace.channel(agent: agent, coordinator: coordinator), sessionNonce: sessionNonce)
+        let generator = try CPace.generator(prs: PairingCode.secret(code),
+                                            channel: CPace.channel(coordinator: coordinator, agent: agent), sid: sessionNonce)
         let party = try CPace.Party(generator: generator)
         self.party = party
         var request = Dualcam_V1_PairRequest()
@@ -64,10 +64,10 @@ public struct CoordinatorPairing: Sendable {
             if let problem = WireIdentifier.problem(reply.agentName, what: "agent_name") { throw PairingError(problem) }
             agentName = reply.agentName
             role = reply.role
-            let shared = try party.shared(with: Array(reply.share))
-            let key = CPace.sessionKey(shared: shared, sessionNonce: sessionNonce, coordinatorShare: party.share,
-                                       coordinatorName: coordinatorName, agentShare: Array(reply.share), agentName: agentName)
-            guard CPace.verify(Array(reply.proof), from: .agent, key: key) else {
+            let confirmation = try CPace.confirmation(
+                party: party, peerShare: Array(reply.share), sid: sessionNonce, coordinatorShare: party.share,
+                coordinatorName: coordinatorName, agentShare: Array(reply.share), agentName: agentName)
+            guard confirmation.verify(Array(reply.proof), share: Array(reply.share), data: Array(agentName.utf8)) else {
                 // Tell the agent at once (it counts the attempt either way), and keep our
                 // tag to ourselves: it would prove nothing the agent could use.
                 // Its answer says how many tries its window has left, which the refusal
@@ -79,7 +79,7 @@ public struct CoordinatorPairing: Sendable {
             }
             phase = .confirmed
             var confirm = Dualcam_V1_PairConfirm()
-            confirm.proof = Data(CPace.tag(.coordinator, key: key))
+            confirm.proof = Data(confirmation.tag(share: party.share, data: Array(coordinatorName.utf8)))
             return [.send(.pairConfirm(confirm))]
         case (.mismatched, .pairResult(let result)):
             phase = .finished

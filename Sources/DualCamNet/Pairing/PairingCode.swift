@@ -23,8 +23,9 @@ public enum PairingCode {
         return String(digits.prefix(3)) + " " + String(digits.suffix(3))
     }
 
-    /// The password CPace uses: the digits alone, so that "042917" and "042 917" agree.
-    static func secret(_ code: String) -> String { code.filter { $0.isASCII && $0.isNumber } }
+    /// The password CPace uses (its PRS): the digits alone, as ASCII, so that "042917"
+    /// and "042 917" agree.
+    static func secret(_ code: String) -> [UInt8] { Array(code.filter { $0.isASCII && $0.isNumber }.utf8) }
 }
 
 public struct PairingError: Error, CustomStringConvertible, Equatable {

@@ -8,7 +8,7 @@
 // For information on using the generated types, please see the documentation:
 //   https://github.com/apple/swift-protobuf/
 
-/// DualCam wire protocol, version 1.8. See PROTOCOL.md for framing, states and rules.
+/// DualCam wire protocol, version 1.9. See PROTOCOL.md for framing, states and rules.
 /// Every message on the wire is one Envelope, preceded by its length (4 bytes, big endian).
 /// Unknown fields are ignored by every receiver; field numbers are never reused.
 
@@ -1526,7 +1526,8 @@ public nonisolated struct Dualcam_V1_Shutdown: Sendable {
 
 /// Pairing (PROTOCOL.md §14). Runs on a TLS connection the agent accepted only because its
 /// pairing window is open; such a connection carries nothing but Hello and these messages.
-/// CPace on Curve25519: the agent's secret six-digit code (typed at the coordinator, never
+/// CPace on ristretto255 (since 1.9; 1.1-1.8 used X25519, which 1.9 refuses with a sentence
+/// naming both versions): the agent's secret six-digit code (typed at the coordinator, never
 /// sent) and both device IDs seen in TLS pick a generator; each side sends one share, and
 /// key-confirmation tags prove both used the same code. An observer learns nothing it could
 /// search offline; a guesser gets one guess per exchange, and the agent allows a handful.
@@ -1540,7 +1541,7 @@ public nonisolated struct Dualcam_V1_PairRequest: Sendable {
   /// 32 random bytes (CPace's sid)
   public var sessionNonce: Data = Data()
 
-  /// the coordinator's share: an X25519 u-coordinate, 32 bytes
+  /// the coordinator's share: a ristretto255 element, 32 bytes
   public var share: Data = Data()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
@@ -1557,7 +1558,7 @@ public nonisolated struct Dualcam_V1_PairShare: Sendable {
   /// 32 bytes
   public var share: Data = Data()
 
-  /// HMAC-SHA256 under the session key, label "...confirms agent"
+  /// HMAC-SHA-512 of the agent's share and name, under the key CPace confirms with
   public var proof: Data = Data()
 
   public var agentName: String = String()
@@ -1569,7 +1570,7 @@ public nonisolated struct Dualcam_V1_PairShare: Sendable {
   public init() {}
 }
 
-/// The coordinator's tag ("...confirms coordinator"), sent only after the agent's tag
+/// The coordinator's tag (HMAC-SHA-512 of its share and name), sent only after the agent's tag
 /// checked out; empty when it did not (the agent then declines at once).
 public nonisolated struct Dualcam_V1_PairConfirm: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
