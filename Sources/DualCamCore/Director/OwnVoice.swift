@@ -11,9 +11,10 @@
 /// Pure: powers in, decisions out, one block at a time (`DirectorTuning.blockSeconds`).
 public struct OwnVoice: Sendable {
     public let people: Int
-    /// Per mic: the room's noise in the band, tracked as a minimum that falls at once and
-    /// rises slowly (so speech never raises it far, and a louder room is learnt in seconds).
-    public private(set) var noiseFloors: [Double]
+    /// Per mic: the room's noise in the band (`NoiseFloor`).
+    private var floors: [NoiseFloor]
+    /// Until a mic has heard anything but digital silence, nothing in it is a voice.
+    public var noiseFloors: [Double] { floors.map { $0.level ?? .infinity } }
     /// coupling[i][j]: the share of mic i's power that mic j hears of the same voice.
     public private(set) var coupling: [[Double]]
     /// Per mic, the band power smoothed over a few blocks: syllables, not samples.
@@ -28,14 +29,12 @@ public struct OwnVoice: Sendable {
     /// … and this far above the predicted leak: 3 dB, the margin a coupling learnt a
     /// little low still leaves.
     static let aboveLeak = 2.0
-    /// The floor's rise per block: +0.5 dB a second at 100 blocks a second.
-    static let floorRise = 1.001_152
     /// No mic is quieter than this (−100 dBFS in power): digital silence still has a floor.
     static let quietest = 1e-10
 
     public init(people: Int) {
         self.people = people
-        noiseFloors = Array(repeating: 1e-6, count: people)
+        floors = Array(repeating: NoiseFloor(), count: people)
         coupling = (0..<people).map { i in (0..<people).map { $0 == i ? 1 : Self.assumedCoupling } }
         smoothed = Array(repeating: 0, count: people)
     }
@@ -48,11 +47,15 @@ public struct OwnVoice: Sendable {
         for j in 0..<people {
             let p = max(powers[j], Self.quietest)
             // Three-block smoothing: a plosive's spike or a 10 ms dropout decides nothing.
+            let before = smoothed[j]
             smoothed[j] = blocks == 1 ? p : smoothed[j] * 0.6 + p * 0.4
-            noiseFloors[j] = blocks == 1 ? p : min(noiseFloors[j] * Self.floorRise, max(p, Self.quietest))
+            // The floor hears pairs of blocks: one block's dip (the first packet's fade-in
+            // of an AAC stream) is not the room.
+            if blocks > 1 { floors[j].add(max(before, smoothed[j])) }
         }
         learnCoupling()
         let own = ownPowers()
+        let noiseFloors = self.noiseFloors
         return (0..<people).map { j in
             var leak = 0.0
             for i in 0..<people where i != j { leak += coupling[i][j] * own[i] }
@@ -81,8 +84,9 @@ public struct OwnVoice: Sendable {
     /// as a lower third (down twice as fast as up), because a listener's own murmur only ever
     /// raises the ratio; clamped to the −3…−30 dB a room can give.
     private mutating func learnCoupling() {
+        let noiseFloors = self.noiseFloors
         for i in 0..<people where smoothed[i] > 1000 * noiseFloors[i] {
-            for j in 0..<people where j != i {
+            for j in 0..<people where j != i && noiseFloors[j].isFinite {
                 let ratio = (smoothed[j] - noiseFloors[j]) / smoothed[i]
                 guard ratio < 0.5 else { continue }
                 let step = ratio < coupling[i][j] ? 0.02 : 0.01
