@@ -255,6 +255,7 @@ struct Demo: AsyncParsableCommand {
         options.audioFiles = audioFiles.map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) } ?? []
         options.mix = try layout.mixSpec()
         options.director = try direction.settings()
+        if let director = options.director { Console.error(director.summary) }
         options.loudnessTarget = try layout.loudnessTarget()
         options.clockThresholdNanoseconds = clockSync.thresholdNanoseconds
         options.clockSyncTimeoutNanoseconds = clockSync.timeoutNanoseconds
