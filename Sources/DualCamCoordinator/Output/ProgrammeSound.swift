@@ -13,6 +13,7 @@ final class ProgrammeSound {
     private let input: LoudnessMeter
     private let output: LoudnessMeter
     private var leveller: LoudnessLeveller
+    private var compressor: ProgrammeCompressor
     private var limiter: TruePeakLimiter
     private var partial: [Float] = []
     private var appliedGain: Float = 1
@@ -29,6 +30,9 @@ final class ProgrammeSound {
         input = try LoudnessMeter(channels: channels, sampleRate: sampleRate, context: "the programme mix")
         output = try LoudnessMeter(channels: channels, sampleRate: sampleRate, context: "the combined file's sound")
         leveller = LoudnessLeveller(targetLUFS: targetLUFS)
+        // Syllables more than 6 dB over the target's level (as 1 ms mean squares) are
+        // compressed: the voice's body stays as it is.
+        compressor = ProgrammeCompressor(channels: channels, sampleRate: sampleRate, thresholdDBFS: targetLUFS + 6)
         limiter = TruePeakLimiter(channels: channels, ceiling: Float(pow(10, Self.ceilingDBTP / 20)),
                                   lookahead: sampleRate / 500, releaseFrames: sampleRate / 10)
     }
@@ -50,7 +54,7 @@ final class ProgrammeSound {
     func flush() throws -> [Float] {
         var out = partial.isEmpty ? [] : try level(partial)
         partial.removeAll()
-        let tail = limiter.flush()
+        let tail = limiter.process(compressor.flush()) + limiter.flush()
         try output.add(tail)
         return out + tail
     }
@@ -70,7 +74,7 @@ final class ProgrammeSound {
             for c in 0..<channels { ramped[f * channels + c] *= g }
         }
         appliedGain = target
-        let limited = limiter.process(ramped)
+        let limited = limiter.process(compressor.process(ramped))
         try output.add(limited)
         return limited
     }

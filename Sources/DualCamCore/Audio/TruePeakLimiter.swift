@@ -16,8 +16,9 @@ public struct TruePeakLimiter: Sendable {
     private var pending: [Float] = []
     /// Frames already handed out, counting from the first input.
     private var emitted = 0
-    /// Upcoming frames that need less than unity gain: (frame index, gain needed).
-    private var demands: [(frame: Int, gain: Float)] = []
+    /// Upcoming spans of frames that need less than unity gain: from `frame` through
+    /// `until`, at most `gain`.
+    private var demands: [(frame: Int, until: Int, gain: Float)] = []
     /// Index of the next frame whose true peak is to be estimated.
     private var assessed = 0
     private var gain: Float = 1
@@ -36,6 +37,13 @@ public struct TruePeakLimiter: Sendable {
             return Float(sinc * window)
         }
     }
+
+    /// The most any interpolated point can exceed the largest sample around it: a frame
+    /// whose neighbourhood stays under ceiling / this needs no interpolation at all.
+    private static let overshootBound: Float = phases.map { $0.reduce(0) { $0 + abs($1) } }.max() ?? 2
+
+    /// Demands before this index are behind the output.
+    private var firstDemand = 0
 
     public var latency: Int { lookahead + Self.reach }
 
@@ -75,6 +83,13 @@ public struct TruePeakLimiter: Sendable {
     }
 
     private mutating func assess(_ frame: Int) {
+        // Most frames of a programme are far under the ceiling: the samples around them
+        // bound every interpolated point, and the interpolation is skipped.
+        var around: Float = 0
+        for k in 0..<(2 * Self.reach) {
+            for c in 0..<channels { around = max(around, abs(sample(frame - Self.reach + 1 + k, c))) }
+        }
+        guard around * Self.overshootBound > ceiling else { return }
         var peak: Float = 0
         for c in 0..<channels {
             peak = max(peak, abs(sample(frame, c)))
@@ -84,18 +99,34 @@ public struct TruePeakLimiter: Sendable {
                 peak = max(peak, abs(v))
             }
         }
-        if peak > ceiling { demands.append((frame, ceiling / peak)) }
+        guard peak > ceiling else { return }
+        let gain = ceiling / peak
+        // A demand a few frames after the last one extends its span at the lower gain (a
+        // slightly deeper dip), so a long loud passage keeps the list short.
+        if let last = demands.last, firstDemand < demands.count, frame - last.until < Self.mergeFrames {
+            demands[demands.count - 1].until = frame
+            demands[demands.count - 1].gain = min(last.gain, gain)
+        } else {
+            demands.append((frame, frame, gain))
+        }
     }
+
+    private static let mergeFrames = 8
 
     private mutating func emit(upTo end: Int) -> [Float] {
         guard end > emitted else { return [] }
         var out = [Float](repeating: 0, count: (end - emitted) * channels)
         for n in emitted..<end {
-            demands.removeAll { $0.frame < n }
+            while firstDemand < demands.count && demands[firstDemand].until < n { firstDemand += 1 }
+            if firstDemand > 256 {
+                demands.removeFirst(firstDemand)
+                firstDemand = 0
+            }
             // The gain now: on the ramp towards every peak ahead, and recovering otherwise.
             var wanted = min(1, gain + (1 - gain) * releasePerFrame)
-            for d in demands {
-                let distance = Float(d.frame - n) / Float(lookahead)
+            for d in demands[firstDemand...] {
+                if d.frame - n > lookahead { break }
+                let distance = Float(max(d.frame - n, 0)) / Float(lookahead)
                 wanted = min(wanted, d.gain + (1 - d.gain) * min(distance, 1))
             }
             gain = wanted
