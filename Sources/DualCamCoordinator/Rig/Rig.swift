@@ -312,7 +312,7 @@ public actor Rig {
             waiter.resume(throwing: TakeCancelled(reason: reason, sessionID: take.sessionID,
                                                   folderKept: FileManager.default.fileExists(atPath: take.sessionDirectory)))
         } else {
-            waiter.resume(throwing: CoordinatorError(status.reason.map { "\(status.phase): \($0)" } ?? status.phase))
+            waiter.resume(throwing: CoordinatorError(status.reason.map { "\(status.phase.words): \($0)" } ?? status.phase.words))
         }
     }
 

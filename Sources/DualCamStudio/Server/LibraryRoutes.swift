@@ -85,10 +85,8 @@ extension Studio {
         do {
             if let text = asked.layout, !text.isEmpty { request.layout = try LayoutSpec(parsing: text) }
             if let name = asked.filter, !name.isEmpty {
-                request.filter = try StudioPlan.checkedFilter(named: name, intensity: asked.intensity ?? 100)
+                request.filter = try CommandRequest.checkedFilter(named: name, intensity: asked.intensity ?? 100)
             }
-        } catch let error as StudioError {
-            throw StudioHTTPError(error.status, error.message)
         } catch {
             throw StudioHTTPError(400, "\(error)")
         }
