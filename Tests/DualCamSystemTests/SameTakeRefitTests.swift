@@ -26,7 +26,7 @@ import Testing
             return tracker
         }
         return Take(plan: plan, agents: agents, rigIndices: [0, 1], logger: Logger(label: "refit-test"),
-                    notice: { line in notices.withLockedValue { $0.append(line) } }, now: 0)
+                    notice: { line in notices.withLockedValue { $0.append(line) } }, clock: SystemClock())
     }
 
     /// Clocks locked: Prepare goes to both.

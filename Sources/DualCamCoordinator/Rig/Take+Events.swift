@@ -304,20 +304,20 @@ extension Take {
             s.zoomTimeline = a.zoomChanges.isEmpty ? nil : a.zoomChanges
             return s
         }
-        let collected = Double(MonotonicTime.now() - stop) / 1e9
+        let collected = Double(clock.now - stop) / 1e9
         let result = try await outputs.finish(t0Shared: t0, durationNanoseconds: stop - t0, cameras: stats,
                                               deviceIDs: cameras.map { "\(agents[$0].endpoint.deviceID)" }, warnings: warnings,
                                               sinceStop: stop)
-        let afterStop = Double(MonotonicTime.now() - stop) / 1e9
+        let afterStop = Double(clock.now - stop) / 1e9
         notice(String(format: "files final %.2f s after the stop instant (every segment in after %.2f s)", afterStop, collected))
         // Where the files are comes before the optional checks below, which read them
         // back for seconds: the person waiting for the paths need not wait for those.
         notice("files: " + (result.perCameraFiles + [result.combinedFile]).joined(separator: ", "))
         if let cpu = outputs.cpu { notice(cpu.summary) }
-        let started = MonotonicTime.now()
+        let started = clock.now
         do {
             let reports = try outputs.addSyncReports()
-            let took = Double(MonotonicTime.now() - started) / 1e9
+            let took = Double(clock.now - started) / 1e9
             for e in reports.sound {
                 notice(String(format: "sound check: %@ against %@ %+.2f ms at the start, %+.2f ms at the end (confidence %.2f / %.2f)",
                               e.camera, e.reference, Double(e.startOffsetNanoseconds) / 1e6, Double(e.endOffsetNanoseconds) / 1e6,

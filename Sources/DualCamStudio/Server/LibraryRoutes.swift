@@ -104,9 +104,10 @@ extension Studio {
         guard claimed else { throw StudioHTTPError(409, "a recompose is under way; wait for it to finish") }
         let jobs = recomposeJob
         let asked = request
+        let clock = self.clock
         Thread.detachNewThread {
             do {
-                let result = try Recomposer.run(session, request: asked) { p in
+                let result = try Recomposer.run(session, request: asked, clock: clock) { p in
                     jobs.withLockedValue {
                         $0?.fraction = p.framesExpected > 0 ? min(Double(p.framesComposed) / Double(p.framesExpected), 1) : 0
                         $0?.framesPerSecond = p.framesPerSecond

@@ -21,6 +21,8 @@ public final class Studio: Sendable {
     /// tablet's browser gets WebCodecs (H.264) instead of the JPEG fallback.
     public let https: Bool
     let rig: Rig
+    /// The studio's time: rate limits, the state's pacing (the rig's clock).
+    let clock: any TimeSource
     let logger: Logger
     /// What one browser or one stranger may cost (issue 36).
     public let limits: StudioLimits
@@ -53,9 +55,10 @@ public final class Studio: Sendable {
                 limits: StudioLimits = StudioLimits(), logger: Logger,
                 announce: @escaping @Sendable (_ url: String) -> Void = { _ in }) {
         self.rig = rig
+        clock = rig.clock
         self.limits = limits
         strangers = ConnectionAdmission(limits: .init(perAddress: limits.strangersPerAddress, total: limits.strangers))
-        guesses = TokenGuesses(burst: limits.guessBurst, intervalSeconds: limits.guessIntervalSeconds)
+        guesses = TokenGuesses(burst: limits.guessBurst, intervalSeconds: limits.guessIntervalSeconds, clock: rig.clock)
         self.https = https
         self.announce = announce
         self.host = host
