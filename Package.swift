@@ -148,11 +148,14 @@ let package = Package(
                 nioCore,
             ]),
 
-        .testTarget(name: "DualCamCoreTests", dependencies: ["DualCamCore"], exclude: ["Fixtures"]),
+        // What the test targets share, as NIOTestUtils does for SwiftNIO's: the seeded
+        // generator, temporary folders, simulated time.
+        .target(name: "DualCamTestSupport", dependencies: ["DualCamCore"], path: "Tests/DualCamTestSupport"),
+        .testTarget(name: "DualCamCoreTests", dependencies: ["DualCamCore", "DualCamTestSupport"], exclude: ["Fixtures"]),
         .testTarget(
             name: "DualCamProtocolTests",
             dependencies: [
-                "DualCamProtocol", "DualCamCore",
+                "DualCamProtocol", "DualCamCore", "DualCamTestSupport",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 nioCore,
                 nioEmbedded,
@@ -160,7 +163,7 @@ let package = Package(
         .testTarget(
             name: "DualCamNetTests",
             dependencies: [
-                "DualCamNet", "DualCamProtocol", "DualCamCore",
+                "DualCamNet", "DualCamProtocol", "DualCamCore", "DualCamTestSupport",
                 logging,
                 crypto,
                 nioCore,
@@ -168,12 +171,13 @@ let package = Package(
                 nioSSL,
                 nioLocks,
             ]),
-        .testTarget(name: "DualCamMediaTests", dependencies: ["DualCamMedia", "DualCamCore"]),
+        .testTarget(name: "DualCamMediaTests", dependencies: ["DualCamMedia", "DualCamCore", "DualCamTestSupport"]),
         // Agent and coordinator code in one process over real TLS on loopback.
         .testTarget(
             name: "DualCamSystemTests",
             dependencies: [
                 "DualCamAgent", "DualCamCoordinator", "DualCamNet", "DualCamProtocol", "DualCamMedia", "DualCamCore",
+                "DualCamTestSupport",
                 logging,
                 nioLocks,
             ]),

@@ -21,7 +21,7 @@ public enum EncoderSpeed {
     /// quota's stops: the process's CPU time over its share of the cores is then the
     /// longer, truer span.
     public static func framesPerSecond(_ settings: VideoEncoderSettings, _ pictures: [YUV420Image],
-                                       extraNanosecondsPerFrame extra: Int64 = 0) throws -> Double {
+                                       extraNanosecondsPerFrame extra: Int64 = 0, clock: some TimeSource) throws -> Double {
         precondition(!pictures.isEmpty, "EncoderSpeed needs pictures to encode")
         let cores = CPUShare.cores()
         let encoder = try VideoEncoder(settings: settings)
@@ -34,14 +34,14 @@ public enum EncoderSpeed {
         }
         // x264's first frames fault in its buffers: not what a take pays per frame.
         for index in 0..<2 { try encodeNext(index) }
-        let start = now()
+        let start = clock.now
         let cpuStart = CPUShare.processNanoseconds()
         var frames = 0
         var elapsed: Int64 = 0
         while (elapsed < windowNanoseconds || frames < minimumFrames) && elapsed < longestNanoseconds {
             try encodeNext(frames + 2)
             frames += 1
-            elapsed = now() - start
+            elapsed = clock.now - start
         }
         let share = Int64(Double(CPUShare.processNanoseconds() - cpuStart) / cores)
         return Double(frames) * 1e9 / Double(max(elapsed, share) + Int64(frames) * max(extra, 0))
@@ -50,22 +50,15 @@ public enum EncoderSpeed {
     /// Each preset of `PresetChoice.ladder` from the fastest, until one falls short of the
     /// headroom at `rate` (every slower one would too). `settings.preset` is replaced.
     public static func ladder(_ settings: VideoEncoderSettings, _ pictures: [YUV420Image], rate: FrameRate,
-                              extraNanosecondsPerFrame extra: Int64 = 0) throws -> [PresetSpeed] {
+                              extraNanosecondsPerFrame extra: Int64 = 0, clock: some TimeSource) throws -> [PresetSpeed] {
         var base = settings
         var speeds: [PresetSpeed] = []
         for preset in PresetChoice.ladder {
             base.preset = preset
-            let speed = PresetSpeed(preset: preset, framesPerSecond: try framesPerSecond(base, pictures, extraNanosecondsPerFrame: extra))
+            let speed = PresetSpeed(preset: preset, framesPerSecond: try framesPerSecond(base, pictures, extraNanosecondsPerFrame: extra, clock: clock))
             speeds.append(speed)
             if !PresetChoice.worthTryingSlower(than: speed, rate: rate) { break }
         }
         return speeds
-    }
-
-    /// CLOCK_MONOTONIC in nanoseconds (the module has no clock of its own to take).
-    public static func now() -> Int64 {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Int64(t.tv_sec) * 1_000_000_000 + Int64(t.tv_nsec)
     }
 }

@@ -76,7 +76,7 @@ struct Serve: AsyncParsableCommand {
             if let files = take.files {
                 CommandSupport.report(files)
             } else {
-                CommandSupport.say("take \(take.phase): \(take.reason ?? "")")
+                CommandSupport.say("take \(take.phase.words): \(take.reason ?? "")")
             }
             // Once the take's files, decoders and encoder are let go (they close on their own
             // queues as the take ends), what they freed goes back to the system: a rig left

@@ -1,4 +1,5 @@
 import DualCamCore
+import DualCamTestSupport
 import Testing
 
 struct ArrivalStamperTests {

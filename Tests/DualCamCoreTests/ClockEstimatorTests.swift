@@ -1,3 +1,4 @@
+import DualCamTestSupport
 import Testing
 @testable import DualCamCore
 

@@ -1,3 +1,4 @@
+import DualCamTestSupport
 @testable import DualCamCore
 
 /// A deterministic stand-in for an agent and a coordinator exchanging clock pings.

@@ -1,3 +1,4 @@
+import DualCamTestSupport
 @testable import DualCamCore
 
 /// A conversation made of tones for the director's core tests: each person a voice

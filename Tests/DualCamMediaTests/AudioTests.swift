@@ -1,5 +1,6 @@
 import DualCamCore
 import DualCamMedia
+import DualCamTestSupport
 import Foundation
 import Testing
 
@@ -43,7 +44,7 @@ import Testing
 
     @Test func segmentsWithSoundRemuxToAnMP4WithBothTracksInPlace() throws {
         MediaLog.setQuiet()
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("media")
         defer { folder.remove() }
         let timestamps = (0..<90).map { Encoding.rate.instant(ofFrame: Int64($0)) }
         let (parameters, video) = try Encoding.encode(timestamps: timestamps) { $0 % 30 == 0 }
@@ -150,7 +151,7 @@ import Testing
     }
 
     @Test func wavPlacesSamplesByPositionFromT0() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("media")
         defer { folder.remove() }
         let path = folder.file("node.wav")
         let wav = try WAVWriter(path: path, sampleRate: 48_000, channels: 1, bits: 16)

@@ -1,5 +1,6 @@
 import DualCamCore
 import DualCamMedia
+import DualCamTestSupport
 import Foundation
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
 @Suite struct CompositeEncoderSwitchTests {
     /// 90 frames at 30 fps, switching at frames 30 and 60 (keyframes of a 30-frame GOP).
     func write(switches: [Int: String], start: String = "ultrafast") throws -> (path: String, writer: MP4VideoWriter, folder: TemporaryFolder) {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("media")
         let path = folder.file("combined.mp4")
         var settings = Encoding.settings(gop: 30)
         settings.preset = start

@@ -1,5 +1,6 @@
 import DualCamCore
 import DualCamMedia
+import DualCamTestSupport
 import Foundation
 import Testing
 
@@ -26,7 +27,7 @@ struct DecoderConversionTests {
     ])
     func otherPixelFormatsComeOutAsYUV420(_ encoding: [String]) throws {
         MediaLog.setQuiet()
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("media")
         defer { folder.remove() }
         let path = try make("input.mkv", in: folder, encoding)
         var frames: [DecodedFrame] = []

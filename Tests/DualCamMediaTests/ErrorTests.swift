@@ -1,5 +1,6 @@
 import DualCamCore
 import DualCamMedia
+import DualCamTestSupport
 import Foundation
 import Glibc
 import Testing
@@ -31,7 +32,7 @@ import Testing
 
     @Test func notAMediaFileIsAnError() throws {
         MediaLog.setQuiet()
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("media")
         defer { folder.remove() }
         let path = folder.file("garbage.ts")
         #expect(FileManager.default.createFile(atPath: path, contents: Data(repeating: 0x42, count: 4096)))

@@ -1,4 +1,5 @@
 import DualCamCore
+import DualCamTestSupport
 @testable import DualCamMedia
 import Foundation
 import Testing
@@ -86,7 +87,7 @@ struct InPlacePictureTests {
     /// with the same pixels a fresh one gets.
     @Test(arguments: [["-c:v", "mjpeg", "-pix_fmt", "yuvj422p"], ["-c:v", "rawvideo", "-pix_fmt", "yuv420p"]])
     func aRecycledPictureIsDecodedIntoAgain(_ encoding: [String]) throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("media")
         defer { folder.remove() }
         let path = folder.file("input.mkv")
         let ffmpeg = Process()

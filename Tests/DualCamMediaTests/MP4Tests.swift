@@ -1,5 +1,6 @@
 import DualCamCore
 import DualCamMedia
+import DualCamTestSupport
 import Foundation
 import Testing
 
@@ -11,7 +12,7 @@ import Testing
 
     @Test func remuxKeepsEveryTimestampOffsetAndGap() throws {
         MediaLog.setQuiet()
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("media")
         defer { folder.remove() }
         let timestamps = MP4Tests.timestamps
         let (parameters, packets) = try Encoding.encode(timestamps: timestamps) { $0 % 30 == 0 }
@@ -50,7 +51,7 @@ import Testing
 
     @Test func remuxingTheSameSegmentTwiceDropsTheRepeat() throws {
         MediaLog.setQuiet()
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("media")
         defer { folder.remove() }
         let timestamps = (0..<10).map { Encoding.rate.instant(ofFrame: Int64($0)) }
         let (parameters, packets) = try Encoding.encode(timestamps: timestamps) { $0 == 0 }
@@ -68,7 +69,7 @@ import Testing
 
     @Test func remuxerWithoutExtradataTakesItFromTheSegment() throws {
         MediaLog.setQuiet()
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("media")
         defer { folder.remove() }
         let timestamps = (0..<5).map { Encoding.rate.instant(ofFrame: Int64($0)) }
         let (encoded, packets) = try Encoding.encode(timestamps: timestamps) { $0 == 0 }
@@ -86,7 +87,7 @@ import Testing
 
     @Test func videoWriterProducesAPlayableFile() throws {
         MediaLog.setQuiet()
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("media")
         defer { folder.remove() }
         let output = folder.file("combined.mp4")
         let writer = try MP4VideoWriter(outputPath: output, settings: Encoding.settings(gop: 30),

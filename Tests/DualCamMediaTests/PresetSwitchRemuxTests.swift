@@ -1,5 +1,6 @@
 import DualCamCore
 import DualCamMedia
+import DualCamTestSupport
 import Foundation
 import Testing
 
@@ -33,7 +34,7 @@ import Testing
     }
 
     func remux(_ presets: [String]) throws -> (path: String, remuxer: MP4Remuxer, folder: TemporaryFolder) {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("media")
         let (parameters, paths) = try segments(presets: presets, in: folder)
         let output = folder.file("camera.mp4")
         let remuxer = try MP4Remuxer(outputPath: output, parameters: parameters, creationTimeUnixSeconds: nil)

@@ -1,5 +1,6 @@
 import DualCamCore
 import DualCamMedia
+import DualCamTestSupport
 import Testing
 
 @Suite struct SegmentTests {
@@ -41,7 +42,7 @@ import Testing
 
     @Test func jitteredTimestampsAtNTSCRateSurviveExactly() throws {
         MediaLog.setQuiet()
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("media")
         defer { folder.remove() }
         let rate = FrameRate.ntsc30
         // Capture jitter of up to ±9 ms, including two frames that round to the same slot.
@@ -72,7 +73,7 @@ import Testing
 
     @Test func segmentsReadBackWithExactTimestampsAndKeyframeFirst() throws {
         MediaLog.setQuiet()
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("media")
         defer { folder.remove() }
         let timestamps = (0..<60).map { Encoding.rate.instant(ofFrame: Int64($0)) }
         let (parameters, packets) = try Encoding.encode(timestamps: timestamps) { $0 % 30 == 0 }
@@ -113,7 +114,7 @@ import Testing
 
     @Test func segmentsDecodeOnTheirOwnAndMatchTheInput() throws {
         MediaLog.setQuiet()
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("media")
         defer { folder.remove() }
         let timestamps = (0..<60).map { Encoding.rate.instant(ofFrame: Int64($0)) }
         let (parameters, packets) = try Encoding.encode(timestamps: timestamps) { $0 % 30 == 0 }
@@ -146,7 +147,7 @@ import Testing
 
     @Test func negativeAndNonIncreasingTimestampsAreRefused() throws {
         MediaLog.setQuiet()
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("media")
         defer { folder.remove() }
         let (parameters, packets) = try Encoding.encode(timestamps: [0, 33_333_333]) { $0 == 0 }
         let writer = try SegmentWriter(path: folder.file("bad.ts"), parameters: parameters)

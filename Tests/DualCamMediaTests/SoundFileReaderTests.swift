@@ -1,4 +1,5 @@
 import DualCamMedia
+import DualCamTestSupport
 import Foundation
 import Testing
 
@@ -32,7 +33,7 @@ struct SoundFileReaderTests {
     ])
     func anyFormatComesOutAt48kHzMonoWithItsLengthAndLevel(_ name: String, _ encoding: [String]) throws {
         MediaLog.setQuiet()
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("media")
         defer { folder.remove() }
         let path = try make(name, in: folder, encoding)
         let reader = try SoundFileReader(path: path, sampleRate: 48_000, channels: 1)
@@ -53,7 +54,7 @@ struct SoundFileReaderTests {
     }
 
     @Test func aFileThatCannotPlaySaysWhy() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("media")
         defer { folder.remove() }
         #expect(SoundFileReader.problem(path: folder.file("absent.wav")) == "there is no such file")
         try Data("not a sound".utf8).write(to: URL(fileURLWithPath: folder.file("notes.txt")))

@@ -1,27 +1,7 @@
 import DualCamCore
 import DualCamMedia
+import DualCamTestSupport
 import Foundation
-
-/// A fresh folder under the system temp dir, removed when the test's `defer` runs.
-struct TemporaryFolder {
-    let path: String
-
-    init() throws {
-        path = NSTemporaryDirectory() + "dualcam-media-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
-    /// Kept when DUALCAM_KEEP_TEST_FILES is set, to inspect outputs with ffprobe.
-    func remove() {
-        if ProcessInfo.processInfo.environment["DUALCAM_KEEP_TEST_FILES"] != nil {
-            print("kept test files in \(path)")
-            return
-        }
-        try? FileManager.default.removeItem(atPath: path)
-    }
-}
 
 enum TestPictures {
     /// A smooth diagonal gradient with a bright square that moves with `frame`: easy for

@@ -1,3 +1,4 @@
+import DualCamTestSupport
 import Testing
 @testable import DualCamProtocol
 
@@ -236,7 +237,7 @@ import Testing
             #expect(offersDelivered > 100 && bytesDelivered > 10 * Self.chunk)
         }
         for seed in UInt64(1)...40 {
-            var rng = SeededRandom(seed: seed)
+            var rng = SplitMix64(seed: seed)
             var pair = try Self.connected(window: UInt64(Self.chunk + 5000))
             defer {
                 for case .segmentData(let d) in pair.coordinatorEvents { bytesDelivered += d.data.count }

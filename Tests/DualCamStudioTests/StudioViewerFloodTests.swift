@@ -1,4 +1,5 @@
 import DualCamCoordinator
+import DualCamNet
 import Foundation
 import NIOConcurrencyHelpers
 import Testing
@@ -141,7 +142,7 @@ import Testing
         let choice = PreviewChoice()
         let started = NIOLockedValueBox<Int>(0)
         let applying = Task {
-            try await choice.apply(in: hub) { pictures in
+            try await choice.apply(in: hub, clock: SystemClock()) { pictures in
                 started.withLockedValue { $0 += 1 }
                 for await _ in pictures {}
             }

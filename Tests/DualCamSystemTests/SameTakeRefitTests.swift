@@ -1,6 +1,7 @@
 import DualCamCore
 import DualCamNet
 import DualCamProtocol
+import DualCamTestSupport
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
@@ -26,7 +27,7 @@ import Testing
             return tracker
         }
         return Take(plan: plan, agents: agents, rigIndices: [0, 1], logger: Logger(label: "refit-test"),
-                    notice: { line in notices.withLockedValue { $0.append(line) } }, now: 0)
+                    notice: { line in notices.withLockedValue { $0.append(line) } }, clock: SimulatedClock())
     }
 
     /// Clocks locked: Prepare goes to both.

@@ -98,7 +98,7 @@ enum EncoderProbe {
             let hardware = EncoderChoice.encoderSettings(settings, encoder: EncoderChoice.hardware)
             do {
                 // No presets: it is measured as it is, and kept at real time and more.
-                let speed = try EncoderSpeed.framesPerSecond(hardware, pictures, extraNanosecondsPerFrame: decodeCost)
+                let speed = try EncoderSpeed.framesPerSecond(hardware, pictures, extraNanosecondsPerFrame: decodeCost, clock: SystemClock())
                 let ratio = speed / settings.rate.framesPerSecond
                 if ratio >= 1 {
                     return ProbeResult(encoder: EncoderChoice.hardware, speeds: [PresetSpeed(preset: "hardware", framesPerSecond: speed)],
@@ -118,7 +118,7 @@ enum EncoderProbe {
         }
         var base = settings.encoderSettings
         base.encoder = encoder
-        let speeds = try EncoderSpeed.ladder(base, pictures, rate: settings.rate, extraNanosecondsPerFrame: decodeCost)
+        let speeds = try EncoderSpeed.ladder(base, pictures, rate: settings.rate, extraNanosecondsPerFrame: decodeCost, clock: SystemClock())
         let outcome = PresetChoice.choose(speeds, rate: settings.rate)
         var capacity: EncoderCapacity?
         if case .cannot = outcome {
@@ -139,7 +139,7 @@ enum EncoderProbe {
             (settings.width, settings.height, settings.preset) = (size.width, size.height, PresetChoice.ladder[0])
             let (pictures, _) = try prepare(samples, width: size.width, height: size.height)
             entries.append((size.width, size.height,
-                             try EncoderSpeed.framesPerSecond(settings, pictures, extraNanosecondsPerFrame: decodeCost)))
+                             try EncoderSpeed.framesPerSecond(settings, pictures, extraNanosecondsPerFrame: decodeCost, clock: SystemClock())))
         }
         return EncoderCapacity(speeds: entries)
     }

@@ -6,23 +6,26 @@ import NIOConcurrencyHelpers
 /// error for tests) and the latest estimate of the shared clock against it.
 public final class AgentClock: Sendable {
     public let simulatedError: SimulatedClockError
+    /// The host's true time (CLOCK_MONOTONIC in production), and what the session waits on.
+    public let source: any TimeSource
     private let estimator: NIOLockedValueBox<ClockEstimator>
 
     static var configuration: ClockEstimator.Configuration { .agent }
 
-    public init(simulatedError: SimulatedClockError) {
+    public init(simulatedError: SimulatedClockError, source: any TimeSource = SystemClock()) {
         self.simulatedError = simulatedError
+        self.source = source
         self.estimator = NIOLockedValueBox(ClockEstimator(configuration: AgentClock.configuration))
         self.standalone = nil
     }
 
     /// The agent's local clock: what every part of the agent uses, except DCTC codes.
-    public func localNow() -> Int64 { simulatedError.local(fromTrue: MonotonicTime.now()) }
+    public func localNow() -> Int64 { simulatedError.local(fromTrue: source.now) }
 
     /// The local clock's reading `nanoseconds` ago: where a kernel stamp, given as an age,
     /// falls on it.
     public func localNow(ago nanoseconds: Int64) -> Int64 {
-        simulatedError.local(fromTrue: MonotonicTime.now() &- nanoseconds)
+        simulatedError.local(fromTrue: source.now &- nanoseconds)
     }
 
     public func add(_ sample: ClockSample) -> ClockEstimate? {
@@ -35,8 +38,9 @@ public final class AgentClock: Sendable {
     /// session's clock.
     private let standalone: ClockEstimate?
 
-    public init(standaloneWith simulatedError: SimulatedClockError) {
+    public init(standaloneWith simulatedError: SimulatedClockError, source: any TimeSource = SystemClock()) {
         self.simulatedError = simulatedError
+        self.source = source
         self.estimator = NIOLockedValueBox(ClockEstimator(configuration: AgentClock.configuration))
         self.standalone = ClockEstimate(offsetNanoseconds: 0, rate: 0, referenceLocalNanoseconds: 0,
                                         errorBoundNanoseconds: 0, state: .locked, samplesUsed: 0)

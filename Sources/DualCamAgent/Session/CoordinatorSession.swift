@@ -189,7 +189,7 @@ final class CoordinatorSession: Sendable {
             identity.role = prepare.role.name
             settings.patternIdentity = identity
         }
-        let opened = Date()
+        let opened = clock.source.now
         // A microphone that cannot open costs the take its sound, never its pictures.
         let soundProblem = AudioProbe.problem(settings.audio)
         if let soundProblem {
@@ -214,7 +214,7 @@ final class CoordinatorSession: Sendable {
                 + (settings.audio.isEnabled ? "sound: \(settings.audio.summary)" : "no sound")])[0]
             ready.warnings = WireSentences.fitted(soundProblem.map { [$0] } ?? [])
             try c.connection.send(.ready(ready))
-            logger.info(.init(stringLiteral: String(format: "prepared %@ in %.2f s: %@", prepare.sessionID, Date().timeIntervalSince(opened),
+            logger.info(.init(stringLiteral: String(format: "prepared %@ in %.2f s: %@", prepare.sessionID, clock.source.seconds(since: opened),
                                                      session.description)))
         } catch {
             logger.error("cannot prepare \(prepare.sessionID): \(error)")
@@ -407,9 +407,9 @@ final class CoordinatorSession: Sendable {
         guard running == nil, let camera = prepared.camera else { return }
         let reporter = TelemetryReporter(stats: camera.stats, clock: clock, spoolPath: options.spoolDirectory,
                                          countsAcknowledgements: false)
-        let task = Task { [registry] in
+        let task = Task { [registry, clock] in
             while !Task.isCancelled {
-                try? await Task.sleep(nanoseconds: 1_000_000_000)
+                try? await clock.source.sleep(nanoseconds: 1_000_000_000)
                 let sample = reporter.sample()
                 guard registry.recording.isEmpty, !Task.isCancelled else { continue }
                 try? connection.send(.telemetry(sample.message))
@@ -426,7 +426,7 @@ final class CoordinatorSession: Sendable {
         var tick = 0
         var encoderSaid = Dualcam_V1_EncoderStatus()
         while registry.summary(sessionID) == nil && !Task.isCancelled {
-            try await Task.sleep(nanoseconds: 1_000_000_000)
+            try await clock.source.sleep(nanoseconds: 1_000_000_000)
             let sample = reporter.sample()
             try connection.send(.telemetry(sample.message))
             // The preset and a shortfall go when they change (§19), not every second.
@@ -516,7 +516,7 @@ final class CoordinatorSession: Sendable {
                 ping.id = id
                 try connection.send(.clockPing(ping))
             }
-            try await Task.sleep(nanoseconds: UInt64(max(clock.nextPollInterval(), 10_000_000)))
+            try await clock.source.sleep(nanoseconds: max(clock.nextPollInterval(), 10_000_000))
         }
     }
 

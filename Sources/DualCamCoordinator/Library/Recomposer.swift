@@ -1,5 +1,6 @@
 import DualCamCore
 import DualCamMedia
+import DualCamNet
 import Foundation
 
 /// Re-renders a finished session's combined file from its per-camera files through the
@@ -14,6 +15,7 @@ import Foundation
 public enum Recomposer {
     public static func run(_ session: SessionFolder, request: RecomposeRequest,
                            cancellation: RecomposeCancellation = RecomposeCancellation(),
+                           clock: any TimeSource = SystemClock(),
                            progress: (RecomposeProgress) -> Void = { _ in }) throws -> RecomposeResult {
         let lock = try SessionLock(sessionDirectory: session.path, purpose: "recomposing")
         defer { withExtendedLifetime(lock) {} }
@@ -52,9 +54,9 @@ public enum Recomposer {
         removeLeftovers(in: session.path)
         defer { try? FileManager.default.removeItem(atPath: temporary) }
         let creation = ISO8601DateFormatter().date(from: manifest.startWallTime).map { Int64($0.timeIntervalSince1970) }
-            ?? Int64(Date().timeIntervalSince1970)
+            ?? Int64(clock.wallSeconds)
 
-        let started = ContinuousClock.now
+        let started = clock.now
         let renderer = try CompositeRenderer(
             outputPath: temporary, streamCount: manifest.cameras.count, width: width, height: height, rate: rate,
             // Frames come in presentation order, so a tick is only released early across a
@@ -77,10 +79,10 @@ public enum Recomposer {
         let expected = Int(rate.firstFrame(atOrAfter: durationNanoseconds))
         var lastReport = started
         func report(force: Bool = false) {
-            let now = ContinuousClock.now
-            guard force || now - lastReport >= .milliseconds(500) else { return }
+            let now = clock.now
+            guard force || now - lastReport >= 500_000_000 else { return }
             lastReport = now
-            let elapsed = Double((now - started).components.attoseconds) / 1e18 + Double((now - started).components.seconds)
+            let elapsed = Double(now - started) / 1e9
             progress(RecomposeProgress(framesComposed: renderer.framesComposed, framesExpected: expected,
                                        framesPerSecond: elapsed > 0 ? Double(renderer.framesComposed) / elapsed : 0))
         }
@@ -128,7 +130,7 @@ public enum Recomposer {
                 .init(presentationNanoseconds: $0.presentationNanoseconds, mix: $0.value.description)
             },
             encoding: encoding,
-            recomposedAt: ISO8601DateFormatter().string(from: Date()),
+            recomposedAt: ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: clock.wallSeconds)),
             director: renderer.direction?.record(nodeNames: manifest.cameras.map(\.statistics.name), timeline: renderer.timeline,
                                                  endNanoseconds: durationNanoseconds),
             loudness: try renderer.loudnessRecord())
@@ -138,9 +140,8 @@ public enum Recomposer {
             manifest.renders = (manifest.renders ?? []) + [entry]
         }
         try manifest.write(sessionDirectory: session.path)
-        let wall = ContinuousClock.now - started
         return RecomposeResult(combinedFile: combined, frames: renderer.framesComposed,
-                               wallSeconds: Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18,
+                               wallSeconds: clock.seconds(since: started),
                                layout: layoutText, filter: filters.initial.description,
                                pairs: statistics.pairs, repeats: statistics.repeats, noSignal: statistics.noSignal)
     }

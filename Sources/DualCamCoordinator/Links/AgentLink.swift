@@ -1,3 +1,4 @@
+import DualCamCore
 import DualCamNet
 import DualCamProtocol
 import Foundation
@@ -52,9 +53,10 @@ final class AgentLink: Sendable {
     }
 
     static func open(index: Int, generation: Int = 0, endpoint: AgentEndpoint, identity: DeviceIdentity,
-                     events: AsyncStream<SessionEvent>.Continuation, previews: PreviewHub? = nil) async throws -> AgentLink {
+                     events: AsyncStream<SessionEvent>.Continuation, previews: PreviewHub? = nil,
+                     clock source: any TimeSource) async throws -> AgentLink {
         let (channel, reached) = try await connectAny(endpoint, identity: identity)
-        let clock: @Sendable () -> Int64 = { MonotonicTime.now() }
+        let clock: @Sendable () -> Int64 = { source.now }
         let machine = CoordinatorConnectionStateMachine(configuration: .init(hello: SessionRecorder.hello()), now: clock())
         let connection = CoordinatorConnection(machine: machine, clock: clock)
         let link = AgentLink(index: index, generation: generation, endpoint: endpoint, connection: connection,

@@ -1,5 +1,6 @@
 import DualCamCore
 import DualCamMedia
+import DualCamNet
 import Foundation
 import NIOConcurrencyHelpers
 
@@ -144,7 +145,7 @@ enum CompositeProbe {
     }
 
     static func measure(plan: SessionPlan, cameras: Int) throws -> CompositeMeasurement {
-        let started = EncoderSpeed.now()
+        let started = MonotonicTime.now()
         let count = max(cameras, 1)
         let (width, height, rate) = (plan.width, plan.height, plan.rate)
         let samples = pictures(width: width, height: height)
@@ -170,23 +171,24 @@ enum CompositeProbe {
         let compositor = Compositor(outputWidth: width, outputHeight: height, scaler: SwsScaler())
         compositor.spec = plan.layout
         var composed: [YUV420Image] = []
-        let composeStart = EncoderSpeed.now()
+        let composeStart = MonotonicTime.now()
         var compositions = 0
-        while EncoderSpeed.now() - composeStart < windowNanoseconds || compositions < samples {
+        while MonotonicTime.now() - composeStart < windowNanoseconds || compositions < samples {
             var picture = compositor.compose(decoded.map { $0[compositions % $0.count] })
             if !plan.filter.isIdentity { plan.filter.apply(to: &picture) }
             if composed.count < samples { composed.append(picture) }
             compositions += 1
         }
-        let composeNanoseconds = (EncoderSpeed.now() - composeStart) / Int64(compositions)
+        let composeNanoseconds = (MonotonicTime.now() - composeStart) / Int64(compositions)
         let framesPerSegment = Int(Int64(plan.segmentMilliseconds) * rate.numerator / (1000 * rate.denominator))
         let settings = VideoEncoderSettings(encoder: plan.encoder, width: width, height: height, rate: rate, preset: PresetChoice.ladder[0],
                                             tune: "zerolatency", crf: plan.bitrate == nil ? plan.crf : nil, bitrate: plan.bitrate,
                                             gopFrames: max(framesPerSegment, 1), threads: 0)
-        let speeds = try EncoderSpeed.ladder(settings, composed, rate: rate, extraNanosecondsPerFrame: decodeNanoseconds + composeNanoseconds)
+        let speeds = try EncoderSpeed.ladder(settings, composed, rate: rate, extraNanosecondsPerFrame: decodeNanoseconds + composeNanoseconds,
+                                            clock: SystemClock())
         return CompositeMeasurement(outcome: PresetChoice.choose(speeds, rate: rate), speeds: speeds, decodeNanoseconds: decodeNanoseconds,
                                     composeNanoseconds: composeNanoseconds, cameras: count,
-                                    seconds: Double(EncoderSpeed.now() - started) / 1e9)
+                                    seconds: Double(MonotonicTime.now() - started) / 1e9)
     }
 
     /// Decodes every camera's packets side by side, over and over for the window, as the
@@ -197,7 +199,7 @@ enum CompositeProbe {
         let pictures = Pictures(decoders: try streams.map { try VideoDecoder(parameters: $0.parameters) })
         let span = rate.instant(ofFrame: Int64(count))
         var rounds = 0
-        let start = EncoderSpeed.now()
+        let start = MonotonicTime.now()
         repeat {
             let round = rounds
             DispatchQueue.concurrentPerform(iterations: streams.count) { camera in
@@ -210,8 +212,8 @@ enum CompositeProbe {
                 }
             }
             rounds += 1
-        } while EncoderSpeed.now() - start < windowNanoseconds
-        let elapsed = EncoderSpeed.now() - start
+        } while MonotonicTime.now() - start < windowNanoseconds
+        let elapsed = MonotonicTime.now() - start
         if let error = pictures.error { throw error }
         let kept = pictures.all
         guard kept.allSatisfy({ !$0.isEmpty }) else { throw CoordinatorError("the composite measurement decoded no picture") }

@@ -52,7 +52,7 @@ final class ProgrammeSound {
 
     /// The rest, at the end of the file.
     func flush() throws -> [Float] {
-        var out = partial.isEmpty ? [] : try level(partial)
+        let out = partial.isEmpty ? [] : try level(partial)
         partial.removeAll()
         let tail = limiter.process(compressor.flush()) + limiter.flush()
         try output.add(tail)

@@ -2,7 +2,7 @@
 /// (a refused connection costs nothing, and a restarted agent is back within seconds),
 /// then every 2 s. Counted in the rig's ticks of 250 ms, so that it needs no clock.
 struct ReconnectSchedule {
-    static let tickNanoseconds: UInt64 = 250_000_000
+    static let tickNanoseconds: Int64 = 250_000_000
     private var tries = 0
     private var waited = 0
 

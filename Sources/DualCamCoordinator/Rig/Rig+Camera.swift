@@ -75,7 +75,7 @@ extension Rig {
                 answer.unmatched = plan.unmatched
             }
             do {
-                let asked = MonotonicTime.now()
+                let asked = clock.now
                 let report = try await ask(i, wanted)
                 answer.report = report
                 if let zoom = wanted.zoom, report.outcomes.contains(where: { $0.name == "zoom" && $0.applied }) {
@@ -130,7 +130,7 @@ extension Rig {
         }
         let id = nextCameraRequest
         nextCameraRequest += 1
-        let deadline = MonotonicTime.now() + Int64(Self.cameraAnswerSeconds * 1e9)
+        let deadline = clock.now + Int64(Self.cameraAnswerSeconds * 1e9)
         return try await withCheckedThrowingContinuation { continuation in
             cameraWaiters[id] = CameraWaiter(agent: i, deadline: deadline, continuation: continuation)
             do {

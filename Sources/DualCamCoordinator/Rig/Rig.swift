@@ -55,6 +55,8 @@ public actor Rig {
 
     /// The coordinator's own identity (the studio's HTTPS certificate is this one).
     public nonisolated let identity: DeviceIdentity
+    /// Every instant and deadline of the rig, its takes and its links (simulated in tests).
+    public nonisolated let clock: any TimeSource
     let logger: Logger
     /// Every camera's live picture, for screens that show it.
     public nonisolated let previews: PreviewHub
@@ -75,8 +77,9 @@ public actor Rig {
     var nextCameraRequest: UInt64 = 1
 
     public init(agents: [AgentEndpoint], identity: DeviceIdentity, logger: Logger,
-                preview: PreviewHub.Settings = PreviewHub.Settings()) {
+                preview: PreviewHub.Settings = PreviewHub.Settings(), clock: any TimeSource = SystemClock()) {
         self.identity = identity
+        self.clock = clock
         self.logger = logger
         members = agents.map { Member(endpoint: $0, name: $0.host) }
         (events, input) = AsyncStream.makeStream(of: SessionEvent.self)
@@ -95,7 +98,7 @@ public actor Rig {
 
     /// The whole state now.
     public func snapshot() -> RigSnapshot {
-        lastSnapshot ?? makeSnapshot(now: MonotonicTime.now())
+        lastSnapshot ?? makeSnapshot(now: clock.now)
     }
 
     /// One-off lines: events and warnings, as a terminal prints them.
@@ -112,9 +115,9 @@ public actor Rig {
 
     /// Runs the rig's event loop until `shutdown`.
     public func run() async {
-        let ticker = Task { [input] in
+        let ticker = Task { [input, clock] in
             while !Task.isCancelled {
-                try? await Task.sleep(nanoseconds: 250_000_000)
+                try? await clock.sleep(nanoseconds: 250_000_000)
                 input.yield(.tick)
             }
         }
@@ -133,7 +136,7 @@ public actor Rig {
     public func connect(timeoutSeconds: Double = 10) async throws {
         for i in members.indices { try await openAgain(i) }
         try await withCheckedThrowingContinuation { continuation in
-            connectWaiter = (MonotonicTime.now() + Int64(timeoutSeconds * 1e9), continuation)
+            connectWaiter = (clock.now + Int64(timeoutSeconds * 1e9), continuation)
             input.yield(.tick)
         }
     }
@@ -155,10 +158,10 @@ public actor Rig {
             trackers[i].name = record.agents[i].name
             trackers[i].role = Dualcam_V1_Role(name: record.agents[i].role) ?? .unspecified
             trackers[i].cameraName = names[i]
-            trackers[i].phase = .lost(since: MonotonicTime.now())
+            trackers[i].phase = .lost(since: clock.now)
         }
         let take = try Take(resuming: record, plan: plan, sessionDirectory: directory, agents: trackers,
-                            rigIndices: Array(members.indices), lock: lock, logger: logger, notice: noticeSink(), now: MonotonicTime.now())
+                            rigIndices: Array(members.indices), lock: lock, logger: logger, notice: noticeSink(), clock: clock)
         // What the killed coordinator held goes into the files again, in order.
         for (i, agent) in take.agents.enumerated() {
             guard let receiver = agent.receiver else { continue }
@@ -179,7 +182,7 @@ public actor Rig {
         return try await withCheckedThrowingContinuation { continuation in
             takeWaiter = continuation
             for i in members.indices where !leavingOut.contains(i) { Task { await self.openOrReconnect(i) } }
-            advanceTake(now: MonotonicTime.now())
+            advanceTake(now: clock.now)
         }
     }
 
@@ -193,7 +196,7 @@ public actor Rig {
     // MARK: The loop
 
     private func handle(_ event: SessionEvent) {
-        let now = MonotonicTime.now()
+        let now = clock.now
         switch event {
         case .event(let i, let generation, let delivery):
             guard generation == members[i].generation else { return }
@@ -312,7 +315,7 @@ public actor Rig {
             waiter.resume(throwing: TakeCancelled(reason: reason, sessionID: take.sessionID,
                                                   folderKept: FileManager.default.fileExists(atPath: take.sessionDirectory)))
         } else {
-            waiter.resume(throwing: CoordinatorError(status.reason.map { "\(status.phase): \($0)" } ?? status.phase))
+            waiter.resume(throwing: CoordinatorError(status.reason.map { "\(status.phase.words): \($0)" } ?? status.phase.words))
         }
     }
 
@@ -363,7 +366,7 @@ public actor Rig {
                     + missingAdvice(members.indices.filter { !members[$0].connected }))
             }
             let missing = members.indices.filter { !members[$0].connected }.map { members[$0].name }
-            let take = Take(plan: plan, agents: trackers, rigIndices: chosen, logger: logger, notice: noticeSink(), now: now)
+            let take = Take(plan: plan, agents: trackers, rigIndices: chosen, logger: logger, notice: noticeSink(), clock: clock)
             take.notReady = notReady
             self.take = take
             lastTake = nil
@@ -483,7 +486,7 @@ public actor Rig {
     private func open(_ i: Int) async throws {
         members[i].generation += 1
         let link = try await AgentLink.open(index: i, generation: members[i].generation, endpoint: members[i].endpoint,
-                                            identity: identity, events: input, previews: previews)
+                                            identity: identity, events: input, previews: previews, clock: clock)
         members[i].link = link
         if let take, let t = take.rigIndices.firstIndex(of: i) { take.attach(t, link: link) }
         link.start()
@@ -499,7 +502,7 @@ public actor Rig {
             } catch where TLSTransport.isUnansweredClose("\(error)") && members[i].unansweredCloses < Self.unansweredCloseTries {
                 members[i].unansweredCloses += 1
                 notify("\(members[i].name): \(error); trying again")
-                try await Task.sleep(nanoseconds: 200_000_000)
+                try await clock.sleep(nanoseconds: 200_000_000)
             }
         }
     }
@@ -523,13 +526,14 @@ public actor Rig {
         let identity = self.identity
         let events = input
         let previews = self.previews
+        let clock = self.clock
         let first = members[i].generation + 1
         members[i].reconnecting = Task {
             var generation = first
             func attempt(_ candidate: AgentEndpoint) async -> Bool {
                 defer { generation += 1 }
                 guard let link = try? await AgentLink.open(index: i, generation: generation, endpoint: candidate,
-                                                           identity: identity, events: events, previews: previews)
+                                                           identity: identity, events: events, previews: previews, clock: clock)
                 else { return false }
                 events.yield(.reconnected(agent: i, link))
                 return true
@@ -539,7 +543,7 @@ public actor Rig {
             defer { watcher.cancel() }
             var schedule = ReconnectSchedule()
             while !Task.isCancelled {
-                try? await Task.sleep(nanoseconds: ReconnectSchedule.tickNanoseconds)
+                try? await clock.sleep(nanoseconds: ReconnectSchedule.tickNanoseconds)
                 if let found = announced.withLockedValue({ value in defer { value = nil }; return value }) {
                     if await attempt(found) { return }
                     continue
@@ -574,7 +578,7 @@ public actor Rig {
     private func notify(_ text: String) { noticeSink()(text) }
 
     private func publish() {
-        let snapshot = makeSnapshot(now: MonotonicTime.now())
+        let snapshot = makeSnapshot(now: clock.now)
         guard snapshot != lastSnapshot else { return }
         lastSnapshot = snapshot
         snapshotSubscribers.yield(snapshot)

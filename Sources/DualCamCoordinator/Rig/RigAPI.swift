@@ -18,6 +18,19 @@ public struct AgentStatus: Sendable, Equatable {
         case connected
         /// Lost at this shared instant; being reconnected.
         case lost(sinceSeconds: Double)
+
+        /// The state without its instant, as the studio's JSON names it (docs/STUDIO.md).
+        public enum State: String, Sendable, Codable, CaseIterable {
+            case connecting, connected, lost
+        }
+
+        public var state: State {
+            switch self {
+            case .connecting: .connecting
+            case .connected: .connected
+            case .lost: .lost
+            }
+        }
     }
 
     public var name: String
@@ -71,7 +84,7 @@ public struct SoundLevels: Sendable, Equatable {
 
 public struct TakeStatus: Sendable, Equatable {
     public var sessionID: String?
-    public var phase: String
+    public var phase: TakePhase
     public var isOver: Bool
     /// Whole seconds to T0 while counting down.
     public var countdownSeconds: Int?

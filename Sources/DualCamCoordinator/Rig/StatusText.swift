@@ -35,7 +35,7 @@ public enum StatusText {
             parts.append((d.following ? "director: " : "director (you have it, d hands back): ")
                 + (heard.isEmpty ? "nobody speaking" : heard.joined(separator: " + ") + " speaking"))
         }
-        if take.phase == "recording" { parts.append(stopHint) }
+        if take.phase == .recording { parts.append(stopHint) }
         return parts
     }
 

@@ -156,7 +156,6 @@ extension Take {
     /// Changes the composite from the next output frame on; the change goes into the
     /// layout, filter or mix timeline (and the manifest).
     func apply(_ command: RigCommand, now: Int64) throws {
-        var spec = layout
         switch command {
         case .filter(let filter):
             changeFilter(FilterSetting(filter), now: now)
@@ -168,21 +167,8 @@ extension Take {
             }
             changeMix(mix, now: now)
             return
-        case .nextLayout:
-            let kinds = LayoutKind.allCases
-            spec = spec.switching(to: kinds[((kinds.firstIndex(of: spec.kind) ?? 0) + 1) % kinds.count])
-        case .swap:
-            spec.pip.swapped.toggle()
-        case .nextPlacement:
-            // Every camera records at the plan's size, which is also the composite's.
-            do {
-                spec = try spec.nextPlacement(outputWidth: plan.width, outputHeight: plan.height, sourceWidth: plan.width,
-                                              sourceHeight: plan.height, streamCount: agents.count)
-            } catch {
-                throw RigError("\(error)")
-            }
-        case .layout(let given):
-            spec = given
+        case .nextLayout, .swap, .nextPlacement, .layout:
+            break
         case .director(let follow):
             guard plan.director != nil else {
                 throw RigError("this take records without the director: start it with --director auto (or `director = auto` in coordinator.conf)")
@@ -196,6 +182,11 @@ extension Take {
         case .start, .stop:
             return
         }
+        // Every camera records at the plan's size, which is also the composite's. Taking the
+        // programme from the director puts the operator's own layout on from the next frame.
+        let taken: LayoutSpec? = if case .director = command { layout } else { nil }
+        guard let spec = try taken ?? layout.applying(command, width: plan.width, height: plan.height, streamCount: agents.count)
+        else { return }
         guard let (outputs, at) = nextOutputFrame(now: now) else {
             layout = spec
             plan.layout = spec
@@ -313,20 +304,20 @@ extension Take {
             s.zoomTimeline = a.zoomChanges.isEmpty ? nil : a.zoomChanges
             return s
         }
-        let collected = Double(MonotonicTime.now() - stop) / 1e9
+        let collected = Double(clock.now - stop) / 1e9
         let result = try await outputs.finish(t0Shared: t0, durationNanoseconds: stop - t0, cameras: stats,
                                               deviceIDs: cameras.map { "\(agents[$0].endpoint.deviceID)" }, warnings: warnings,
                                               sinceStop: stop)
-        let afterStop = Double(MonotonicTime.now() - stop) / 1e9
+        let afterStop = Double(clock.now - stop) / 1e9
         notice(String(format: "files final %.2f s after the stop instant (every segment in after %.2f s)", afterStop, collected))
         // Where the files are comes before the optional checks below, which read them
         // back for seconds: the person waiting for the paths need not wait for those.
         notice("files: " + (result.perCameraFiles + [result.combinedFile]).joined(separator: ", "))
         if let cpu = outputs.cpu { notice(cpu.summary) }
-        let started = MonotonicTime.now()
+        let started = clock.now
         do {
             let reports = try outputs.addSyncReports()
-            let took = Double(MonotonicTime.now() - started) / 1e9
+            let took = Double(clock.now - started) / 1e9
             for e in reports.sound {
                 notice(String(format: "sound check: %@ against %@ %+.2f ms at the start, %+.2f ms at the end (confidence %.2f / %.2f)",
                               e.camera, e.reference, Double(e.startOffsetNanoseconds) / 1e6, Double(e.endOffsetNanoseconds) / 1e6,
@@ -353,7 +344,7 @@ extension Take {
     // MARK: What screens see
 
     func status(now: Int64) -> TakeStatus {
-        var status = TakeStatus(sessionID: record == nil && machine.t0 == nil ? nil : sessionID, phase: machine.phase.name,
+        var status = TakeStatus(sessionID: record == nil && machine.t0 == nil ? nil : sessionID, phase: machine.phase.kind,
                                 isOver: machine.phase.isOver, countdownSeconds: nil, elapsedSeconds: 0, finalising: nil,
                                 layout: layout.description, warnings: warnings, reason: nil, files: result,
                                 cameras: rigIndices, outputWidth: plan.width, outputHeight: plan.height,

@@ -41,9 +41,12 @@ final class Take {
     private var stopSignalled: Int64?
     var finishing: Task<Void, Never>?
     let wallStart: Date
+    /// The rig's clock: every instant the take feeds its machine.
+    let clock: any TimeSource
 
     init(plan: SessionPlan, agents: [AgentTracker], rigIndices: [Int], logger: Logger,
-         notice: @escaping @Sendable (String) -> Void, now: Int64) {
+         notice: @escaping @Sendable (String) -> Void, clock: any TimeSource) {
+        self.clock = clock
         self.plan = plan
         self.agents = agents
         self.rigIndices = rigIndices
@@ -52,7 +55,7 @@ final class Take {
         layout = plan.layout
         filter = FilterSetting(plan.filter)
         mix = plan.mix
-        wallStart = Date()
+        wallStart = Date(timeIntervalSince1970: clock.wallSeconds)
         sessionID = SessionNaming.sessionID(for: wallStart)
         sessionDirectory = plan.outputDirectory + "/" + sessionID
         machine = TakeMachine(settings: Self.settings(plan), agents: agents.map(\.name))
@@ -60,7 +63,9 @@ final class Take {
 
     /// Picks up a take whose coordinator was killed, from its folder.
     init(resuming record: SessionRecord, plan: SessionPlan, sessionDirectory: String, agents: [AgentTracker],
-         rigIndices: [Int], lock: SessionLock, logger: Logger, notice: @escaping @Sendable (String) -> Void, now: Int64) throws {
+         rigIndices: [Int], lock: SessionLock, logger: Logger, notice: @escaping @Sendable (String) -> Void,
+         clock: any TimeSource) throws {
+        self.clock = clock
         self.plan = plan
         self.agents = agents
         self.rigIndices = rigIndices
@@ -75,7 +80,7 @@ final class Take {
         sessionID = record.sessionID
         self.sessionDirectory = sessionDirectory
         machine = TakeMachine(settings: Self.settings(plan), agents: agents.map(\.name), resumingAt: record.t0SharedNanoseconds,
-                              stop: record.stopSharedNanoseconds > 0 ? record.stopSharedNanoseconds : nil, now: now)
+                              stop: record.stopSharedNanoseconds > 0 ? record.stopSharedNanoseconds : nil, now: clock.now)
         try openOutputs(cameras: Array(agents.indices), names: agents.map(\.cameraName), timecode: record.timecode)
     }
 
@@ -144,14 +149,14 @@ final class Take {
                 measureComposite(cameras: machine.agents.filter(\.inTake).count)
             } catch {
                 notice("cannot start: \(error)")
-                feed(.stop(now: MonotonicTime.now(), reason: "\(error)"))
+                feed(.stop(now: clock.now, reason: "\(error)"))
             }
         case .startAt(let who, let t0, let stop):
             do {
                 try startAt(who, t0: t0, stop: stop)
             } catch {
                 notice("cannot start: \(error)")
-                feed(.stop(now: MonotonicTime.now(), reason: "\(error)"))
+                feed(.stop(now: clock.now, reason: "\(error)"))
             }
         case .stop(let who, let at):
             if var record {
@@ -225,7 +230,7 @@ final class Take {
                                  port: a.endpoint.port)
                 })
             record.layout = layout.description
-            record.timecode = SessionTimecode.atT0(t0Shared: t0, nowShared: MonotonicTime.now(), rate: plan.rate)?.description
+            record.timecode = SessionTimecode.atT0(t0Shared: t0, nowShared: clock.now, rate: plan.rate)?.description
             try openOutputs(cameras: who, names: names, timecode: record.timecode)
             // Before StartAt: a coordinator killed from here on leaves what `resume` needs.
             try record.save(in: sessionDirectory)

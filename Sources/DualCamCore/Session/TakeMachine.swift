@@ -53,28 +53,11 @@ public struct TakeMachine: Sendable {
         case cancelled(String)
         case failed(String)
 
-        public var name: String {
-            switch self {
-            case .idle: "idle"
-            case .syncing: "syncing clocks"
-            case .preparing: "preparing"
-            case .countingDown: "counting down"
-            case .recording: "recording"
-            case .stopping: "stopping"
-            case .finalising: "finalising"
-            case .done: "done"
-            case .cancelled: "cancelled"
-            case .failed: "failed"
-            }
-        }
+        /// As a text screen writes it (`TakePhase.words`).
+        public var name: String { kind.words }
 
         /// A take in this phase has ended: nothing more will happen to it.
-        public var isOver: Bool {
-            switch self {
-            case .done, .cancelled, .failed: true
-            default: false
-            }
-        }
+        public var isOver: Bool { kind.isOver }
     }
 
     /// What the machine knows of one agent of the take.

@@ -1,3 +1,4 @@
+import DualCamCore
 import NIOConcurrencyHelpers
 
 /// Wrong one-time tokens and session cookies, counted per source address. Both are 128
@@ -15,17 +16,20 @@ final class TokenGuesses: Sendable {
     private let burst: Double
     private let perSecond: Double
     private let entries = NIOLockedValueBox<[String: Entry]>([:])
+    private let clock: any TimeSource
     /// Addresses remembered at most; the quiet ones are forgotten first.
     static let maxAddresses = 4096
 
-    init(burst: Double, intervalSeconds: Double) {
+    init(burst: Double, intervalSeconds: Double, clock: any TimeSource) {
+        self.clock = clock
         self.burst = burst
         perSecond = 1 / intervalSeconds
     }
 
     /// Seconds until `address` may try again; nil when it may now.
-    func waitBeforeTrying(_ address: String, now: ContinuousClock.Instant = .now) -> Int? {
-        entries.withLockedValue { all in
+    func waitBeforeTrying(_ address: String) -> Int? {
+        let now = clock.now
+        return entries.withLockedValue { all in
             guard let entry = all[address], entry.bucket.tokens < 1 else { return nil }
             // Peeking must not spend: a copy takes the token, the stored bucket does not.
             var probe = entry.bucket
@@ -36,8 +40,9 @@ final class TokenGuesses: Sendable {
 
     /// A wrong token or cookie from `address`. Returns what to log, once per burst: when
     /// the address first runs out of tries.
-    func wrong(_ address: String, now: ContinuousClock.Instant = .now) -> String? {
-        entries.withLockedValue { all in
+    func wrong(_ address: String) -> String? {
+        let now = clock.now
+        return entries.withLockedValue { all in
             if all[address] == nil && all.count >= Self.maxAddresses {
                 all = all.filter { !$0.value.bucket.isFull(now: now) }
                 if all.count >= Self.maxAddresses { all.removeAll() }

@@ -85,10 +85,8 @@ extension Studio {
         do {
             if let text = asked.layout, !text.isEmpty { request.layout = try LayoutSpec(parsing: text) }
             if let name = asked.filter, !name.isEmpty {
-                request.filter = try StudioPlan.checkedFilter(named: name, intensity: asked.intensity ?? 100)
+                request.filter = try CommandRequest.checkedFilter(named: name, intensity: asked.intensity ?? 100)
             }
-        } catch let error as StudioError {
-            throw StudioHTTPError(error.status, error.message)
         } catch {
             throw StudioHTTPError(400, "\(error)")
         }
@@ -106,9 +104,10 @@ extension Studio {
         guard claimed else { throw StudioHTTPError(409, "a recompose is under way; wait for it to finish") }
         let jobs = recomposeJob
         let asked = request
+        let clock = self.clock
         Thread.detachNewThread {
             do {
-                let result = try Recomposer.run(session, request: asked) { p in
+                let result = try Recomposer.run(session, request: asked, clock: clock) { p in
                     jobs.withLockedValue {
                         $0?.fraction = p.framesExpected > 0 ? min(Double(p.framesComposed) / Double(p.framesExpected), 1) : 0
                         $0?.framesPerSecond = p.framesPerSecond

@@ -1,3 +1,4 @@
+import DualCamCore
 import DualCamCoordinator
 
 /// What one viewer wants to see, applied one change at a time and at most `interval`
@@ -5,7 +6,7 @@ import DualCamCoordinator
 /// A change of format starts the new watch before ending the old, so the agents are not
 /// told "nobody watches" in between (each such toggle restarts their preview encoders).
 final class PreviewChoice: Sendable {
-    static let interval = Duration.milliseconds(250)
+    static let intervalNanoseconds: Int64 = 250_000_000
 
     private let wishes: AsyncStream<PreviewHub.Format?>
     private let wish: AsyncStream<PreviewHub.Format?>.Continuation
@@ -24,7 +25,7 @@ final class PreviewChoice: Sendable {
     }
 
     /// Runs until `finish`, sending the pictures of the format wanted now with `send`.
-    func apply(in hub: PreviewHub, _ send: @escaping @Sendable (AsyncStream<PreviewHub.Picture>) async throws -> Void) async throws {
+    func apply(in hub: PreviewHub, clock: any TimeSource, _ send: @escaping @Sendable (AsyncStream<PreviewHub.Picture>) async throws -> Void) async throws {
         var current: PreviewHub.Format?
         var sender: Task<Void, Error>?
         defer { sender?.cancel() }
@@ -37,7 +38,7 @@ final class PreviewChoice: Sendable {
             }
             previous?.cancel()
             current = format
-            try await Task.sleep(for: Self.interval)
+            try await clock.sleep(nanoseconds: Self.intervalNanoseconds)
         }
     }
 }

@@ -45,9 +45,10 @@ struct TokenBucket: Sendable {
     let burst: Double
     let perSecond: Double
     private(set) var tokens: Double
-    private var last: ContinuousClock.Instant
+    /// The last take, in nanoseconds of the owner's `TimeSource`.
+    private var last: Int64
 
-    init(burst: Double, perSecond: Double, now: ContinuousClock.Instant) {
+    init(burst: Double, perSecond: Double, now: Int64) {
         self.burst = burst
         self.perSecond = perSecond
         tokens = burst
@@ -55,10 +56,9 @@ struct TokenBucket: Sendable {
     }
 
     /// Takes one token; false when there is none.
-    mutating func take(now: ContinuousClock.Instant) -> Bool {
-        let elapsed = now - last
+    mutating func take(now: Int64) -> Bool {
+        let seconds = Double(now - last) / 1e9
         last = now
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         tokens = min(burst, tokens + seconds * perSecond)
         guard tokens >= 1 else { return false }
         tokens -= 1
@@ -66,9 +66,8 @@ struct TokenBucket: Sendable {
     }
 
     /// Whether the bucket has filled up again since `now`'s last take (a burst is over).
-    func isFull(now: ContinuousClock.Instant) -> Bool {
-        let elapsed = now - last
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    func isFull(now: Int64) -> Bool {
+        let seconds = Double(now - last) / 1e9
         return tokens + seconds * perSecond >= burst
     }
 }

@@ -21,6 +21,8 @@ public final class Studio: Sendable {
     /// tablet's browser gets WebCodecs (H.264) instead of the JPEG fallback.
     public let https: Bool
     let rig: Rig
+    /// The studio's time: rate limits, the state's pacing (the rig's clock).
+    let clock: any TimeSource
     let logger: Logger
     /// What one browser or one stranger may cost (issue 36).
     public let limits: StudioLimits
@@ -53,9 +55,10 @@ public final class Studio: Sendable {
                 limits: StudioLimits = StudioLimits(), logger: Logger,
                 announce: @escaping @Sendable (_ url: String) -> Void = { _ in }) {
         self.rig = rig
+        clock = rig.clock
         self.limits = limits
         strangers = ConnectionAdmission(limits: .init(perAddress: limits.strangersPerAddress, total: limits.strangers))
-        guesses = TokenGuesses(burst: limits.guessBurst, intervalSeconds: limits.guessIntervalSeconds)
+        guesses = TokenGuesses(burst: limits.guessBurst, intervalSeconds: limits.guessIntervalSeconds, clock: rig.clock)
         self.https = https
         self.announce = announce
         self.host = host
@@ -186,13 +189,16 @@ public final class Studio: Sendable {
         if body.readableBytes == 0, let empty { return empty }
         do {
             return try JSONDecoder().decode(T.self, from: Data(buffer: body))
+        } catch let refusal as CommandRequestError {
+            // Well-formed, but a name it does not know: said in a person's words.
+            throw StudioHTTPError(400, refusal.description)
         } catch {
             throw StudioHTTPError(400, "the \(what) is not JSON of the form docs/STUDIO.md gives: \(error)")
         }
     }
 
     private func command(_ request: Request, context: StudioContext) async throws -> Response {
-        let command = try await decodedBody(request, as: StudioCommand.self, what: "command")
+        let command = try await decodedBody(request, as: CommandRequest.self, what: "command")
         do {
             try await perform(command)
         } catch let error as StudioError {
@@ -204,111 +210,41 @@ public final class Studio: Sendable {
         return try WebFileResponse.json(["ok": true])
     }
 
-    private func perform(_ c: StudioCommand) async throws {
-        let take = await rig.snapshot().take
-        let busy = take.map { !$0.isOver } ?? false
-        switch c.command {
-        case "start":
-            guard !busy else { throw StudioError.conflict("a take is under way; stop it first") }
-            let next = try plan.withLockedValue { $0 }.applying(c)
-            try await rig.perform(.start(next.base))
-            plan.withLockedValue { $0 = next }
+    /// A command from the page, decoded as the terminal's are (`CommandRequest.rigCommand`):
+    /// during a take the rig carries it out; before one, it changes the plan the next take
+    /// starts with.
+    private func perform(_ request: CommandRequest) async throws {
+        let snapshot = await rig.snapshot()
+        let live = snapshot.take.flatMap { $0.isOver ? nil : $0 }
+        switch request.command {
+        case .start where live != nil: throw StudioError.conflict("a take is under way; stop it first")
+        case .stop where live == nil: throw StudioError.conflict("nothing is recording")
+        default: break
+        }
+        let plan = plan.withLockedValue { $0 }
+        let context = CommandContext(plan: plan.base,
+                                     layout: live.flatMap { try? LayoutSpec(parsing: $0.layout) } ?? plan.layout,
+                                     filter: live?.filter ?? FilterSetting(plan.base.filter),
+                                     stopReason: "stopped from the studio")
+        let command: RigCommand
+        do {
+            command = try request.rigCommand(context)
+        } catch {
+            throw StudioError.bad(error.description)
+        }
+        switch command {
+        case .start(let next):
+            try await rig.perform(command)
+            self.plan.withLockedValue { $0.base = next }
             planChanged()
-        case "stop":
-            guard busy else { throw StudioError.conflict("nothing is recording") }
-            try await rig.perform(.stop(reason: "stopped from the studio"))
-        case "filter":
-            guard c.filter != nil || c.intensity != nil else {
-                throw StudioError.bad("filter needs \"filter\" (a name such as vivid) or \"intensity\" (0…100)")
-            }
-            if let take, busy {
-                try await rig.perform(.filter(StudioPlan.checkedFilter(named: c.filter ?? take.filter.kind.rawValue,
-                                                                intensity: c.intensity ?? take.filter.intensity)))
-            } else {
-                let next = try plan.withLockedValue { $0 }.applying(c)
-                plan.withLockedValue { $0 = next }
-                planChanged()
-            }
-        case "mix":
-            guard let text = c.mix else { throw StudioError.bad("mix needs \"mix\": all, a role (host) or levels like host=0,guest=-6") }
-            if busy {
-                try await rig.perform(.mix(StudioPlan.checkedMix(text)))
-            } else {
-                let next = try plan.withLockedValue { $0 }.applying(c)
-                plan.withLockedValue { $0 = next }
-                planChanged()
-            }
-        case "director":
-            guard let mode = c.director, mode == "auto" || mode == "manual" else {
-                throw StudioError.bad("director needs \"director\": auto (the director cuts) or manual (you choose the layout)")
-            }
-            if busy {
-                try await rig.perform(.director(mode == "auto"))
-            } else {
-                plan.withLockedValue { $0.base.director = mode == "auto" ? ($0.base.director ?? DirectorSettings()) : nil }
-                planChanged()
-            }
-        case "placement" where busy:
-            // The rig works out the step, and refuses with its reason, as for the terminal's p.
-            try await rig.perform(.nextPlacement)
-        case "layout", "swap", "pip", "framing", "placement":
-            var spec = busy ? try await currentLayout() : plan.withLockedValue { $0.layout }
-            switch c.command {
-            case "layout":
-                do {
-                    if let kind = c.kind {
-                        // A name alone, as the terminal's l: the options stay, the framing is the name's.
-                        spec = spec.switching(to: try LayoutKind.parse(kind))
-                    } else if let text = c.layout {
-                        spec = try LayoutSpec(parsing: text)
-                    } else {
-                        throw StudioError.bad("layout needs \"layout\" (a spec such as pip:position=top-left) or \"kind\" (a name such as grid)")
-                    }
-                } catch let error as LayoutError {
-                    throw StudioError.bad("\(error)")
-                }
-            case "swap":
-                spec.pip.swapped.toggle()
-            case "framing":
-                do {
-                    spec = spec.framed(try c.fit.map { try LayoutFit.parse($0) } ?? spec.mainFit,
-                                       anchor: try c.anchor.map { try CropAnchor.parse($0) } ?? spec.mainAnchor)
-                } catch {
-                    throw StudioError.bad("\(error)")
-                }
-            case "placement":
-                let next = plan.withLockedValue { $0 }
-                let cameras = await rig.snapshot().agents.filter { $0.connection == .connected }.count
-                do {
-                    spec = try spec.nextPlacement(outputWidth: next.width, outputHeight: next.height, sourceWidth: next.width,
-                                                  sourceHeight: next.height, streamCount: max(cameras, 1))
-                } catch {
-                    throw StudioError.conflict("\(error)")
-                }
-            default:
-                if let p = c.position {
-                    do { spec.pip.position = try PiPPosition.parse(p) } catch { throw StudioError.bad("\(error)") }
-                }
-                if let s = c.size {
-                    do { spec.pip.size = try PiPSize(percent: s) } catch { throw StudioError.bad("\(error)") }
-                }
-            }
-            if busy {
-                try await rig.perform(.layout(spec))
-            } else {
-                plan.withLockedValue { $0.base.layout = spec }
-                planChanged()
-            }
+        case _ where live != nil, .stop:
+            try await rig.perform(command)
         default:
-            throw StudioError.bad("unknown command '\(c.command)'; expected start, stop, layout, swap, pip, framing, placement, filter, mix or director")
+            let cameras = snapshot.agents.filter { $0.connection == .connected }.count
+            let next = try plan.base.applying(command, cameras: cameras)
+            self.plan.withLockedValue { $0.base = next }
+            planChanged()
         }
-    }
-
-    private func currentLayout() async throws -> LayoutSpec {
-        guard let text = await rig.snapshot().take?.layout, let spec = try? LayoutSpec(parsing: text) else {
-            return plan.withLockedValue { $0.layout }
-        }
-        return spec
     }
 
     /// Only the files of a finished take named in the state, by their plain names.

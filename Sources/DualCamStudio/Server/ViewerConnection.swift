@@ -1,4 +1,5 @@
 import DualCamCoordinator
+import DualCamCore
 import Foundation
 import HummingbirdWebSocket
 import Logging
@@ -38,14 +39,15 @@ struct ViewerConnection {
                     try await send(["type": "notice", "text": notice])
                 }
             }
-            group.addTask { try await choice.apply(in: studio.rig.previews) { try await sendPreviews($0) } }
+            group.addTask { try await choice.apply(in: studio.rig.previews, clock: studio.clock) { try await sendPreviews($0) } }
             defer { choice.finish() }
             let limits = studio.limits
-            var budget = TokenBucket(burst: limits.viewerBurst, perSecond: limits.viewerMessagesPerSecond, now: .now)
+            let clock = studio.clock
+            var budget = TokenBucket(burst: limits.viewerBurst, perSecond: limits.viewerMessagesPerSecond, now: clock.now)
             // Each asks the agent for an IDR: a viewer may not turn a preview into key frames only.
-            var lastKeyframeRequest = ContinuousClock.now - .seconds(1)
+            var lastKeyframeRequest = clock.now - 1_000_000_000
             for try await message in inbound.messages(maxSize: 4096) {
-                guard budget.take(now: .now) else {
+                guard budget.take(now: clock.now) else {
                     try await closeFlood()
                     break
                 }
@@ -53,8 +55,8 @@ struct ViewerConnection {
                       let request = try? JSONDecoder().decode(Request.self, from: Data(text.utf8)) else { continue }
                 switch request.type {
                 case "keyframe":
-                    if let camera = request.camera, ContinuousClock.now - lastKeyframeRequest >= .milliseconds(250) {
-                        lastKeyframeRequest = ContinuousClock.now
+                    if let camera = request.camera, clock.now - lastKeyframeRequest >= 250_000_000 {
+                        lastKeyframeRequest = clock.now
                         studio.rig.previews.requestKeyframe(camera: camera)
                     }
                 case "preview":
@@ -88,12 +90,12 @@ struct ViewerConnection {
             }
             continuation.onTermination = { _ in a.cancel(); b.cancel() }
         }
-        var lastSent = ContinuousClock.now - .seconds(1)
+        let clock = studio.clock
+        var lastSent = clock.now - 1_000_000_000
         for await _ in changes {
             // At most ten a second: a burst of changes is sent as its last state.
-            let wait = lastSent + .milliseconds(100) - ContinuousClock.now
-            if wait > .zero { try await Task.sleep(for: wait) }
-            lastSent = ContinuousClock.now
+            try await clock.sleep(until: lastSent + 100_000_000)
+            lastSent = clock.now
             let state = await studio.state()
             try await send(StateMessage(state: state))
         }

@@ -21,7 +21,7 @@ struct StudioState: Encodable {
         var name: String
         var role: String
         var camera: String
-        var connection: String
+        var connection: AgentStatus.Connection.State
         var lostForSeconds: Double?
         /// Connected, but its camera cannot record: why, and what to do. A take records
         /// without it, so the page shows it NOT READY and asks before recording.
@@ -68,7 +68,8 @@ struct StudioState: Encodable {
 
     struct Take: Encodable {
         var sessionID: String?
-        var phase: String
+        /// Its raw value is the page's one word (docs/STUDIO.md).
+        var phase: TakePhase
         var isOver: Bool
         var countdownSeconds: Int?
         var elapsedSeconds: Double
@@ -207,14 +208,8 @@ extension StudioState {
     }
 
     private static func agent(_ index: Int, _ a: AgentStatus, preview: Preview?, bitrate: Double) -> Agent {
-        var connection = "connecting", lost: Double?
-        switch a.connection {
-        case .connecting: break
-        case .connected: connection = "connected"
-        case .lost(let since):
-            connection = "lost"
-            lost = since
-        }
+        var lost: Double?
+        if case .lost(let since) = a.connection { lost = since }
         let telemetry = a.telemetry.map { t in
             Telemetry(captureFPS: t.captureFPS, framesDropped: t.framesDropped, temperatureC: t.temperatureC,
                       throttled: t.throttled, freeDiskBytes: t.freeDiskBytes,
@@ -222,21 +217,12 @@ extension StudioState {
                       sound: t.sound.map { Sound(peakDBFS: $0.peakDBFS, rmsDBFS: $0.rmsDBFS, clipping: $0.clipping) },
                       preset: t.preset, encoderShortfall: t.encoderShortfall)
         }
-        return Agent(index: index, name: a.name, role: a.role, camera: a.cameraName, connection: connection,
+        return Agent(index: index, name: a.name, role: a.role, camera: a.cameraName, connection: a.connection.state,
                      lostForSeconds: lost, notReady: a.connection == .connected ? a.sourceProblem : nil,
                      clock: a.clock.map { Clock(locked: $0.locked, errorBoundMicroseconds: $0.errorBoundMicroseconds,
                                                 offsetMilliseconds: $0.offsetMilliseconds,
                                                 roundTripMicroseconds: $0.roundTripMicroseconds) },
                      telemetry: telemetry, uploadLagSeconds: a.uploadLagSeconds, preview: preview)
-    }
-
-    /// The page's phase names are single words (docs/STUDIO.md).
-    static func phase(_ name: String) -> String {
-        switch name {
-        case "syncing clocks": "syncing"
-        case "counting down": "countdown"
-        default: name
-        }
     }
 
     private static func take(_ t: TakeStatus) -> Take {
@@ -250,7 +236,7 @@ extension StudioState {
             files = Files(folder: r.sessionDirectory, cameras: r.perCameraFiles.map(file), combined: file(r.combinedFile),
                           manifest: file(r.manifestFile), sound: r.soundFiles.map(file))
         }
-        return Take(sessionID: t.sessionID, phase: phase(t.phase), isOver: t.isOver, countdownSeconds: t.countdownSeconds,
+        return Take(sessionID: t.sessionID, phase: t.phase, isOver: t.isOver, countdownSeconds: t.countdownSeconds,
                     elapsedSeconds: t.elapsedSeconds, finalising: t.finalising.map { Progress(done: $0.done, total: $0.total) },
                     layout: t.layout, warnings: t.warnings, preflight: t.preflight, reason: t.reason, files: files,
                     director: t.director.map { d in

@@ -9,8 +9,8 @@ import Synchronization
 ///
 /// Keys on a terminal: Enter or q stops (in `serve`, Enter also starts), l cycles the
 /// layout, s swaps the cameras, p moves the small picture (pip) or steps the framing
-/// (the other layouts; `LayoutSpec.nextPlacement`). From a pipe, one command a
-/// line: `start`, `stop` (or an empty line), `l`, `s`, `p`, `layout SPEC`, `quit`.
+/// (the other layouts; `LayoutSpec.nextPlacement`), d takes the programme from the
+/// director or hands it back. From a pipe, one command a line (`TerminalInput(line:)`).
 /// Ctrl-C stops the take; a second Ctrl-C leaves at once, the agents recording on until
 /// `dualcam-coordinator resume` finishes the session (in a countdown, it hurries the
 /// cancel instead).
@@ -24,7 +24,7 @@ final class TerminalClient: Sendable {
 
     private struct State {
         var busy = false
-        var phase: String?
+        var phase: TakePhase?
         var lastCountdown: Int?
         var lastBar = -1
         var interrupts = 0
@@ -71,11 +71,11 @@ final class TerminalClient: Sendable {
             if changed { status.note("\(n)…") }
         }
         switch take.phase {
-        case "recording", "stopping":
+        case .recording, .stopping:
             // A take cancelled in its countdown stops at T0: it has no recording to show.
-            guard take.phase == "recording" || take.elapsedSeconds > 0 else { return }
+            guard take.phase == .recording || take.elapsedSeconds > 0 else { return }
             status.show(StatusText.parts(snapshot))
-        case "finalising":
+        case .finalising:
             guard let p = take.finalising else { return }
             let percent = p.total == 0 ? 100 : p.done * 100 / p.total
             let last = state.withLock { s -> Int in defer { s.lastBar = percent }; return s.lastBar }
@@ -86,44 +86,19 @@ final class TerminalClient: Sendable {
         }
     }
 
-    private func command(_ key: KeyReader.Command) {
-        let busy = state.withLock { $0.busy }
-        let command: RigCommand
-        switch key {
-        case .enter where serving && !busy, .start:
-            guard var plan = startPlan else { return }
-            if let layout = state.withLock({ $0.lastLayout }) { plan.layout = layout }
-            command = .start(plan)
-        case .enter, .stop: command = .stop(reason: "Enter")
-        case .nextLayout: command = .nextLayout
-        case .swap: command = .swap
-        case .nextPlacement: command = .nextPlacement
-        case .directorMode(let follow): command = .director(follow)
-        case .director:
+    private func command(_ input: TerminalInput) {
+        let (busy, lastLayout, following) = state.withLock { ($0.busy, $0.lastLayout, $0.directorFollowing) }
+        var request: CommandRequest
+        switch input {
+        case .enter: request = CommandRequest(serving && !busy ? .start : .stop)
+        case .request(let r): request = r
+        case .toggleDirector:
             // The director's own state says which way the key goes.
-            let following = state.withLock { $0.directorFollowing } ?? true
-            command = .director(!following)
-        case .layout(let text):
-            do {
-                command = .layout(try LayoutSpec(parsing: text))
-            } catch {
-                status.note("not a layout: \(error)")
-                return
-            }
-        case .filter(let text):
-            do {
-                command = .filter(try FilterSetting(parsing: text).filter)
-            } catch {
-                status.note("not a filter: \(error)")
-                return
-            }
-        case .mix(let text):
-            do {
-                command = .mix(try AudioMixSpec(parsing: text))
-            } catch {
-                status.note("not a mix: \(error)")
-                return
-            }
+            request = CommandRequest(.director)
+            request.director = following ?? true ? .manual : .auto
+        case .refused(let reason):
+            status.note(reason)
+            return
         case .camera(let words):
             camera(words)
             return
@@ -133,6 +108,19 @@ final class TerminalClient: Sendable {
                 return
             }
             state.withLock { $0.quit }?()
+            return
+        }
+        // The layout a take ends with is the next one's, as in the studio.
+        var plan = startPlan
+        if let lastLayout { plan?.layout = lastLayout }
+        if request.command == .start && plan == nil { return }
+        let context = CommandContext(plan: plan, layout: lastLayout ?? plan?.layout ?? LayoutSpec(kind: .pip),
+                                     filter: FilterSetting(plan?.filter ?? Filter(kind: .none)), stopReason: "Enter")
+        let command: RigCommand
+        do {
+            command = try request.rigCommand(context)
+        } catch {
+            status.note(error.field.map { "not a \($0.rawValue): \(error.detail)" } ?? error.description)
             return
         }
         Task {
@@ -146,9 +134,9 @@ final class TerminalClient: Sendable {
     /// on for `resume`); during a cancel it only hurries the cancel: leaving then would
     /// let the agents start at T0 and record a take nobody wants.
     private func interrupt(_ signal: Interrupts.Signal) {
-        let (count, phase, cancelling) = state.withLock { s -> (Int, String?, Bool) in
+        let (count, phase, cancelling) = state.withLock { s -> (Int, TakePhase?, Bool) in
             s.interrupts += 1
-            if s.interrupts == 1 { s.cancelling = s.phase.map { !["recording", "stopping", "finalising"].contains($0) } ?? false }
+            if s.interrupts == 1 { s.cancelling = s.phase.map { !$0.hasRecorded } ?? false }
             return (s.interrupts, s.phase, s.cancelling)
         }
         if count == 2 && cancelling {
@@ -167,9 +155,9 @@ final class TerminalClient: Sendable {
             do {
                 try await rig.perform(.stop(reason: signal.name))
                 switch phase {
-                case "finalising":
+                case .finalising:
                     status.note("\(signal.name): the take is recorded; finishing its files (again: leave now, and `dualcam-coordinator resume` finishes them)")
-                case "recording", "stopping":
+                case .recording, .stopping:
                     status.note("\(signal.name): stopping the take on every agent (again: leave now; the agents record on until `dualcam-coordinator resume`)")
                 default:
                     status.note("\(signal.name): cancelling the take on every agent")
