@@ -114,3 +114,15 @@ import Testing
         #expect(Shot.people([0, 2, 3]).layout(base: base, cameras: 4).shown == [0, 2, 3])
     }
 }
+
+@Suite struct ProgrammeEditTests {
+    @Test func cutsBecomeShotsOnTheFramesTheCompositeCutsOn() {
+        let shots = ProgrammeShot.shots(
+            cuts: [(1.2, [0], ["host"]), (6.18, [1], ["guest"]), (16.04, [0, 1], ["host", "guest"]), (30, [0], ["host"])],
+            rate: .fps30, cameraCount: 2, endFrame: 600)
+        #expect(shots.map(\.startFrame) == [0, 36, 186, 482])
+        #expect(shots.map(\.camera) == [nil, 0, 1, nil])
+        #expect(shots.last?.endFrame == 600)
+        #expect(shots.reduce(0) { $0 + $1.durationFrames } == 600)
+    }
+}

@@ -37,6 +37,8 @@ def probe(path):
 
 def main(session):
     manifest = json.load(open(os.path.join(session, "manifest.json")))
+    # The director's cut, when a file of the take was cut by it (the take's, else a render's).
+    cut = next((c for c in [manifest["composite"]] + list(reversed(manifest.get("renders") or [])) if c.get("director")), None)
     sid = manifest["sessionID"]
     cameras = [c["file"] for c in manifest["cameras"]]
     combined = manifest["composite"]["file"]
@@ -77,7 +79,7 @@ def main(session):
 
     # OpenTimelineIO's native format.
     timeline = otio.adapters.read_from_file(os.path.join(session, f"DualCam_{sid}.otio"))
-    video = [t for t in timeline.tracks if t.kind == otio.schema.TrackKind.Video]
+    video = [t for t in timeline.tracks if t.kind == otio.schema.TrackKind.Video and t.name != "Programme"]
     check(len(video) == len(files), f"otio: {len(video)} video tracks for {len(files)} files")
     compare("otio", clips_of(timeline.tracks))
     for track in video:
@@ -91,7 +93,7 @@ def main(session):
     fcpx_path = os.path.join(session, f"DualCam_{sid}.fcpxml")
     collection = otio.adapters.read_from_file(fcpx_path, adapter_name="fcpx_xml")
     projects = list(collection)
-    check(len(projects) == 1, f"fcpxml: {len(projects)} project")
+    check(len(projects) == (2 if cut else 1), f"fcpxml: {len(projects)} project(s)")
     tree = ET.parse(fcpx_path).getroot()
     sequence = tree.find("./library/event/project/sequence")
     # The adapter counts offsets from the sequence's tcStart in frames of the true rate.
@@ -115,11 +117,13 @@ def main(session):
     sounds = [c.get("soundFile") for c in manifest["cameras"] if c.get("soundFile")]
     check(len(audio) == len(sounds), f"xmeml: {len(audio)} audio tracks for {len(sounds)} WAVs")
 
-    # CMX3600 EDL of the combined file.
     edl = otio.adapters.read_from_file(os.path.join(session, f"DualCam_{sid}.edl"), adapter_name="cmx_3600", rate=fps)
     clips = list(edl.find_clips())
-    check(len(clips) == 1, f"edl: {len(clips)} event")
-    if clips:
+    if cut:
+        check_programme(cut, fps, cameras, session, sid, timeline, projects, sequences, clips, origin)
+    # CMX3600 EDL of the combined file (of the director's cut when there is one).
+    check(len(clips) == (len(programme_starts(cut, fps)) if cut else 1), f"edl: {len(clips)} event(s)")
+    if clips and not cut:
         start, frames = expected["Combined"]
         check(abs(round(clips[0].source_range.duration.value) - frames) <= 1,
               f"edl: the combined lasts {clips[0].source_range.duration.value} frames (file: {frames})")
@@ -131,6 +135,64 @@ def main(session):
     if failures:
         print(f"{len(failures)} check(s) failed")
         sys.exit(1)
+
+
+def programme_starts(cut, fps):
+    """Each shot's first frame: 0 (the opening wide shot), then each cut's first frame at or after it."""
+    starts = [0]
+    for c in cut["director"]["cuts"]:
+        frame = int(-(-round(c["at"] * 1e9) * fps // 1e9))
+        if frame == starts[-1]:
+            starts.pop()
+        starts.append(frame)
+    return starts
+
+
+def check_programme(cut, fps, cameras, session, sid, timeline, projects, sequences, edl_clips, origin):
+    """The director's cut in every format: a shot per cut, starting on the cut's frame (±1),
+    a single taken from the file of the camera it shows."""
+    starts = programme_starts(cut, fps)
+    shots = [["wide"]] + [c["shot"] for c in cut["director"]["cuts"]]
+    names = {c["statistics"]["name"]: c["file"] for c in json.load(open(os.path.join(session, "manifest.json")))["cameras"]}
+    track = next((t for t in timeline.tracks if t.name == "Programme"), None)
+    check(track is not None, "otio: a Programme track")
+    if track is not None:
+        clips = [c for c in track if isinstance(c, otio.schema.Clip)]
+        check(len(clips) == len(starts), f"otio: {len(clips)} programme shots for {len(starts)}")
+        for clip, start, shot in zip(clips, starts, shots):
+            at = round(track.range_of_child(clip).start_time.value)
+            check(abs(at - start) <= 1, f"otio: shot {clip.name} at frame {at} (cut: {start})")
+            if len(shot) == 1 and shot[0] in names:
+                url = clip.media_reference.target_url
+                check(url.endswith(names[shot[0]]), f"otio: single of {shot[0]} from {url}")
+    # The adapter reads no multicam edits (mc-clip), which Final Cut Pro and Resolve do:
+    # the programme project is read from the XML itself.
+    root = ET.parse(os.path.join(session, f"DualCam_{sid}.fcpxml")).getroot()
+    programme = [p for p in root.findall("./library/event/project") if p.get("name", "").endswith(" Programme")]
+    check(len(programme) == 1, "fcpxml: a Programme project")
+    if programme:
+        sequence = programme[0].find("sequence")
+        tc_start = Fraction(sequence.get("tcStart").rstrip("s"))
+        shots = list(sequence.find("spine"))
+        check(len(shots) == len(starts), f"fcpxml: {len(shots)} programme shots for {len(starts)}")
+        angles = {a.get("angleID"): a for a in root.findall("./resources/media/multicam/mc-angle")}
+        for shot, start in zip(shots, starts):
+            at = round((Fraction(shot.get("offset").rstrip("s")) - tc_start) * Fraction(fps).limit_denominator(1001))
+            check(abs(at - start) <= 1, f"fcpxml: {shot.tag} {shot.get('name')} at frame {at} (cut: {start})")
+            if shot.tag == "mc-clip":
+                angle = shot.find("mc-source").get("angleID")
+                check(angle in angles, f"fcpxml: {shot.get('name')} switches to angle {angle} of the multicam")
+    seqs = [sequences] if isinstance(sequences, otio.schema.Timeline) else list(sequences)
+    check(len(seqs) == 2, f"xmeml: {len(seqs)} sequences (the takes and the programme)")
+    if len(seqs) == 2:
+        clips = [c for t in seqs[1].tracks for c in t if isinstance(c, otio.schema.Clip)]
+        check(len(clips) == len(starts), f"xmeml: {len(clips)} programme shots for {len(starts)}")
+        for clip, start in zip(clips, starts):
+            at = round(clip.range_in_parent().start_time.value)
+            check(abs(at - start) <= 1, f"xmeml: shot {clip.name} at frame {at} (cut: {start})")
+    for clip, start in zip(edl_clips, starts):
+        at = round(clip.range_in_parent().start_time.value)
+        check(abs(at - start) <= 1, f"edl: shot at frame {at} (cut: {start})")
 
 
 if __name__ == "__main__":

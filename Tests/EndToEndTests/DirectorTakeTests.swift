@@ -113,6 +113,17 @@ extension EndToEnd {
             #expect(offline.cuts.map(\.shot) == live.cuts.map(\.shot), "live \(live.cuts) offline \(offline.cuts)")
             for (a, b) in zip(live.cuts, offline.cuts) { #expect(abs(a.at - b.at) <= 1.0 / 30 + 1e-6, "live \(a) offline \(b)") }
 
+            // The exports carry the cut as an edit of the angles, read back by OpenTimelineIO.
+            for format in ["fcpxml", "xmeml", "otio", "edl"] {
+                let export = try DemoRun.child(DemoRun.binDirectory + "/dualcam-coordinator", ["export", folder, "--format", format])
+                try #require(export.exitCode == 0, "export \(format): \(export.stderr)")
+            }
+            let readback = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("Editing/timeline_readback.py").path
+            let read = try DemoRun.child("/usr/bin/python3", [readback, folder])
+            #expect(read.exitCode == 0, "OTIO read-back:\n\(read.stdout)\n\(read.stderr)")
+            #expect(read.stdout.contains("otio: a Programme track"), "\(read.stdout)")
+
             // Publishable sound, as ffmpeg's own R128 meter reads the file.
             for file in [combined, folder + "/" + render.file] {
                 let meter = try DemoRun.child("/usr/bin/ffmpeg", ["-hide_banner", "-nostats", "-i", file, "-af", "ebur128=peak=true",

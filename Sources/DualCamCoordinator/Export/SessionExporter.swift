@@ -70,8 +70,23 @@ public enum SessionExporter {
                      sound: camera.soundFile)
         }
         let combined = try clip(name: "Combined", role: "combined", file: manifest.composite.file, sound: nil)
-        return EditTimeline(name: "DualCam " + manifest.sessionID, rate: rate, width: manifest.settings.width,
-                            height: manifest.settings.height, start: sessionStart, cameras: cameras, combined: combined)
+        var timeline = EditTimeline(name: "DualCam " + manifest.sessionID, rate: rate, width: manifest.settings.width,
+                                    height: manifest.settings.height, start: sessionStart, cameras: cameras, combined: combined)
+        // The director's cut: the take's own combined file's, else the newest render's.
+        if let cut = ([manifest.composite] + (manifest.renders ?? []).reversed()).first(where: { $0.director != nil }),
+           let director = cut.director {
+            if cut.file != manifest.composite.file {
+                guard problem(ofFile: cut.file, in: session.path) == nil else {
+                    throw CoordinatorError("session \(session.id) cannot be exported: the director's render \(cut.file) is missing; nothing written")
+                }
+                timeline.programmeComposite = try clip(name: "Director", role: "combined", file: cut.file, sound: nil)
+            }
+            let nodes = manifest.cameras.map(\.statistics.name)
+            timeline.programme = ProgrammeShot.shots(
+                cuts: director.cuts.map { c in (c.at, c.shot.compactMap { nodes.firstIndex(of: $0) }, c.shot) },
+                rate: rate, cameraCount: cameras.count, endFrame: timeline.durationFrames)
+        }
+        return timeline
     }
 
     /// What keeps `name` from being exported: a name leading out of the folder, a file

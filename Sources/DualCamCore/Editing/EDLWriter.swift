@@ -1,5 +1,7 @@
 /// A CMX3600 EDL of the combined file, the fallback every editor reads: one event, the
 /// whole file from its start timecode, recorded at its place on the session's timeline.
+/// With the director, the EDL is its cut instead: an event per shot, from the file of the
+/// camera it shows (the composite for a group or wide shot).
 public enum EDLWriter {
     public static func text(_ timeline: EditTimeline) -> String {
         let t = timeline
@@ -12,6 +14,7 @@ public enum EDLWriter {
         // new (bogus) event.
         let title = t.name.filter { $0 != "\n" && $0 != "\r" }
         let file = XMEMLWriter.lastComponent(c.path).filter { $0 != "\n" && $0 != "\r" }
+        if !t.programme.isEmpty { return programme(t, title: title) }
         return """
         TITLE: \(title)
         FCM: \(t.start.dropFrame ? "DROP FRAME" : "NON-DROP FRAME")
@@ -20,5 +23,22 @@ public enum EDLWriter {
         * FROM CLIP NAME: \(file)
 
         """
+    }
+
+    private static func programme(_ t: EditTimeline, title: String) -> String {
+        var lines = ["TITLE: \(title)", "FCM: \(t.start.dropFrame ? "DROP FRAME" : "NON-DROP FRAME")", ""]
+        for (i, shot) in t.programme.enumerated() {
+            let (clip, from) = t.source(of: shot)
+            let sourceIn = SMPTETimecode(frames: from, rate: t.rate)
+            let recordIn = t.start.adding(frames: shot.startFrame)
+            let digits = String((i + 1) % 1000)
+            let number = String(repeating: "0", count: 3 - digits.count) + digits
+            lines.append("\(number)  AX       V     C        \(sourceIn) \(sourceIn.adding(frames: shot.durationFrames)) "
+                + "\(recordIn) \(recordIn.adding(frames: shot.durationFrames))")
+            lines.append("* FROM CLIP NAME: " + XMEMLWriter.lastComponent(clip.path).filter { $0 != "\n" && $0 != "\r" })
+            lines.append("* SHOT: " + t.programmeName(shot).filter { $0 != "\n" && $0 != "\r" })
+            lines.append("")
+        }
+        return lines.joined(separator: "\n") + "\n"
     }
 }

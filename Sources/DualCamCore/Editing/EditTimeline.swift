@@ -55,6 +55,11 @@ public struct EditTimeline: Sendable {
     public var start: SMPTETimecode
     public var cameras: [Clip]
     public var combined: Clip
+    /// The director's cut (`ProgrammeShot`), empty when no file of the take was cut by it.
+    public var programme: [ProgrammeShot] = []
+    /// The file the programme's group and wide shots come from when it is not `combined`
+    /// (a `recompose --director` render).
+    public var programmeComposite: Clip?
 
     public init(name: String, rate: FrameRate, width: Int, height: Int, start: SMPTETimecode, cameras: [Clip], combined: Clip) {
         self.name = name

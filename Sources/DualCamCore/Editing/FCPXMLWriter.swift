@@ -65,6 +65,16 @@ public enum FCPXMLWriter {
             lanes.append("            <asset-clip ref=\"\(soundID)\" lane=\"-\(i + 1)\" name=\"\(MarkupText.escaped(clip.name)) sound\" offset=\"\(tcStart)\" start=\"0s\" duration=\"\(t.fcpxTime(t.durationFrames))\"/>")
         }
         let total = t.fcpxTime(t.durationFrames)
+        var programmeCompositeID: String?
+        if let render = t.programmeComposite, !t.programme.isEmpty {
+            let id = nextID()
+            programmeCompositeID = id
+            resources.append(asset(id: id, name: render.name, path: render.path, start: t.fcpxTime(render.sourceStart.frames),
+                                   duration: t.fcpxTime(render.durationFrames), video: true, audio: render.hasAudio,
+                                   channels: 2, sampleRate: 48_000))
+        }
+        let programme = programmeProject(t, multicamID: multicamID, combinedID: videoIDs[combinedIndex],
+                                         renderID: programmeCompositeID, tcFormat: tcFormat)
         return """
         <?xml version="1.0" encoding="UTF-8"?>
         <!DOCTYPE fcpxml>
@@ -85,9 +95,45 @@ public enum FCPXMLWriter {
                   </spine>
                 </sequence>
               </project>
-            </event>
+        \(programme)    </event>
           </library>
         </fcpxml>
+
+        """
+    }
+
+    /// The director's cut as a project of its own: each single a cut of the multicam clip
+    /// to that camera's angle (so the editor switches or trims angles as in any multicam
+    /// edit), each group or wide shot the composite.
+    private static func programmeProject(_ t: EditTimeline, multicamID: String, combinedID: String, renderID: String?,
+                                         tcFormat: String) -> String {
+        guard !t.programme.isEmpty else { return "" }
+        let name = MarkupText.escaped(t.name)
+        let clips = t.programme.map { shot -> String in
+            let offset = t.fcpxTime(t.start.frames + shot.startFrame), duration = t.fcpxTime(shot.durationFrames)
+            let shown = MarkupText.escaped(t.programmeName(shot))
+            let (clip, from) = t.source(of: shot)
+            if let i = t.cameras.firstIndex(where: { $0.path == clip.path }) {
+                let angle = "\(MarkupText.escaped(t.cameras[i].role))-\(i + 1)"
+                return """
+                              <mc-clip ref="\(multicamID)" name="\(shown)" offset="\(offset)" start="\(offset)" duration="\(duration)" tcFormat="\(tcFormat)">
+                                <mc-source angleID="\(angle)" srcEnable="video"/>
+                              </mc-clip>
+                """
+            }
+            let ref = clip.path == t.combined.path ? combinedID : (renderID ?? combinedID)
+            return """
+                          <asset-clip ref="\(ref)" name="\(shown)" offset="\(offset)" start="\(t.fcpxTime(from))" duration="\(duration)" tcFormat="\(tcFormat)"/>
+            """
+        }
+        return """
+              <project name="\(name) Programme">
+                <sequence format="r1" duration="\(t.fcpxTime(t.durationFrames))" tcStart="\(t.fcpxTime(t.start.frames))" tcFormat="\(tcFormat)">
+                  <spine>
+        \(clips.joined(separator: "\n"))
+                  </spine>
+                </sequence>
+              </project>
 
         """
     }

@@ -2,7 +2,7 @@
 /// track per camera and one for the combined file, each clip after a gap as long as its
 /// place on the session's timeline, and an audio track per camera's WAV. The timeline's
 /// `global_start_time` is the timecode at T0; each media's available range starts at its
-/// file's own start timecode.
+/// file's own start timecode. With the director, a "Programme" track on top holds its cut.
 public enum OTIOWriter {
     public static func text(_ timeline: EditTimeline) -> String {
         let t = timeline
@@ -13,6 +13,17 @@ public enum OTIOWriter {
             children.append(otioClip(name: clip.name, path: clip.path, sourceStart: clip.sourceStart.frames,
                                      duration: clip.durationFrames, t: t, metadata: "{\"dualcam\": {\"role\": \(MarkupText.json(clip.role))}}"))
             tracks.append(track(name: clip.name, kind: "Video", children: children))
+        }
+        if !t.programme.isEmpty {
+            // The director's cut on top: each shot from the camera it shows, as an editor
+            // would cut the angles (a group or wide shot from the composite).
+            let children = t.programme.map { shot -> String in
+                let (clip, from) = t.source(of: shot)
+                let shown = "[" + shot.shown.map(MarkupText.json).joined(separator: ", ") + "]"
+                return otioClip(name: t.programmeName(shot), path: clip.path, sourceStart: from, duration: shot.durationFrames, t: t,
+                                metadata: "{\"dualcam\": {\"role\": \(MarkupText.json(clip.role)), \"shot\": \(shown)}}")
+            }
+            tracks.append(track(name: "Programme", kind: "Video", children: children))
         }
         for clip in t.cameras {
             guard let sound = clip.sound else { continue }

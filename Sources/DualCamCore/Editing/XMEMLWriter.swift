@@ -67,6 +67,7 @@ public enum XMEMLWriter {
                     </track>
             """)
         }
+        let programme = programmeSequence(t, files: &files, items: &items)
         return """
         <?xml version="1.0" encoding="UTF-8"?>
         <!DOCTYPE xmeml>
@@ -86,7 +87,64 @@ public enum XMEMLWriter {
               </audio>
             </media>
           </sequence>
-        </xmeml>
+        \(programme)</xmeml>
+
+        """
+    }
+
+    /// The director's cut as a sequence of its own: one video track, a clip item per shot
+    /// from the camera it shows (files 1…N, defined in the first sequence) or the composite.
+    private static func programmeSequence(_ t: EditTimeline, files: inout Int, items: inout Int) -> String {
+        guard !t.programme.isEmpty else { return "" }
+        let rate = rateElement(t)
+        var compositeFile: Int?
+        var clips: [String] = []
+        for shot in t.programme {
+            let (clip, from) = t.source(of: shot)
+            let fileElement: String
+            if let i = t.cameras.firstIndex(where: { $0.path == clip.path }) {
+                fileElement = "<file id=\"file-\(i + 1)\"/>"
+            } else if clip.path == t.combined.path {
+                fileElement = "<file id=\"file-\(t.cameras.count + 1)\"/>"
+            } else if let id = compositeFile {
+                fileElement = "<file id=\"file-\(id)\"/>"
+            } else {
+                files += 1
+                compositeFile = files
+                fileElement = """
+                <file id="file-\(files)"><name>\(MarkupText.escaped(lastComponent(clip.path)))</name><pathurl>\(MarkupText.escaped(MarkupText.url(clip.path)))</pathurl>\(rate)<duration>\(clip.durationFrames)</duration>\(timecodeElement(clip.sourceStart, t))<media><video><samplecharacteristics>\(rate)<width>\(t.width)</width><height>\(t.height)</height></samplecharacteristics></video></media></file>
+                """
+            }
+            items += 1
+            let inFrame = from - clip.sourceStart.frames
+            clips.append("""
+                      <clipitem id="clipitem-\(items)">
+                        <name>\(MarkupText.escaped(t.programmeName(shot)))</name>
+                        <duration>\(clip.durationFrames)</duration>
+                        \(rate)
+                        <start>\(shot.startFrame)</start>
+                        <end>\(shot.endFrame)</end>
+                        <in>\(inFrame)</in>
+                        <out>\(inFrame + shot.durationFrames)</out>
+                        \(fileElement)
+                      </clipitem>
+            """)
+        }
+        return """
+          <sequence id="sequence-2">
+            <name>\(MarkupText.escaped(t.name)) Programme</name>
+            <duration>\(t.durationFrames)</duration>
+            \(rate)
+            \(timecodeElement(t.start, t))
+            <media>
+              <video>
+                <format><samplecharacteristics>\(rate)<width>\(t.width)</width><height>\(t.height)</height></samplecharacteristics></format>
+                <track>
+        \(clips.joined(separator: "\n"))
+                </track>
+              </video>
+            </media>
+          </sequence>
 
         """
     }
