@@ -72,14 +72,7 @@ public enum XMEMLWriter {
         <?xml version="1.0" encoding="UTF-8"?>
         <!DOCTYPE xmeml>
         <xmeml version="5">
-          <sequence id="sequence-1">
-            <name>\(MarkupText.escaped(t.name))</name>
-            <duration>\(t.durationFrames)</duration>
-            \(rate)
-            \(timecodeElement(t.start, t))
-            <media>
-              <video>
-                <format><samplecharacteristics>\(rate)<width>\(t.width)</width><height>\(t.height)</height></samplecharacteristics></format>
+        \(sequenceOpening(t, id: 1, name: t.name))
         \(videoTracks.joined(separator: "\n"))
               </video>
               <audio>
@@ -131,14 +124,7 @@ public enum XMEMLWriter {
             """)
         }
         return """
-          <sequence id="sequence-2">
-            <name>\(MarkupText.escaped(t.name)) Programme</name>
-            <duration>\(t.durationFrames)</duration>
-            \(rate)
-            \(timecodeElement(t.start, t))
-            <media>
-              <video>
-                <format><samplecharacteristics>\(rate)<width>\(t.width)</width><height>\(t.height)</height></samplecharacteristics></format>
+        \(sequenceOpening(t, id: 2, name: t.name + " Programme"))
                 <track>
         \(clips.joined(separator: "\n"))
                 </track>
@@ -146,6 +132,21 @@ public enum XMEMLWriter {
             </media>
           </sequence>
 
+        """
+    }
+
+    /// A sequence up to its first video track: name, length, rate, timecode and format.
+    private static func sequenceOpening(_ t: EditTimeline, id: Int, name: String) -> String {
+        let rate = rateElement(t)
+        return """
+          <sequence id="sequence-\(id)">
+            <name>\(MarkupText.escaped(name))</name>
+            <duration>\(t.durationFrames)</duration>
+            \(rate)
+            \(timecodeElement(t.start, t))
+            <media>
+              <video>
+                <format><samplecharacteristics>\(rate)<width>\(t.width)</width><height>\(t.height)</height></samplecharacteristics></format>
         """
     }
 
