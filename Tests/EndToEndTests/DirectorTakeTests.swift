@@ -120,7 +120,7 @@ extension EndToEnd {
             }
             let readback = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                 .appendingPathComponent("Editing/timeline_readback.py").path
-            let read = try DemoRun.child("/usr/bin/python3", [readback, folder])
+            let read = try DemoRun.child("/usr/bin/env", ["python3", readback, folder])
             #expect(read.exitCode == 0, "OTIO read-back:\n\(read.stdout)\n\(read.stderr)")
             #expect(read.stdout.contains("otio: a Programme track"), "\(read.stdout)")
 
