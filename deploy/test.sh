@@ -39,3 +39,4 @@ swift test --skip-build --filter EndToEndTests
 # too, so it also runs alone, after the end-to-end tests).
 echo "== browser test (studio, headless Chromium)"
 python3 Tests/Browser/studio_test.py
+python3 Tests/Browser/director_test.py

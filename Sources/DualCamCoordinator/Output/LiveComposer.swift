@@ -9,7 +9,8 @@ import Foundation
 /// file is final seconds after the last segment, whatever the session's length.
 final class LiveComposer: @unchecked Sendable {
     // Invariant: every stored var below is touched only on `queue`, except `counts`,
-    // which is touched only under `countsLock` (`stop` is atomic, and a let).
+    // `directorState` and `operatorHasIt`, which are touched only under `countsLock` (`stop`
+    // is atomic, and a let).
     private let queue = DispatchQueue(label: "dualcam.compose")
     let outputPath: String
     private let decoders: [CameraSegmentDecoder]
@@ -152,9 +153,12 @@ final class LiveComposer: @unchecked Sendable {
             }
         }
         if let direction = renderer.direction {
-            let state = DirectorState(following: direction.following, speaking: direction.speaking,
-                                      shot: direction.shot, cuts: direction.cuts.count)
-            countsLock.withLock { directorState = state }
+            countsLock.withLock {
+                // Who has the programme is the operator's word from the moment it is said;
+                // the composite reaches that instant a segment or two later.
+                directorState = DirectorState(following: !operatorHasIt, speaking: direction.speaking,
+                                              shot: direction.shot, cuts: direction.cuts.count)
+            }
         }
     }
 
@@ -162,13 +166,13 @@ final class LiveComposer: @unchecked Sendable {
     /// director on, the operator has the programme from there until `handBack`.
     func changeLayout(at presentationNanoseconds: Int64, to spec: LayoutSpec) {
         queue.async { [self] in renderer.operatorLayout(at: presentationNanoseconds, to: spec) }
-        if directing { countsLock.withLock { directorState?.following = false } }
+        if directing { countsLock.withLock { operatorHasIt = true; directorState?.following = false } }
     }
 
     /// The director has the programme again from the output frame at `presentationNanoseconds`.
     func handBack(at presentationNanoseconds: Int64) {
         queue.async { [self] in renderer.handBack(at: presentationNanoseconds) }
-        if directing { countsLock.withLock { directorState?.following = true } }
+        if directing { countsLock.withLock { operatorHasIt = false; directorState?.following = true } }
     }
 
     let directing: Bool
@@ -183,6 +187,8 @@ final class LiveComposer: @unchecked Sendable {
     }
 
     private var directorState: DirectorState?
+    /// Under `countsLock`: the operator took the programme over and has not handed it back.
+    private var operatorHasIt = false
 
     var director: DirectorState? {
         countsLock.withLock { directorState ?? (directing ? DirectorState(following: true, speaking: [], shot: nil, cuts: 0) : nil) }

@@ -120,6 +120,9 @@ export class Composite {
     }
     this.layout = layout;
     this.key = key;
+    // Which cameras the programme shows now (the director's cuts change it), for the
+    // tests and for assistive tools: the canvas itself says nothing.
+    this.canvas.dataset.shown = (layout?.slots ?? []).map((s) => s.camera).join(' ');
     this.fitCanvas();
     this.draw();
     // When the new geometry first reached the screen, for the tests' 150 ms bound.
