@@ -128,8 +128,19 @@ import Testing
         #expect(try config.layout()?.kind == .splitVertical)
         #expect(config.required == ["host", "guest"])
         #expect(config.library == NSHomeDirectory() + "/Films")
-        #expect(config.problems == ["\(path) line 5: unknown key `colour`; the keys are layout, require, library"])
+        #expect(config.problems == ["\(path) line 5: unknown key `colour`; the keys are layout, require, library, director, style, min-shot, switch-delay"])
         #expect(throws: CoordinatorError.self) { try config.check() }
+
+        // The director's keys, each under the flag of the same name.
+        try "director = auto\nstyle = calm\nmin-shot = 4\n".write(toFile: path, atomically: true, encoding: .utf8)
+        config = CoordinatorConfig(path: path)
+        let director = try #require(try config.director(mode: nil, style: nil, minShot: nil, switchDelay: 0.7))
+        #expect(director.style == .calm && director.tuning.minShot == 4 && director.tuning.switchDelay == 0.7)
+        #expect(try config.director(mode: "off", style: nil, minShot: nil, switchDelay: nil) == nil)
+        try "director = sometimes\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect { try CoordinatorConfig(path: path).director(mode: nil, style: nil, minShot: nil, switchDelay: nil) } throws: { error in
+            "\(error)".contains("coordinator.conf") && "\(error)".contains("expected auto")
+        }
 
         try "layout = pipp\n".write(toFile: path, atomically: true, encoding: .utf8)
         #expect(throws: CoordinatorError.self) { try CoordinatorConfig(path: path).layout() }

@@ -83,11 +83,17 @@ public struct CoordinatorConfig: Sendable {
             guard let value = Double(text) else { throw CoordinatorError("\(path): \(key) = \(text) is not a number of seconds") }
             return value
         }
+        let effective = mode ?? values["director"]
+        // The file's tuning keys are defaults for when the director is on: a take with it
+        // off ignores them; a tuning *flag* without the director is refused (`parse`).
+        if ["off", nil].contains(effective?.lowercased()) {
+            return try DirectorSettings.parse(mode: effective, style: style, minShot: minShot, switchDelay: switchDelay)
+        }
         do {
-            return try DirectorSettings.parse(mode: mode ?? values["director"], style: style ?? values["style"],
+            return try DirectorSettings.parse(mode: effective, style: style ?? values["style"],
                                               minShot: try minShot ?? seconds("min-shot"),
                                               switchDelay: try switchDelay ?? seconds("switch-delay"))
-        } catch let error as CoordinatorError where mode == nil && values["director"] != nil {
+        } catch let error as CoordinatorError where mode == nil {
             throw CoordinatorError("\(path): \(error)")
         }
     }
