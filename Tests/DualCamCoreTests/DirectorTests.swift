@@ -4,9 +4,24 @@ import Testing
 /// The director on simulated conversations, in simulated time: the whole take's sound
 /// fed in pieces, as the live composite feeds it, and the cuts scored against the turns.
 @Suite struct DirectorTests {
+    /// The two standard conversations rendered once for every test that hears them (the
+    /// rendering is deterministic, and the debug build's slowest part of these tests).
+    static let cache: [String: [[Float]]] = {
+        var out: [String: [[Float]]] = [:]
+        for db in [6.0, 10.0, 12.0] {
+            out["interview \(db)"] = SimulatedConversation.interview.render(crosstalkDB: db)
+            if db != 10 { out["round table \(db)"] = SimulatedConversation.roundTable.render(crosstalkDB: db) }
+        }
+        return out
+    }()
+
+    static func rendered(_ talk: SimulatedConversation, crosstalkDB: Double) -> [[Float]] {
+        talk.name.flatMap { cache["\($0) \(crosstalkDB)"] } ?? talk.render(crosstalkDB: crosstalkDB)
+    }
+
     func direct(_ talk: SimulatedConversation, crosstalkDB: Double, tuning: DirectorTuning = DirectorTuning(),
                 piece: Int = 1024) -> [DirectorCut] {
-        let mics = talk.render(crosstalkDB: crosstalkDB)
+        let mics = Self.rendered(talk, crosstalkDB: crosstalkDB)
         var director = Director(people: talk.people, sampleRate: talk.sampleRate, tuning: tuning)
         var cuts: [DirectorCut] = []
         var at = 0
@@ -44,13 +59,12 @@ import Testing
     @Test func thePiecesTheSoundComesInChangeNoCut() {
         let whole = direct(.interview, crosstalkDB: 10, piece: 1 << 20)
         #expect(direct(.interview, crosstalkDB: 10, piece: 333) == whole)
-        #expect(direct(.interview, crosstalkDB: 10, piece: 4800) == whole)
         #expect(!whole.isEmpty)
     }
 
     @Test func aCameraWithoutSoundIsSilenceAndTheOthersAreStillFollowed() {
         let talk = SimulatedConversation.interview
-        let mics = talk.render(crosstalkDB: 10)
+        let mics = Self.rendered(talk, crosstalkDB: 10)
         var director = Director(people: 3, sampleRate: talk.sampleRate)
         for (stream, mic) in mics.enumerated() { director.push(stream: stream, startPosition: 0, samples: mic, channels: 1) }
         let cuts = director.advance(to: Int64(mics[0].count))

@@ -28,6 +28,8 @@ struct SimulatedConversation {
 
     var people: Int
     var sampleRate = 16000
+    /// The standard conversations' names, by which their rendering is kept (nil: none).
+    var name: String? = nil
     var length: Double
     var events: [Event]
 
@@ -123,7 +125,7 @@ struct SimulatedConversation {
 extension SimulatedConversation {
     /// A two-person interview: turns, a back-channel under a turn, a cough, a laugh, an
     /// overlap of 3 s and a silence of 4 s.
-    static let interview = SimulatedConversation(people: 2, length: 46, events: [
+    static let interview = SimulatedConversation(people: 2, name: "interview", length: 46, events: [
         Event(person: 0, start: 0.5, end: 8.0, sound: .turn),
         Event(person: 1, start: 8.6, end: 16.0, sound: .turn),
         Event(person: 0, start: 12.0, end: 12.5, sound: .backChannel),
@@ -139,7 +141,7 @@ extension SimulatedConversation {
 
     /// Four people round a table, each turn to the next, with a back-channel and an
     /// overlap.
-    static let roundTable = SimulatedConversation(people: 4, length: 40, events: [
+    static let roundTable = SimulatedConversation(people: 4, name: "round table", length: 40, events: [
         Event(person: 0, start: 0.5, end: 7.0, sound: .turn),
         Event(person: 2, start: 7.5, end: 14.0, sound: .turn),
         Event(person: 1, start: 10.0, end: 10.5, sound: .backChannel),
