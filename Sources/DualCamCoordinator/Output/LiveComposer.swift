@@ -153,12 +153,11 @@ final class LiveComposer: @unchecked Sendable {
             }
         }
         if let direction = renderer.direction {
-            countsLock.withLock {
-                // Who has the programme is the operator's word from the moment it is said;
-                // the composite reaches that instant a segment or two later.
-                directorState = DirectorState(following: !operatorHasIt, speaking: direction.speaking,
-                                              shot: direction.shot, cuts: direction.cuts.count)
-            }
+            // `following` is filled in when read, from `operatorHasIt`: who has the programme
+            // is the operator's word from the moment it is said, while the composite
+            // reaches that instant a segment or two later.
+            let state = DirectorState(following: true, speaking: direction.speaking, shot: direction.shot, cuts: direction.cuts.count)
+            countsLock.withLock { directorState = state }
         }
     }
 
@@ -166,13 +165,13 @@ final class LiveComposer: @unchecked Sendable {
     /// director on, the operator has the programme from there until `handBack`.
     func changeLayout(at presentationNanoseconds: Int64, to spec: LayoutSpec) {
         queue.async { [self] in renderer.operatorLayout(at: presentationNanoseconds, to: spec) }
-        if directing { countsLock.withLock { operatorHasIt = true; directorState?.following = false } }
+        if directing { countsLock.withLock { operatorHasIt = true } }
     }
 
     /// The director has the programme again from the output frame at `presentationNanoseconds`.
     func handBack(at presentationNanoseconds: Int64) {
         queue.async { [self] in renderer.handBack(at: presentationNanoseconds) }
-        if directing { countsLock.withLock { operatorHasIt = false; directorState?.following = true } }
+        if directing { countsLock.withLock { operatorHasIt = false } }
     }
 
     let directing: Bool
@@ -191,7 +190,12 @@ final class LiveComposer: @unchecked Sendable {
     private var operatorHasIt = false
 
     var director: DirectorState? {
-        countsLock.withLock { directorState ?? (directing ? DirectorState(following: true, speaking: [], shot: nil, cuts: 0) : nil) }
+        countsLock.withLock {
+            guard directing else { return nil }
+            var state = directorState ?? DirectorState(following: true, speaking: [], shot: nil, cuts: 0)
+            state.following = !operatorHasIt
+            return state
+        }
     }
 
     /// The director's record for the manifest (nil without one).
