@@ -151,6 +151,8 @@ final class LiveComposer: @unchecked Sendable {
                 self.error = "composing segment \(segment.index) of camera \(segment.stream + 1): \(error)"
             }
         }
+        let phase = renderer.framePhase
+        countsLock.withLock { livePhase = phase }
         if let direction = renderer.direction {
             let state = DirectorState(following: direction.following, speaking: direction.speaking,
                                       shot: direction.shot, cuts: direction.cuts.count)
@@ -183,6 +185,10 @@ final class LiveComposer: @unchecked Sendable {
     }
 
     private var directorState: DirectorState?
+    /// The pairer's phase figures after the last batch, for the status (under `countsLock`).
+    private var livePhase: FramePhase?
+
+    var framePhase: FramePhase? { countsLock.withLock { livePhase } }
 
     var director: DirectorState? {
         countsLock.withLock { directorState ?? (directing ? DirectorState(following: true, speaking: [], shot: nil, cuts: 0) : nil) }
