@@ -84,10 +84,12 @@ import Testing
         #expect(worst > 15_000_000, "the starts should have covered phases near half a frame apart")
     }
 
-    @Test func theFixedGridAloneWouldHavePairedThemAWholeFrameApart() {
-        // The issue's rig: 17.3 ms apart on the fixed grid where 16.0 ms was there.
-        let out = Self.run([Camera(rate: .fps30, startNanoseconds: 8_000_000),
-                            Camera(rate: .fps30, startNanoseconds: 25_300_000)], seconds: 5)
+    @Test func theIssuesRigIsPairedSixteenMillisecondsApartNotSeventeen() {
+        // The issue's rig: phases -8.65 and +8.65 ms, each frame in the same cell of the
+        // fixed grid as the other's, which paired them 17.3 ms apart where a frame 16.0 ms
+        // away was there.
+        let out = Self.run([Camera(rate: .fps30, startNanoseconds: 24_683_333),
+                            Camera(rate: .fps30, startNanoseconds: 8_650_000)], seconds: 5)
         #expect(out.apart.allSatisfy { (15_900_000...16_100_000).contains($0) }, "\(Set(out.apart))")
         // Dropped: the host's first frame, which no guest frame was near, and the guest's
         // last, whose tick is past the end.

@@ -2,9 +2,9 @@
 /// captured (their stamps on the shared clock) against the take's frame grid and against
 /// each other. A perfect clock does not line free-running cameras up; this says how far
 /// apart the pictures that the combined file puts together were.
-public struct FramePhase: Sendable, Hashable {
+public struct FramePhase: Sendable, Hashable, Encodable {
     /// Magnitudes over a take: median, 95th percentile and maximum.
-    public struct Figures: Sendable, Hashable {
+    public struct Figures: Sendable, Hashable, Encodable {
         public var count: Int
         public var medianNanoseconds: Int64
         public var p95Nanoseconds: Int64
@@ -25,7 +25,7 @@ public struct FramePhase: Sendable, Hashable {
 
     /// One camera against the grid: how far its frames were from the nearest tick, and how
     /// fast that moved (its frame rate against the shared clock's; 0 for a genlocked one).
-    public struct Camera: Sendable, Hashable {
+    public struct Camera: Sendable, Hashable, Encodable {
         public var stream: Int
         public var grid: Figures
         /// Signed: its frames came this much later each minute.
@@ -34,7 +34,7 @@ public struct FramePhase: Sendable, Hashable {
 
     /// Two cameras in the combined picture: on every tick where both showed a picture
     /// (fresh or repeated), the difference between the two pictures' capture instants.
-    public struct Pair: Sendable, Hashable {
+    public struct Pair: Sendable, Hashable, Encodable {
         public var streams: [Int]
         public var apart: Figures
         /// How fast the two cameras' phases moved apart (the first's drift minus the second's).
