@@ -278,6 +278,24 @@ public struct FramePairer<Payload: Sendable>: Sendable {
                 ahead[s] = next
             }
         }
+        // A camera that has ended (its last frame came more than half its period before the
+        // stop) is held on that frame; the others are held with it where their own frame
+        // is further from it than their last, so the file's end is no worse a pair than
+        // the rest: the mirror of the start.
+        let heldAt = streams.indices.compactMap { s -> Int64? in
+            guard streams[s].finished, own[s] == nil, early[s] == nil, streams[s].pending.isEmpty,
+                  streams[s].repeatsSinceFresh < repeatLimit else { return nil }
+            return streams[s].lastShown?.time
+        }
+        var held = Array(repeating: false, count: streamCount)
+        if let first = heldAt.min(), let last = heldAt.max() {
+            let target = first + (last - first) / 2
+            for s in streams.indices where streams[s].repeatsSinceFresh < repeatLimit {
+                guard let mine = own[s], let shown = streams[s].lastShown,
+                      (shown.time - target).magnitude < (mine.time - target).magnitude else { continue }
+                held[s] = true
+            }
+        }
         var frames: [PairedFrame<Payload>] = []
         frames.reserveCapacity(streamCount)
         var shownInstants: [Int64?] = []
@@ -290,7 +308,7 @@ public struct FramePairer<Payload: Sendable>: Sendable {
                 fresh = next
                 if let i = streams[s].pending.firstIndex(where: { $0.id == next.id }) { streams[s].pending[i].shownEarly = true }
                 settle(stream: s, tick: k, offset: offset, shown: nil)
-            } else if let mine = own[s] {
+            } else if let mine = own[s], !held[s] {
                 fresh = mine
                 settle(stream: s, tick: k, offset: offset, shown: mine, before: unsteady.contains(s) ? instant : nil)
                 streams[s].lastShown = mine
