@@ -15,14 +15,13 @@ import Testing
         /// Capture instants up to `end`: a crystal `ppm` fast gives a period that much
         /// shorter; jitter is uniform in ±jitter, from a fixed generator.
         func instants(until end: Int64) -> [Int64] {
-            var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
+            var random = TestRandom(seed: seed)
             var out: [Int64] = []
             var i: Int64 = 0
             while true {
                 let nominal = startNanoseconds + Int64((Double(rate.instant(ofFrame: i)) / (1 + ppm * 1e-6)).rounded())
                 guard nominal < end else { return out }
-                state ^= state << 13; state ^= state >> 7; state ^= state << 17
-                let jitter = jitterNanoseconds == 0 ? 0 : Int64(state % UInt64(2 * jitterNanoseconds + 1)) - jitterNanoseconds
+                let jitter = jitterNanoseconds == 0 ? 0 : Int64(random.next() % UInt64(2 * jitterNanoseconds + 1)) - jitterNanoseconds
                 out.append(nominal + jitter)
                 i += 1
             }
