@@ -35,7 +35,12 @@ final class MP4Output {
         if let name = tags.trackName { output.setMetadata("handler_name", name, stream: stream) }
         // The muxer turns this into a tmcd track referenced by the video track.
         if let timecode = tags.timecode { output.setMetadata("timecode", timecode, stream: stream) }
-        try output.writeHeader(options: [("movflags", "+faststart"), ("video_track_timescale", "90000")])
+        // The movie's timescale too: a first frame after zero becomes an edit list whose
+        // empty edit the muxer counts in it, rounded down, and at its default of 1000 a
+        // free-running camera's file started up to 1 ms early (its clock truth read a
+        // mean of +0.5 ms where the frames were right).
+        try output.writeHeader(options: [("movflags", "+faststart"), ("video_track_timescale", "90000"),
+                                         ("movie_timescale", "90000")])
         self.stream = stream
     }
 

@@ -32,6 +32,8 @@ struct CaptureOptions: ParsableArguments {
     var genlockFlag = false
     @Flag(name: .customLong("free-run"), help: "Synthetic source: frames follow the local clock from an arbitrary phase, as a camera's do.")
     var freeRun = false
+    @Option(parsing: .unconditional, help: "Synthetic free-running source: its frames fall this many ms after the shared clock's frame grid (default: an arbitrary phase, as a camera's; for testing).")
+    var freeRunPhaseMs: Double?
     @Option(help: "V4L2: append each delivered buffer's driver sequence number and timestamp (ns) to this file, to check a camera's timing.")
     var frameLog: String?
     @Option(help: "Sound: synthetic (tone bursts, the default with --source synthetic), alsa (a microphone, the default when --microphone is given), file:PATH (a sound file played as the microphone, its first sample at the take's start; silence after its end) or none.")
@@ -55,6 +57,7 @@ struct CaptureOptions: ParsableArguments {
         if let problem = FrameRate.optionProblem(fps) { throw ValidationError(problem) }
         try AgentRanges.crf.validate(crf)
         if genlockFlag && freeRun { throw ValidationError("--genlock and --free-run exclude each other") }
+        try AgentRanges.freeRunPhaseMs.validate(freeRunPhaseMs)
         if let problem = VideoEncoderSettings.problem(encoder: encoder, preset: preset) { throw ValidationError(problem) }
         try AgentRanges.segmentSeconds.validate(segmentSeconds)
         try AgentRanges.inputLatencyMs.validate(inputLatencyMs)
@@ -120,6 +123,7 @@ struct CaptureOptions: ParsableArguments {
         settings.inputLatencyNanoseconds = Int64(inputLatencyMs * 1e6)
         settings.diskReserveBytes = Int64(max(diskReserveMb, 0) * 1e6)
         settings.frameLogPath = frameLog
+        settings.freeRunPhaseNanoseconds = freeRunPhaseMs.map { Int64(($0 * 1e6).rounded()) }
         settings.audio = try audioSettings(videoSource: settings.source)
         return settings
     }

@@ -214,6 +214,8 @@ struct Demo: AsyncParsableCommand {
     @OptionGroup var layout: LayoutOptions
     @OptionGroup var direction: DirectorOptions
     @Flag(help: "Free-running synthetic cameras, as real cameras behave (default: genlocked).") var freeRun = false
+    @Option(help: "With --free-run: each camera's frame phase in ms after the shared clock's frame grid, comma-separated (default: arbitrary, as real cameras').")
+    var freeRunPhasesMs: String?
     @Option(parsing: .unconditional, help: "Simulated clock offset of the guest agent, ms.") var guestClockOffsetMs = 0.0
     @Option(parsing: .unconditional, help: "Simulated clock skew of the guest agent, ppm.") var guestClockSkewPpm = 0.0
     @Option(parsing: .unconditional, help: "Simulated rate error of the guest's sound card against its clock, ppm.") var guestAudioRatePpm = 0.0
@@ -248,6 +250,13 @@ struct Demo: AsyncParsableCommand {
         options.layout = try layout.spec()
         options.filter = try layout.look()
         options.genlock = !freeRun
+        if let freeRunPhasesMs {
+            let phases = freeRunPhasesMs.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard freeRun, phases.allSatisfy({ $0.map { (0...1000).contains($0) } ?? false }) else {
+                throw ValidationError("--free-run-phases-ms takes milliseconds from 0 to 1000, comma-separated, with --free-run")
+            }
+            options.freeRunPhasesMs = phases.compactMap { $0 }
+        }
         options.guestClockOffsetMs = guestClockOffsetMs
         options.guestClockSkewPPM = guestClockSkewPpm
         options.guestAudioRatePPM = guestAudioRatePpm

@@ -49,6 +49,27 @@ import Testing
         #expect(try isFastStart(output))
     }
 
+    /// A free-running camera's first frame lands anywhere in its period, not on a whole
+    /// millisecond: the file must keep that start to the tick. The muxer's edit list
+    /// counts the start in the movie's timescale (1000 by default), which cut it down to
+    /// the millisecond, so every free-running camera's clock truth read up to 1 ms (a
+    /// mean of 0.5 ms) late.
+    @Test func aStartBetweenMillisecondsIsKeptToTheTick() throws {
+        MediaLog.setQuiet()
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let timestamps = (0..<10).map { 20_587_000 + Encoding.rate.instant(ofFrame: Int64($0)) }
+        let (parameters, packets) = try Encoding.encode(timestamps: timestamps) { $0 == 0 }
+        let segments = try Encoding.writeSegments(packets, parameters: parameters, in: folder)
+        let output = folder.file("free-run.mp4")
+        let remuxer = try MP4Remuxer(outputPath: output, parameters: parameters, creationTimeUnixSeconds: nil)
+        for (path, _) in segments { try remuxer.append(segmentAt: path) }
+        try remuxer.finish()
+        let probe = try MediaProbe.probe(path: output)
+        #expect(probe.frameTimestampsNanoseconds.map(\.ticks90k) == timestamps.map(\.ticks90k),
+                "\(probe.frameTimestampsNanoseconds.prefix(2)) vs \(timestamps.prefix(2))")
+    }
+
     @Test func remuxingTheSameSegmentTwiceDropsTheRepeat() throws {
         MediaLog.setQuiet()
         let folder = try TemporaryFolder("media")

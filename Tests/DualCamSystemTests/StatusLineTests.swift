@@ -1,4 +1,5 @@
 @testable import DualCamCoordinator
+@testable import DualCamCore
 import DualCamProtocol
 import Testing
 
@@ -8,6 +9,20 @@ struct StatusLineTests {
     let parts = ["00:42", "Host 30.0 fps, 0 dropped, mic [######..] -24 dB, 51 °C, 12.1 GB free, lag 1.8 s, clock ±40 µs",
                  "Guest 30.0 fps, 0 dropped, mic [#####...] -27 dB, 48 °C, 9.8 GB free, lag 1.9 s, clock ±52 µs",
                  StatusText.stopHint]
+
+    /// Camera phase beside the clock's figures: the worst pair by its 95th percentile,
+    /// loudly past a quarter frame.
+    @Test func thePhaseOfTheWorstPairIsSaid() {
+        func pair(_ streams: [Int], p95: Int64) -> FramePhase.Pair {
+            .init(streams: streams, apart: .init(count: 90, medianNanoseconds: p95 - 100_000, p95Nanoseconds: p95,
+                                                 maxNanoseconds: p95 + 200_000), driftNanosecondsPerMinute: 0)
+        }
+        let wide = FramePhase(periodNanoseconds: 33_333_333, cameras: [], pairs: [pair([0, 1], p95: 2_000_000), pair([0, 2], p95: 16_000_000)])
+        #expect(StatusText.phaseText(wide, names: ["Host", "Guest", "Camera3"]) == "phase Host–Camera3 16.0 ms (max 16.2) OVER 1/4 FRAME")
+        let close = FramePhase(periodNanoseconds: 33_333_333, cameras: [], pairs: [pair([0, 1], p95: 300_000)])
+        #expect(StatusText.phaseText(close, names: ["Host", "Guest"]) == "phase Host–Guest 0.3 ms (max 0.5)")
+        #expect(StatusText.phaseText(FramePhase(periodNanoseconds: 33_333_333, cameras: [], pairs: []), names: []) == nil)
+    }
 
     @Test func aWideTerminalGetsOneLine() {
         let lines = StatusText.layout(parts, columns: 300)

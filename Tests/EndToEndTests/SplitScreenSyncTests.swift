@@ -10,16 +10,24 @@ extension EndToEnd {
     /// same session recomposed in `equal` (each picture fitted whole, with bars) reads the
     /// same codes where the core's geometry says the pictures now are.
     @Suite struct SplitScreenSyncTests {
-        @Test func halvesAgreeDespiteAWrongGuestClock() throws {
-            let out = NSTemporaryDirectory() + "dualcam-e2e-split-\(getpid())"
+        /// A demo of `seconds` at 640x360 in split-horizontal into a folder of its own
+        /// (removed when `body` returns), and its combined file.
+        static func splitDemo(_ name: String, seconds: Int, _ arguments: [String], body: (_ combined: String) throws -> Void) throws {
+            let out = NSTemporaryDirectory() + "dualcam-e2e-\(name)-\(getpid())"
             defer { try? FileManager.default.removeItem(atPath: out) }
-            let (width, height, seconds) = (640, 360, 3)
             let run = try DemoRun.run(["demo", "--duration", "\(seconds)", "--out", out, "--state", out + "/state",
-                                       "--size", "\(width)x\(height)", "--layout", "split-horizontal",
-                                       "--guest-clock-offset-ms", "37", "--guest-clock-skew-ppm", "80"])
+                                       "--size", "640x360", "--layout", "split-horizontal"] + arguments)
             try #require(run.exitCode == 0, "demo failed: \(run.stderr.suffix(3000))")
-            let combined = try #require(run.mp4Files.first { $0.contains("DualCam_Combined_") })
+            try body(try #require(run.mp4Files.first { $0.contains("DualCam_Combined_") }))
+        }
 
+        @Test func halvesAgreeDespiteAWrongGuestClock() throws {
+            try Self.splitDemo("split", seconds: 3, ["--guest-clock-offset-ms", "37", "--guest-clock-skew-ppm", "80"]) {
+                try Self.halvesAgree(combined: $0, width: 640, height: 360, seconds: 3)
+            }
+        }
+
+        static func halvesAgree(combined: String, width: Int, height: Int, seconds: Int) throws {
             let split = CompositeCodes(LayoutSpec(kind: .splitHorizontal), outputWidth: width, outputHeight: height,
                                        sourceWidth: width, sourceHeight: height)
             var live: [[UInt32]] = []

@@ -21,8 +21,10 @@ struct SyntheticSource: FrameSource {
 
     /// `startShared`: the first frame is the one nearest this shared instant (nil: now).
     /// `identity`: the node's name and role, drawn beside the grid (nil: no label).
+    /// `freeRunPhase`: free-running, its frames start this far after a frame of the shared
+    /// grid (nil: an arbitrary phase; without a clock estimate, too).
     init(width: Int, height: Int, rate: FrameRate, genlock: Bool, clock: AgentClock, startShared: Int64?,
-         identity: PatternIdentity? = nil) {
+         identity: PatternIdentity? = nil, freeRunPhase: Int64? = nil) {
         self.width = width
         self.height = height
         self.rate = rate
@@ -40,7 +42,12 @@ struct SyntheticSource: FrameSource {
         self.nextSharedFrame = GenlockGrid(rate: rate).frameIndex(atOrAfter: t0Shared - rate.periodNanoseconds / 2)
         let t0Local = clock.estimate?.local(fromShared: t0Shared) ?? localNow
         // A free-running camera starts at an arbitrary phase of its own period.
-        self.freeRunStartLocal = t0Local + (t0Local &* 2_654_435_761 & 0x7fff_ffff) % rate.periodNanoseconds
+        if let phase = freeRunPhase, let estimate = clock.estimate {
+            let grid = rate.instant(ofFrame: rate.firstFrame(atOrAfter: t0Shared))
+            self.freeRunStartLocal = estimate.local(fromShared: grid + phase % rate.periodNanoseconds)
+        } else {
+            self.freeRunStartLocal = t0Local + (t0Local &* 2_654_435_761 & 0x7fff_ffff) % rate.periodNanoseconds
+        }
     }
 
     var codedSize: (width: Int, height: Int) { (width, height) }

@@ -24,6 +24,10 @@ public struct RecordingSettings: Sendable {
     /// Free space the spool's disk keeps: a recording stops at the segment boundary
     /// where less would remain (at least three segments' worth).
     public var diskReserveBytes: Int64 = DiskGuard.defaultReserveBytes
+    /// The synthetic free-running source's phase: its frames fall this far after the
+    /// shared clock's frame grid (nil: an arbitrary phase, as a camera's). For tests and
+    /// demonstrations that need a known worst case.
+    public var freeRunPhaseNanoseconds: Int64?
     /// V4L2: where each delivered buffer's sequence and driver timestamp is logged.
     public var frameLogPath: String?
     /// The node's microphone (agent-side, like the camera).

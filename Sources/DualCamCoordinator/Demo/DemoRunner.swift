@@ -20,6 +20,9 @@ public struct DemoOptions: Sendable {
     public var genlock = true
     public var guestClockOffsetMs = 0.0
     public var guestClockSkewPPM = 0.0
+    /// With free-running cameras, each one's phase in ms after the frame grid, in camera
+    /// order (missing: arbitrary, as real cameras'): a known worst case to show or test.
+    public var freeRunPhasesMs: [Double] = []
     /// The guest's simulated sound card rate error against its own clock.
     public var guestAudioRatePPM = 0.0
     public var mix = AudioMixSpec.all
@@ -138,6 +141,7 @@ public struct DemoRunner {
                         // to IPv4 where IPv6 is off) because mDNS may resolve either first.
                         "--mdns-interface", "lo"]
             if !options.genlock { args.append("--free-run") }
+            if !options.genlock, i < options.freeRunPhasesMs.count { args += ["--free-run-phase-ms", "\(options.freeRunPhasesMs[i])"] }
             if !options.sound { args += ["--audio", "none"] }
             if let file = soundFiles?[i] { args += ["--audio", "file:" + file] }
             if role == "guest" {

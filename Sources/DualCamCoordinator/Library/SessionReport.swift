@@ -51,6 +51,12 @@ public enum SessionReport {
                 "  frame error  " + distribution(c.frameError),
                 "  pair spread  " + distribution(c.pairSpread)]
 
+        if let phase = m.framePhase {
+            // Camera phase beside the clock's figures above: what a perfect clock cannot fix.
+            out += ["", String(format: "Frame phase (camera timing, not clock error; a frame is %.2f ms)", phase.frameMs)]
+                + phase.lines
+        }
+
         out += ["", "Layout timeline", "  " + seconds(0) + "  " + c.layout]
         out += c.timeline.map { "  " + seconds($0.presentationNanoseconds) + "  " + $0.layout + ($0.by.map { "  (\($0))" } ?? "") }
         for file in [c] + (m.renders ?? []) {

@@ -161,6 +161,9 @@ final class CompositeRenderer {
         max(0, nanoseconds) * Int64(mixRate) / 1_000_000_000
     }
 
+    /// The cameras' phase so far as the pairer put their frames together.
+    var framePhase: FramePhase { pairer.phase }
+
     func push(stream: Int, frame: DecodedFrame) {
         pairer.push(stream: stream, presentationNanoseconds: frame.ptsNanoseconds, payload: frame.image)
     }

@@ -152,6 +152,8 @@ final class LiveComposer: @unchecked Sendable {
                 self.error = "composing segment \(segment.index) of camera \(segment.stream + 1): \(error)"
             }
         }
+        let phase = renderer.framePhase
+        countsLock.withLock { livePhase = phase }
         if let direction = renderer.direction {
             // `following` is filled in when read, from `operatorHasIt`: who has the programme
             // is the operator's word from the moment it is said, while the composite
@@ -188,6 +190,10 @@ final class LiveComposer: @unchecked Sendable {
     private var directorState: DirectorState?
     /// Under `countsLock`: the operator took the programme over and has not handed it back.
     private var operatorHasIt = false
+    /// The pairer's phase figures after the last batch, for the status (under `countsLock`).
+    private var livePhase: FramePhase?
+
+    var framePhase: FramePhase? { countsLock.withLock { livePhase } }
 
     var director: DirectorState? {
         countsLock.withLock {

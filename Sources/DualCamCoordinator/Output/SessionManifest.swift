@@ -202,6 +202,10 @@ struct SessionManifest: Codable {
     /// far apart such cameras really were; absent without such sources, and in manifests
     /// from before it was measured.
     var clockTruth: ClockTruthCheck.Report? = nil
+    /// Camera phase, not clock error: how far apart in time the frames the combined
+    /// picture put together were captured, per pair of cameras, and each camera against
+    /// the take's frame grid; absent in manifests from before it was measured.
+    var framePhase: FramePhaseRecord? = nil
     /// The coordinator's CPU while the take recorded; absent in manifests from before it
     /// was measured, and for a manifest rebuilt by `rebuild-manifest` (no take to measure).
     var coordinatorCPU: CoordinatorCPU? = nil

@@ -95,6 +95,9 @@ final class SessionOutputs: @unchecked Sendable {
     /// What the director hears and does (nil without one).
     var director: LiveComposer.DirectorState? { composer.director }
 
+    /// The cameras' phase so far, as the combined picture pairs them (nil before a frame).
+    var framePhase: FramePhase? { composer.framePhase }
+
     func changeFilter(at presentationNanoseconds: Int64, to setting: FilterSetting) {
         composer.changeFilter(at: presentationNanoseconds, to: setting)
     }
@@ -141,6 +144,7 @@ final class SessionOutputs: @unchecked Sendable {
         guard !recorded.isEmpty else {
             throw CoordinatorError("no camera recorded anything: " + (sessionWarnings + remuxWarnings).joined(separator: "; "))
         }
+        let phase = FramePhaseRecord(composite.statistics.phase, names: cameras.map(\.name), genlocked: plan.genlock)
         let manifest = SessionManifest(
             sessionID: sessionID,
             startWallTime: ISO8601DateFormatter().string(from: wallStart),
@@ -161,7 +165,7 @@ final class SessionOutputs: @unchecked Sendable {
                                                encoding: composer.encoding, direction: composer.direction,
                                                director: composer.directorRecord(nodeNames: cameras.map(\.name),
                                                                                  endNanoseconds: durationNanoseconds)),
-            warnings: sessionWarnings + remuxWarnings + composite.warnings,
+            warnings: sessionWarnings + remuxWarnings + composite.warnings + (phase.warning.map { [$0] } ?? []),
             timecode: timecode?.description,
             contactSheet: FileManager.default.fileExists(atPath: sessionDirectory + "/" + ContactSheetRecorder.sheetName)
                 ? .init(file: ContactSheetRecorder.sheetName, thumbnail: ContactSheetRecorder.thumbnailName,
@@ -170,6 +174,7 @@ final class SessionOutputs: @unchecked Sendable {
                         finalisingMilliseconds: Double(ContactSheetRecorder.nanoseconds(since: finishing)) / 1e6,
                         sinceStopMilliseconds: sinceStop.map { Double(MonotonicTime.now() - $0) / 1e6 })
                 : nil,
+            framePhase: phase.pairs.isEmpty && phase.cameras.isEmpty ? nil : phase,
             coordinatorCPU: cpu)
         let manifestPath = sessionDirectory + "/manifest.json"
         try manifest.write(sessionDirectory: sessionDirectory)

@@ -43,7 +43,14 @@ enum Preflight {
                 parts.append(String(format: "%.1f GB free (about %@)", Double(free) / 1e9,
                                     hours >= 2 ? "\(Int(hours)) h" : "\(Int(hours * 60)) min"))
             }
-            if let bound = node.clockBoundNanoseconds { parts.append("clock ±\(bound / 1000) µs") }
+            if let bound = node.clockBoundNanoseconds {
+                // The clock's figure says nothing of when the camera captures: a camera that
+                // runs free can be up to half a frame from the others however good its clock.
+                let free = nodes.count > 1 && !source.contains("genlocked")
+                parts.append("clock ±\(bound / 1000) µs" + (free ? String(
+                    format: ", runs free: up to %.1f ms (half a frame) from the others, phase shown live",
+                    Double(plan.rate.periodNanoseconds) / 2e6) : ""))
+            }
             if let t = node.temperatureC { parts.append(String(format: "%.0f °C", t)) }
             out.append("  \(node.name) [\(node.role)]: " + parts.joined(separator: " · "))
         }

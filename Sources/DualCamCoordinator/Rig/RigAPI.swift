@@ -112,6 +112,9 @@ public struct TakeStatus: Sendable, Equatable {
     public var preflight: [String] = []
     /// The director, in a take cut by it (nil otherwise).
     public var director: DirectorStatus?
+    /// The cameras' phase as the combined picture pairs them, from its first frames on
+    /// (nil before): camera timing, which the clock's figures do not show.
+    public var framePhase: FramePhase?
 
     public struct DirectorStatus: Sendable, Equatable {
         /// False while the operator has the programme.

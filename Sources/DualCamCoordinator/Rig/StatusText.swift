@@ -1,3 +1,4 @@
+import DualCamCore
 import Foundation
 
 /// A rig snapshot as text, for text screens (the terminal's status line, logs). Pure
@@ -28,15 +29,33 @@ public enum StatusText {
             if let clock = a.clock { fields.append("clock ±\(clock.errorBoundMicroseconds) µs") }
             parts.append("\(a.cameraName.isEmpty ? a.name : a.cameraName) " + fields.joined(separator: ", "))
         }
+        if let phase = take.framePhase, let text = phaseText(phase, names: cameraNames(take, snapshot)) {
+            parts.append(text)
+        }
         if let d = take.director {
             // Who it hears, by the take's camera names (take.cameras are rig indices).
-            let names = take.cameras.map { $0 < snapshot.agents.count ? snapshot.agents[$0].cameraName : "?" }
+            let names = cameraNames(take, snapshot)
             let heard = d.speaking.indices.filter { d.speaking[$0] && $0 < names.count }.map { names[$0] }
             parts.append((d.following ? "director: " : "director (you have it, d hands back): ")
                 + (heard.isEmpty ? "nobody speaking" : heard.joined(separator: " + ") + " speaking"))
         }
         if take.phase == .recording { parts.append(stopHint) }
         return parts
+    }
+
+    /// The take's cameras by name, in the composite's stream order.
+    static func cameraNames(_ take: TakeStatus, _ snapshot: RigSnapshot) -> [String] {
+        take.cameras.map { $0 < snapshot.agents.count ? snapshot.agents[$0].cameraName : "?" }
+    }
+
+    /// The worst pair's phase in the combined picture: "phase Host–Guest 16.0 ms (max 16.2)",
+    /// said loudly past a quarter frame. Camera timing, beside the clock's ± figures.
+    public static func phaseText(_ phase: FramePhase, names: [String]) -> String? {
+        guard let worst = phase.pairs.max(by: { $0.apart.p95Nanoseconds < $1.apart.p95Nanoseconds }) else { return nil }
+        let pair = worst.streams.map { $0 < names.count ? names[$0] : "?" }.joined(separator: "–")
+        let text = String(format: "phase %@ %.1f ms (max %.1f)", pair, Double(worst.apart.p95Nanoseconds) / 1e6,
+                          Double(worst.apart.maxNanoseconds) / 1e6)
+        return phase.isOutOfStep ? text + " OVER 1/4 FRAME" : text
     }
 
     /// An agent's telemetry in words. Its numbers come from the wire and may be absurd:

@@ -368,6 +368,7 @@ extension Take {
                                     programme: state?.shot.map { $0.layout(base: layout, cameras: rigIndices.count).description },
                                     cuts: state?.cuts ?? 0)
         }
+        status.framePhase = outputs?.framePhase
         if case .finalising = machine.phase, let outputs {
             let p = outputs.progress()
             status.finalising = .init(done: p.done, total: p.total)

@@ -26,11 +26,16 @@ public struct OutputTick<Payload: Sendable>: Sendable {
     public let index: Int64
     public let presentationNanoseconds: Int64
     public let frames: [PairedFrame<Payload>]
+    /// The grid's offset at this tick (`GridPlacement`): its pictures stand for the instant
+    /// `presentationNanoseconds + gridOffsetNanoseconds`, which is where the cameras'
+    /// frames fall closest together.
+    public let gridOffsetNanoseconds: Int64
 
-    public init(index: Int64, presentationNanoseconds: Int64, frames: [PairedFrame<Payload>]) {
+    public init(index: Int64, presentationNanoseconds: Int64, frames: [PairedFrame<Payload>], gridOffsetNanoseconds: Int64 = 0) {
         self.index = index
         self.presentationNanoseconds = presentationNanoseconds
         self.frames = frames
+        self.gridOffsetNanoseconds = gridOffsetNanoseconds
     }
 
     /// Every stream had a frame of its own for this tick.

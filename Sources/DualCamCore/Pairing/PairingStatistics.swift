@@ -43,15 +43,19 @@ public struct PairingStatistics: Sendable, Hashable {
     public var noSignal = 0
     public var droppedFrames = 0
     public var streams: [StreamPairingStatistics]
-    /// |frame time − tick time| over every frame shown on its own tick.
+    /// |frame time − the instant its tick shows| over every fresh frame shown (the tick's
+    /// time plus the grid's offset, `OutputTick.gridOffsetNanoseconds`).
     public var frameError: ErrorDistribution
     /// On pair ticks, latest minus earliest presentation time among the streams' frames:
     /// how far apart in time the halves of the composite were.
     public var pairSpread: ErrorDistribution
+    /// Each camera's phase against the grid, and each pair's distance in the picture.
+    public var phase: FramePhase
 
     public init(streamCount: Int) {
         streams = Array(repeating: StreamPairingStatistics(), count: streamCount)
         frameError = .empty
         pairSpread = .empty
+        phase = FramePhase(periodNanoseconds: 0, cameras: [], pairs: [])
     }
 }

@@ -77,58 +77,59 @@ enum WebFiles {
             IGZyb20gJy4vY2FtZXJhcy5qcyc7CmltcG9ydCB7IENhbWVyYVBhbmVscyB9IGZyb20gJy4vY2FtZXJhLXBhbmVscy5qcyc7Cmlt\
             cG9ydCB7IFRha2VDb250cm9scyB9IGZyb20gJy4vdGFrZS5qcyc7CmltcG9ydCB7IFBsYW5Gb3JtIH0gZnJvbSAnLi9wbGFuLmpz\
             JzsKaW1wb3J0IHsgTGF5b3V0Q29udHJvbHMgfSBmcm9tICcuL2xheW91dC1jb250cm9scy5qcyc7CmltcG9ydCB7IERpcmVjdG9y\
-            UGFuZWwgfSBmcm9tICcuL2RpcmVjdG9yLmpzJzsKaW1wb3J0IHsgYWRkTm90aWNlTGluZSB9IGZyb20gJy4vbm90aWNlcy5qcyc7\
-            CmltcG9ydCB7IGluc3RhbGxTaG9ydGN1dHMgfSBmcm9tICcuL2tleWJvYXJkLmpzJzsKaW1wb3J0IHsgTGlicmFyeSB9IGZyb20g\
-            Jy4vbGlicmFyeS5qcyc7CgovKiogP3ByZXZpZXc9anBlZ3xoMjY0fG5vbmUgZm9yY2VzIGEgZm9ybWF0IChmb3IgdGVzdHMsIGFu\
-            ZCBmb3IgYSBicm93c2VyIHdob3NlIEguMjY0IG1pc2JlaGF2ZXMpLiAqLwphc3luYyBmdW5jdGlvbiBjaG9vc2VGb3JtYXQoKSB7\
-            CiAgY29uc3QgYXNrZWQgPSBuZXcgVVJMU2VhcmNoUGFyYW1zKGxvY2F0aW9uLnNlYXJjaCkuZ2V0KCdwcmV2aWV3Jyk7CiAgaWYg\
-            KGFza2VkID09PSAnanBlZycgfHwgYXNrZWQgPT09ICdub25lJykgcmV0dXJuIGFza2VkOwogIGlmIChhc2tlZCA9PT0gJ2gyNjQn\
-            KSByZXR1cm4gd2luZG93LmlzU2VjdXJlQ29udGV4dCAmJiAnVmlkZW9EZWNvZGVyJyBpbiB3aW5kb3cgPyAnaDI2NCcgOiAnanBl\
-            Zyc7CiAgcmV0dXJuIChhd2FpdCBjYW5EZWNvZGVIMjY0KCkpID8gJ2gyNjQnIDogJ2pwZWcnOwp9CgpmdW5jdGlvbiBzaG93TGlu\
-            ayhsaW5rKSB7CiAgY29uc3QgZWxlbWVudCA9IGRvY3VtZW50LmdldEVsZW1lbnRCeUlkKCdsaW5rJyk7CiAgZWxlbWVudC5kYXRh\
-            c2V0LnN0YXRlID0gbGluay5zdGF0ZTsKICBlbGVtZW50LnRleHRDb250ZW50ID0gbGluay5zdGF0ZSA9PT0gJ2xpdmUnID8gJ0xp\
-            dmUnCiAgICA6IGxpbmsuc3RhdGUgPT09ICdyZWNvbm5lY3RpbmcnID8gYFJlY29ubmVjdGluZyBpbiAke2xpbmsucmV0cnlJblNl\
-            Y29uZHN9IHPigKZgCiAgICAgIDogJ0Nvbm5lY3RpbmfigKYnOwogIGRvY3VtZW50LmJvZHkuZGF0YXNldC5saW5rID0gbGluay5z\
-            dGF0ZTsKfQoKYXN5bmMgZnVuY3Rpb24gbWFpbigpIHsKICAvLyBUaGUgdGhyZWUgcmVmZXIgdG8gZWFjaCBvdGhlciBvbmx5IHRo\
-            cm91Z2ggY2FsbGJhY2tzIHRoYXQgcnVuIG9uY2UgZnJhbWVzIGZsb3cuCiAgY29uc3QgcHJldmlld3MgPSBuZXcgUHJldmlld3Mo\
-            ewogICAgY2FudmFzRm9yOiAoaW5kZXgpID0+IGNhbWVyYXMuY2FudmFzRm9yKGluZGV4KSwKICAgIGNvZGVjRm9yOiAoaW5kZXgp\
-            ID0+IHN0b3JlLnN0YXRlPy5hZ2VudHM/LmZpbmQoKGEpID0+IGEuaW5kZXggPT09IGluZGV4KT8ucHJldmlldz8uY29kZWMgPz8g\
-            bnVsbCwKICAgIC8vIEEgZGVjb2RlciB0aGF0IGZlbGwgYmVoaW5kIGFza3MgdGhlIGNhbWVyYSBmb3IgYSBrZXkgZnJhbWUgaW5z\
-            dGVhZCBvZiB3YWl0aW5nIHVwIHRvCiAgICAvLyBhIHNlY29uZCBmb3IgdGhlIG5leHQgcmVndWxhciBvbmUuCiAgICByZXF1ZXN0\
-            S2V5ZnJhbWU6IChpbmRleCkgPT4gY29ubmVjdGlvbi5yZXF1ZXN0S2V5ZnJhbWUoaW5kZXgpLAogICAgb25EcmF3bjogKGluZGV4\
-            KSA9PiB7CiAgICAgIGNhbWVyYXMucGljdHVyZUFycml2ZWQoaW5kZXgpOwogICAgICBjb21wb3NpdGUucmVxdWVzdERyYXcoKTsK\
-            ICAgIH0sCiAgfSk7CgogIGNvbnN0IGNhbWVyYXMgPSBuZXcgQ2FtZXJhTGlzdChkb2N1bWVudC5nZXRFbGVtZW50QnlJZCgnY2Ft\
-            ZXJhcycpLCBkb2N1bWVudC5nZXRFbGVtZW50QnlJZCgnbm8tY2FtZXJhcycpLCBwcmV2aWV3cyk7CgogIGNvbnN0IHBhbmVscyA9\
-            IG5ldyBDYW1lcmFQYW5lbHMoKGluZGV4KSA9PiBjYW1lcmFzLmJvZHlGb3IoaW5kZXgpKTsKCiAgY29uc3QgY29tcG9zaXRlID0g\
-            bmV3IENvbXBvc2l0ZShkb2N1bWVudC5nZXRFbGVtZW50QnlJZCgnY29tcG9zaXRlJyksIChpbmRleCkgPT4gewogICAgY29uc3Qg\
-            Y2FudmFzID0gY2FtZXJhcy5jYW52YXNGb3IoaW5kZXgpOwogICAgcmV0dXJuIGNhbnZhcyAmJiBwcmV2aWV3cy5oYXNQaWN0dXJl\
-            KGluZGV4KSA/IHsgaW1hZ2U6IGNhbnZhcywgd2lkdGg6IGNhbnZhcy53aWR0aCwgaGVpZ2h0OiBjYW52YXMuaGVpZ2h0IH0gOiBu\
-            dWxsOwogIH0pOwoKICBjb25zdCBwbGFuID0gbmV3IFBsYW5Gb3JtKCk7CiAgY29uc3QgdGFrZSA9IG5ldyBUYWtlQ29udHJvbHMo\
-            cGxhbik7CiAgY29uc3QgbGF5b3V0ID0gbmV3IExheW91dENvbnRyb2xzKCk7CiAgY29uc3QgZGlyZWN0b3IgPSBuZXcgRGlyZWN0\
-            b3JQYW5lbCgpOwogIGluc3RhbGxTaG9ydGN1dHMoeyB0YWtlLCBsYXlvdXQgfSk7CgogIG9uU3RhdGUoKHN0YXRlKSA9PiB7CiAg\
+            UGFuZWwgfSBmcm9tICcuL2RpcmVjdG9yLmpzJzsKaW1wb3J0IHsgUGhhc2VQYW5lbCB9IGZyb20gJy4vcGhhc2UuanMnOwppbXBv\
+            cnQgeyBhZGROb3RpY2VMaW5lIH0gZnJvbSAnLi9ub3RpY2VzLmpzJzsKaW1wb3J0IHsgaW5zdGFsbFNob3J0Y3V0cyB9IGZyb20g\
+            Jy4va2V5Ym9hcmQuanMnOwppbXBvcnQgeyBMaWJyYXJ5IH0gZnJvbSAnLi9saWJyYXJ5LmpzJzsKCi8qKiA/cHJldmlldz1qcGVn\
+            fGgyNjR8bm9uZSBmb3JjZXMgYSBmb3JtYXQgKGZvciB0ZXN0cywgYW5kIGZvciBhIGJyb3dzZXIgd2hvc2UgSC4yNjQgbWlzYmVo\
+            YXZlcykuICovCmFzeW5jIGZ1bmN0aW9uIGNob29zZUZvcm1hdCgpIHsKICBjb25zdCBhc2tlZCA9IG5ldyBVUkxTZWFyY2hQYXJh\
+            bXMobG9jYXRpb24uc2VhcmNoKS5nZXQoJ3ByZXZpZXcnKTsKICBpZiAoYXNrZWQgPT09ICdqcGVnJyB8fCBhc2tlZCA9PT0gJ25v\
+            bmUnKSByZXR1cm4gYXNrZWQ7CiAgaWYgKGFza2VkID09PSAnaDI2NCcpIHJldHVybiB3aW5kb3cuaXNTZWN1cmVDb250ZXh0ICYm\
+            ICdWaWRlb0RlY29kZXInIGluIHdpbmRvdyA/ICdoMjY0JyA6ICdqcGVnJzsKICByZXR1cm4gKGF3YWl0IGNhbkRlY29kZUgyNjQo\
+            KSkgPyAnaDI2NCcgOiAnanBlZyc7Cn0KCmZ1bmN0aW9uIHNob3dMaW5rKGxpbmspIHsKICBjb25zdCBlbGVtZW50ID0gZG9jdW1l\
+            bnQuZ2V0RWxlbWVudEJ5SWQoJ2xpbmsnKTsKICBlbGVtZW50LmRhdGFzZXQuc3RhdGUgPSBsaW5rLnN0YXRlOwogIGVsZW1lbnQu\
+            dGV4dENvbnRlbnQgPSBsaW5rLnN0YXRlID09PSAnbGl2ZScgPyAnTGl2ZScKICAgIDogbGluay5zdGF0ZSA9PT0gJ3JlY29ubmVj\
+            dGluZycgPyBgUmVjb25uZWN0aW5nIGluICR7bGluay5yZXRyeUluU2Vjb25kc30gc+KApmAKICAgICAgOiAnQ29ubmVjdGluZ+KA\
+            pic7CiAgZG9jdW1lbnQuYm9keS5kYXRhc2V0LmxpbmsgPSBsaW5rLnN0YXRlOwp9Cgphc3luYyBmdW5jdGlvbiBtYWluKCkgewog\
+            IC8vIFRoZSB0aHJlZSByZWZlciB0byBlYWNoIG90aGVyIG9ubHkgdGhyb3VnaCBjYWxsYmFja3MgdGhhdCBydW4gb25jZSBmcmFt\
+            ZXMgZmxvdy4KICBjb25zdCBwcmV2aWV3cyA9IG5ldyBQcmV2aWV3cyh7CiAgICBjYW52YXNGb3I6IChpbmRleCkgPT4gY2FtZXJh\
+            cy5jYW52YXNGb3IoaW5kZXgpLAogICAgY29kZWNGb3I6IChpbmRleCkgPT4gc3RvcmUuc3RhdGU/LmFnZW50cz8uZmluZCgoYSkg\
+            PT4gYS5pbmRleCA9PT0gaW5kZXgpPy5wcmV2aWV3Py5jb2RlYyA/PyBudWxsLAogICAgLy8gQSBkZWNvZGVyIHRoYXQgZmVsbCBi\
+            ZWhpbmQgYXNrcyB0aGUgY2FtZXJhIGZvciBhIGtleSBmcmFtZSBpbnN0ZWFkIG9mIHdhaXRpbmcgdXAgdG8KICAgIC8vIGEgc2Vj\
+            b25kIGZvciB0aGUgbmV4dCByZWd1bGFyIG9uZS4KICAgIHJlcXVlc3RLZXlmcmFtZTogKGluZGV4KSA9PiBjb25uZWN0aW9uLnJl\
+            cXVlc3RLZXlmcmFtZShpbmRleCksCiAgICBvbkRyYXduOiAoaW5kZXgpID0+IHsKICAgICAgY2FtZXJhcy5waWN0dXJlQXJyaXZl\
+            ZChpbmRleCk7CiAgICAgIGNvbXBvc2l0ZS5yZXF1ZXN0RHJhdygpOwogICAgfSwKICB9KTsKCiAgY29uc3QgY2FtZXJhcyA9IG5l\
+            dyBDYW1lcmFMaXN0KGRvY3VtZW50LmdldEVsZW1lbnRCeUlkKCdjYW1lcmFzJyksIGRvY3VtZW50LmdldEVsZW1lbnRCeUlkKCdu\
+            by1jYW1lcmFzJyksIHByZXZpZXdzKTsKCiAgY29uc3QgcGFuZWxzID0gbmV3IENhbWVyYVBhbmVscygoaW5kZXgpID0+IGNhbWVy\
+            YXMuYm9keUZvcihpbmRleCkpOwoKICBjb25zdCBjb21wb3NpdGUgPSBuZXcgQ29tcG9zaXRlKGRvY3VtZW50LmdldEVsZW1lbnRC\
+            eUlkKCdjb21wb3NpdGUnKSwgKGluZGV4KSA9PiB7CiAgICBjb25zdCBjYW52YXMgPSBjYW1lcmFzLmNhbnZhc0ZvcihpbmRleCk7\
+            CiAgICByZXR1cm4gY2FudmFzICYmIHByZXZpZXdzLmhhc1BpY3R1cmUoaW5kZXgpID8geyBpbWFnZTogY2FudmFzLCB3aWR0aDog\
+            Y2FudmFzLndpZHRoLCBoZWlnaHQ6IGNhbnZhcy5oZWlnaHQgfSA6IG51bGw7CiAgfSk7CgogIGNvbnN0IHBsYW4gPSBuZXcgUGxh\
+            bkZvcm0oKTsKICBjb25zdCB0YWtlID0gbmV3IFRha2VDb250cm9scyhwbGFuKTsKICBjb25zdCBsYXlvdXQgPSBuZXcgTGF5b3V0\
+            Q29udHJvbHMoKTsKICBjb25zdCBkaXJlY3RvciA9IG5ldyBEaXJlY3RvclBhbmVsKCk7CiAgY29uc3QgcGhhc2UgPSBuZXcgUGhh\
+            c2VQYW5lbCgpOwogIGluc3RhbGxTaG9ydGN1dHMoeyB0YWtlLCBsYXlvdXQgfSk7CgogIG9uU3RhdGUoKHN0YXRlKSA9PiB7CiAg\
             ICBjb25zdCBwcmVzZW50ID0gY2FtZXJhcy51cGRhdGUoc3RhdGUuYWdlbnRzKTsKICAgIHByZXZpZXdzLmtlZXBPbmx5KHByZXNl\
             bnQpOwogICAgcGFuZWxzLnVwZGF0ZShzdGF0ZSk7CiAgICBjb21wb3NpdGUuc2V0TmFtZXMobmV3IE1hcCgoc3RhdGUuYWdlbnRz\
             ID8/IFtdKS5tYXAoKGEpID0+IFthLmluZGV4LCBhLmNhbWVyYSB8fCBhLm5hbWVdKSkpOwogICAgY29tcG9zaXRlLnNldExheW91\
             dChzdGF0ZS5sYXlvdXQgPz8gbnVsbCk7CiAgICB0YWtlLnJlbmRlcihzdGF0ZSk7CiAgICBwbGFuLnVwZGF0ZShzdGF0ZSk7CiAg\
-            ICBsYXlvdXQudXBkYXRlKHN0YXRlKTsKICAgIGRpcmVjdG9yLnVwZGF0ZShzdGF0ZSk7CiAgfSk7CiAgb25Ob3RpY2UoYWRkTm90\
-            aWNlTGluZSk7CgogIC8vIFRoZSBsaWJyYXJ5IHJlcGxhY2VzIHRoZSBzdHVkaW8ncyBwYW5lbHMgd2hpbGUgc2hvd247IGEgZmlu\
-            aXNoZWQgdGFrZSByZWZyZXNoZXMgaXQuCiAgY29uc3QgbGlicmFyeSA9IG5ldyBMaWJyYXJ5KGRvY3VtZW50LmdldEVsZW1lbnRC\
-            eUlkKCdsaWJyYXJ5JykpOwogIGNvbnN0IHRvZ2dsZSA9IGRvY3VtZW50LmdldEVsZW1lbnRCeUlkKCdsaWJyYXJ5LXRvZ2dsZScp\
-            OwogIGNvbnN0IHNob3dMaWJyYXJ5ID0gKG9uKSA9PiB7CiAgICBkb2N1bWVudC5nZXRFbGVtZW50QnlJZCgnbGlicmFyeScpLmhp\
-            ZGRlbiA9ICFvbjsKICAgIGRvY3VtZW50LnF1ZXJ5U2VsZWN0b3IoJ21haW4uc3R1ZGlvJykuaGlkZGVuID0gb247CiAgICB0b2dn\
-            bGUuc2V0QXR0cmlidXRlKCdhcmlhLXByZXNzZWQnLCBTdHJpbmcob24pKTsKICAgIHRvZ2dsZS50ZXh0Q29udGVudCA9IG9uID8g\
-            J1N0dWRpbycgOiAnTGlicmFyeSc7CiAgICBpZiAob24pIGxpYnJhcnkucmVmcmVzaCgpOwogIH07CiAgdG9nZ2xlLmFkZEV2ZW50\
-            TGlzdGVuZXIoJ2NsaWNrJywgKCkgPT4gc2hvd0xpYnJhcnkodG9nZ2xlLmdldEF0dHJpYnV0ZSgnYXJpYS1wcmVzc2VkJykgIT09\
-            ICd0cnVlJykpOwogIGlmIChuZXcgVVJMU2VhcmNoUGFyYW1zKGxvY2F0aW9uLnNlYXJjaCkuZ2V0KCd2aWV3JykgPT09ICdsaWJy\
-            YXJ5Jykgc2hvd0xpYnJhcnkodHJ1ZSk7CiAgbGV0IGxhc3RGaWxlcyA9IG51bGw7CiAgb25TdGF0ZSgoc3RhdGUpID0+IHsKICAg\
-            IGNvbnN0IGZpbGVzID0gc3RhdGUudGFrZT8uZmlsZXM/LmNvbWJpbmVkRmlsZSA/PyBudWxsOwogICAgaWYgKGZpbGVzICE9PSBs\
-            YXN0RmlsZXMpIHsKICAgICAgbGFzdEZpbGVzID0gZmlsZXM7CiAgICAgIGlmICghZG9jdW1lbnQuZ2V0RWxlbWVudEJ5SWQoJ2xp\
-            YnJhcnknKS5oaWRkZW4pIGxpYnJhcnkucmVmcmVzaCgpOwogICAgfQogIH0pOwoKICBsZXQgZm9ybWF0ID0gJ25vbmUnOwogIGNv\
-            bnN0IGNvbm5lY3Rpb24gPSBuZXcgQ29ubmVjdGlvbih7CiAgICBmb3JtYXQ6ICgpID0+IGZvcm1hdCwKICAgIG9uRnJhbWU6IChi\
-            dWZmZXIpID0+IHByZXZpZXdzLmhhbmRsZShidWZmZXIpLAogICAgb25MaW5rOiBzaG93TGluaywKICAgIG9uUHJldmlld1JlcXVl\
-            c3Q6ICgpID0+IHByZXZpZXdzLnJlc3luYygpLAogIH0pOwogIGZvcm1hdCA9IGF3YWl0IGNob29zZUZvcm1hdCgpOwogIGRvY3Vt\
-            ZW50LmJvZHkuZGF0YXNldC5wcmV2aWV3Rm9ybWF0ID0gZm9ybWF0OwogIHN0YXRzLmZvcm1hdCA9IGZvcm1hdDsKICBjb25uZWN0\
-            aW9uLnN0YXJ0KCk7Cn0KCm1haW4oKTsK
+            ICBsYXlvdXQudXBkYXRlKHN0YXRlKTsKICAgIGRpcmVjdG9yLnVwZGF0ZShzdGF0ZSk7CiAgICBwaGFzZS51cGRhdGUoc3RhdGUp\
+            OwogIH0pOwogIG9uTm90aWNlKGFkZE5vdGljZUxpbmUpOwoKICAvLyBUaGUgbGlicmFyeSByZXBsYWNlcyB0aGUgc3R1ZGlvJ3Mg\
+            cGFuZWxzIHdoaWxlIHNob3duOyBhIGZpbmlzaGVkIHRha2UgcmVmcmVzaGVzIGl0LgogIGNvbnN0IGxpYnJhcnkgPSBuZXcgTGli\
+            cmFyeShkb2N1bWVudC5nZXRFbGVtZW50QnlJZCgnbGlicmFyeScpKTsKICBjb25zdCB0b2dnbGUgPSBkb2N1bWVudC5nZXRFbGVt\
+            ZW50QnlJZCgnbGlicmFyeS10b2dnbGUnKTsKICBjb25zdCBzaG93TGlicmFyeSA9IChvbikgPT4gewogICAgZG9jdW1lbnQuZ2V0\
+            RWxlbWVudEJ5SWQoJ2xpYnJhcnknKS5oaWRkZW4gPSAhb247CiAgICBkb2N1bWVudC5xdWVyeVNlbGVjdG9yKCdtYWluLnN0dWRp\
+            bycpLmhpZGRlbiA9IG9uOwogICAgdG9nZ2xlLnNldEF0dHJpYnV0ZSgnYXJpYS1wcmVzc2VkJywgU3RyaW5nKG9uKSk7CiAgICB0\
+            b2dnbGUudGV4dENvbnRlbnQgPSBvbiA/ICdTdHVkaW8nIDogJ0xpYnJhcnknOwogICAgaWYgKG9uKSBsaWJyYXJ5LnJlZnJlc2go\
+            KTsKICB9OwogIHRvZ2dsZS5hZGRFdmVudExpc3RlbmVyKCdjbGljaycsICgpID0+IHNob3dMaWJyYXJ5KHRvZ2dsZS5nZXRBdHRy\
+            aWJ1dGUoJ2FyaWEtcHJlc3NlZCcpICE9PSAndHJ1ZScpKTsKICBpZiAobmV3IFVSTFNlYXJjaFBhcmFtcyhsb2NhdGlvbi5zZWFy\
+            Y2gpLmdldCgndmlldycpID09PSAnbGlicmFyeScpIHNob3dMaWJyYXJ5KHRydWUpOwogIGxldCBsYXN0RmlsZXMgPSBudWxsOwog\
+            IG9uU3RhdGUoKHN0YXRlKSA9PiB7CiAgICBjb25zdCBmaWxlcyA9IHN0YXRlLnRha2U/LmZpbGVzPy5jb21iaW5lZEZpbGUgPz8g\
+            bnVsbDsKICAgIGlmIChmaWxlcyAhPT0gbGFzdEZpbGVzKSB7CiAgICAgIGxhc3RGaWxlcyA9IGZpbGVzOwogICAgICBpZiAoIWRv\
+            Y3VtZW50LmdldEVsZW1lbnRCeUlkKCdsaWJyYXJ5JykuaGlkZGVuKSBsaWJyYXJ5LnJlZnJlc2goKTsKICAgIH0KICB9KTsKCiAg\
+            bGV0IGZvcm1hdCA9ICdub25lJzsKICBjb25zdCBjb25uZWN0aW9uID0gbmV3IENvbm5lY3Rpb24oewogICAgZm9ybWF0OiAoKSA9\
+            PiBmb3JtYXQsCiAgICBvbkZyYW1lOiAoYnVmZmVyKSA9PiBwcmV2aWV3cy5oYW5kbGUoYnVmZmVyKSwKICAgIG9uTGluazogc2hv\
+            d0xpbmssCiAgICBvblByZXZpZXdSZXF1ZXN0OiAoKSA9PiBwcmV2aWV3cy5yZXN5bmMoKSwKICB9KTsKICBmb3JtYXQgPSBhd2Fp\
+            dCBjaG9vc2VGb3JtYXQoKTsKICBkb2N1bWVudC5ib2R5LmRhdGFzZXQucHJldmlld0Zvcm1hdCA9IGZvcm1hdDsKICBzdGF0cy5m\
+            b3JtYXQgPSBmb3JtYXQ7CiAgY29ubmVjdGlvbi5zdGFydCgpOwp9CgptYWluKCk7Cg==
             """),
         "banner.js": WebFile(contentType: "text/javascript; charset=utf-8", base64: """
             Ly8gVGhlIG9uZSBwbGFjZSB0aGUgcGFnZSB0ZWxscyB0aGUgdXNlciBzb21ldGhpbmcgd2VudCB3cm9uZzogdGhlIHNlcnZlcidz\
@@ -868,91 +869,92 @@ enum WebFiles {
             aW5ncywgdGhlbiBwcmVzcyBSZWNvcmQuPC9wPgogICAgICAgIDxkaXYgaWQ9ImZpbmFsaXNpbmctcm93IiBjbGFzcz0icHJvZ3Jl\
             c3Mtcm93IiBoaWRkZW4+CiAgICAgICAgICA8cHJvZ3Jlc3MgaWQ9ImZpbmFsaXNpbmciIG1heD0iMSIgdmFsdWU9IjAiPjwvcHJv\
             Z3Jlc3M+CiAgICAgICAgICA8c3BhbiBpZD0iZmluYWxpc2luZy10ZXh0IiBjbGFzcz0ibXV0ZWQiPjwvc3Bhbj4KICAgICAgICA8\
-            L2Rpdj4KICAgICAgICA8cCBpZD0icmVhc29uIiBjbGFzcz0icmVhc29uIiBoaWRkZW4+PC9wPgogICAgICAgIDx1bCBpZD0icHJl\
-            ZmxpZ2h0IiBjbGFzcz0icHJlZmxpZ2h0IiBhcmlhLWxhYmVsPSJQcmUtZmxpZ2h0IiBoaWRkZW4+PC91bD4KICAgICAgICA8dWwg\
-            aWQ9Indhcm5pbmdzIiBjbGFzcz0id2FybmluZ3MiIGhpZGRlbj48L3VsPgogICAgICAgIDxkaXYgaWQ9ImZpbGVzIiBjbGFzcz0i\
-            ZmlsZXMiIGhpZGRlbj4KICAgICAgICAgIDxwIGlkPSJmb2xkZXIiIGNsYXNzPSJtdXRlZCBmb2xkZXIiPjwvcD4KICAgICAgICAg\
-            IDx1bCBpZD0iZmlsZS1saXN0IiBjbGFzcz0iZmlsZS1saXN0Ij48L3VsPgogICAgICAgIDwvZGl2PgogICAgICA8L3NlY3Rpb24+\
-            CgogICAgICA8c2VjdGlvbiBpZD0ibGF5b3V0LXBhbmVsIiBjbGFzcz0icGFuZWwgZ2xhc3MiIGFyaWEtbGFiZWxsZWRieT0ibGF5\
-            b3V0LXRpdGxlIj4KICAgICAgICA8ZGl2IGlkPSJkaXJlY3RvciIgY2xhc3M9ImRpcmVjdG9yIiBoaWRkZW4+CiAgICAgICAgICA8\
-            ZGl2IGNsYXNzPSJzZWN0aW9uLWhlYWQiPjxoMj5EaXJlY3RvcjwvaDI+PC9kaXY+CiAgICAgICAgICA8cCBpZD0iZGlyZWN0b3It\
-            c3RhdHVzIiBjbGFzcz0iZGlyZWN0b3Itc3RhdHVzIj48L3A+CiAgICAgICAgICA8ZGl2IGlkPSJkaXJlY3Rvci12b2ljZXMiIGNs\
-            YXNzPSJidXR0b24tcm93IiBhcmlhLWxhYmVsPSJXaG8gdGhlIGRpcmVjdG9yIGhlYXJzIHNwZWFraW5nIj48L2Rpdj4KICAgICAg\
-            ICAgIDxkaXYgY2xhc3M9ImJ1dHRvbi1yb3ciPgogICAgICAgICAgICA8YnV0dG9uIGlkPSJkaXJlY3Rvci10YWtlLW92ZXIiIHR5\
-            cGU9ImJ1dHRvbiIgY2xhc3M9ImNoaXAiIHRpdGxlPSJIb2xkIHRoZSBwcm9ncmFtbWUgb24geW91ciBvd24gbGF5b3V0IHVudGls\
-            IHlvdSBoYW5kIGl0IGJhY2siPlRha2Ugb3ZlcjwvYnV0dG9uPgogICAgICAgICAgICA8YnV0dG9uIGlkPSJkaXJlY3Rvci1oYW5k\
-            LWJhY2siIHR5cGU9ImJ1dHRvbiIgY2xhc3M9ImNoaXAiIGhpZGRlbiB0aXRsZT0iVGhlIGRpcmVjdG9yIGN1dHMgdG8gd2hvZXZl\
-            ciBzcGVha3MgYWdhaW4iPkhhbmQgYmFjayB0byB0aGUgZGlyZWN0b3I8L2J1dHRvbj4KICAgICAgICAgIDwvZGl2PgogICAgICAg\
-            IDwvZGl2PgogICAgICAgIDxkaXYgY2xhc3M9InNlY3Rpb24taGVhZCI+PGgyIGlkPSJsYXlvdXQtdGl0bGUiPkxheW91dDwvaDI+\
-            PHNwYW4gY2xhc3M9ImtleXMiIHRpdGxlPSJLZXlib2FyZDogTCBuZXh0IGxheW91dCwgUyBzd2FwLCBQIG5leHQgcG9zaXRpb24g\
-            KHBpcCkgb3IgbmV4dCBmcmFtaW5nIj48a2JkPkw8L2tiZD48a2JkPlM8L2tiZD48a2JkPlA8L2tiZD48L3NwYW4+PC9kaXY+CiAg\
-            ICAgICAgPGRpdiBpZD0ibGF5b3V0cyIgY2xhc3M9ImJ1dHRvbi1yb3ciIHJvbGU9Imdyb3VwIiBhcmlhLWxhYmVsPSJMYXlvdXQi\
-            PjwvZGl2PgogICAgICAgIDxkaXYgY2xhc3M9ImJ1dHRvbi1yb3ciPgogICAgICAgICAgPGJ1dHRvbiBpZD0ic3dhcCIgdHlwZT0i\
-            YnV0dG9uIiBjbGFzcz0iY2hpcCIgYXJpYS1wcmVzc2VkPSJmYWxzZSI+U3dhcDwvYnV0dG9uPgogICAgICAgIDwvZGl2PgogICAg\
-            ICAgIDxkaXYgY2xhc3M9ImZpZWxkLWxhYmVsIiBpZD0iZnJhbWluZ3MtbGFiZWwiPkZyYW1pbmc6IGhvdyBlYWNoIHBpY3R1cmUg\
-            bWVldHMgaXRzIHBsYWNlPC9kaXY+CiAgICAgICAgPGRpdiBpZD0iZnJhbWluZ3MiIGNsYXNzPSJidXR0b24tcm93IiByb2xlPSJn\
-            cm91cCIgYXJpYS1sYWJlbGxlZGJ5PSJmcmFtaW5ncy1sYWJlbCI+PC9kaXY+CiAgICAgICAgPGRpdiBjbGFzcz0iZmllbGQtbGFi\
-            ZWwiIGlkPSJwb3NpdGlvbnMtbGFiZWwiPlBpY3R1cmUtaW4tcGljdHVyZSBwb3NpdGlvbjwvZGl2PgogICAgICAgIDxkaXYgaWQ9\
-            InBvc2l0aW9ucyIgY2xhc3M9ImJ1dHRvbi1yb3ciIHJvbGU9Imdyb3VwIiBhcmlhLWxhYmVsbGVkYnk9InBvc2l0aW9ucy1sYWJl\
-            bCI+PC9kaXY+CiAgICAgICAgPGRpdiBjbGFzcz0iZmllbGQtbGFiZWwiIGlkPSJzaXplcy1sYWJlbCI+UGljdHVyZS1pbi1waWN0\
-            dXJlIHNpemU8L2Rpdj4KICAgICAgICA8ZGl2IGlkPSJzaXplcyIgY2xhc3M9ImJ1dHRvbi1yb3ciIHJvbGU9Imdyb3VwIiBhcmlh\
-            LWxhYmVsbGVkYnk9InNpemVzLWxhYmVsIj48L2Rpdj4KICAgICAgICA8ZGl2IGlkPSJsb29rIiBjbGFzcz0icGxhbiBsb29rIiBo\
-            aWRkZW4+CiAgICAgICAgICA8bGFiZWw+RmlsdGVyIDxzZWxlY3QgaWQ9Imxvb2stZmlsdGVyIj48L3NlbGVjdD48L2xhYmVsPgog\
-            ICAgICAgICAgPGxhYmVsIGNsYXNzPSJpbnRlbnNpdHkiPkludGVuc2l0eSA8c3BhbiBjbGFzcz0icmFuZ2Utcm93Ij48aW5wdXQg\
-            aWQ9Imxvb2staW50ZW5zaXR5IiB0eXBlPSJyYW5nZSIgbWluPSIwIiBtYXg9IjEwMCIgc3RlcD0iMSI+PG91dHB1dCBpZD0ibG9v\
-            ay1pbnRlbnNpdHktdmFsdWUiPjEwMDwvb3V0cHV0Pjwvc3Bhbj48L2xhYmVsPgogICAgICAgICAgPGxhYmVsIGNsYXNzPSJ3aWRl\
-            Ij5Tb3VuZCBtaXggPGlucHV0IGlkPSJsb29rLW1peCIgdHlwZT0idGV4dCIgbGlzdD0ibWl4LW9wdGlvbnMiIHNwZWxsY2hlY2s9\
-            ImZhbHNlIiBwbGFjZWhvbGRlcj0iYWxsIj48L2xhYmVsPgogICAgICAgIDwvZGl2PgogICAgICA8L3NlY3Rpb24+CgogICAgICA8\
-            c2VjdGlvbiBpZD0icGxhbi1wYW5lbCIgY2xhc3M9InBhbmVsIGdsYXNzIiBhcmlhLWxhYmVsbGVkYnk9InBsYW4tdGl0bGUiPgog\
-            ICAgICAgIDxkaXYgY2xhc3M9InNlY3Rpb24taGVhZCI+PGgyIGlkPSJwbGFuLXRpdGxlIj5OZXh0IHRha2U8L2gyPjwvZGl2Pgog\
-            ICAgICAgIDxmb3JtIGlkPSJwbGFuIiBjbGFzcz0icGxhbiIgYXV0b2NvbXBsZXRlPSJvZmYiPgogICAgICAgICAgPGxhYmVsPlNp\
-            emUgPHNlbGVjdCBuYW1lPSJzaXplIj48L3NlbGVjdD48L2xhYmVsPgogICAgICAgICAgPGxhYmVsPkZyYW1lIHJhdGUgPHNlbGVj\
-            dCBuYW1lPSJmcHMiPjwvc2VsZWN0PjwvbGFiZWw+CiAgICAgICAgICA8bGFiZWw+RW5jb2RlciA8c2VsZWN0IG5hbWU9ImVuY29k\
-            ZXIiPjwvc2VsZWN0PjwvbGFiZWw+CiAgICAgICAgICA8bGFiZWw+UHJlc2V0IDxzZWxlY3QgbmFtZT0icHJlc2V0Ij48L3NlbGVj\
-            dD48L2xhYmVsPgogICAgICAgICAgPGxhYmVsPkNvdW50ZG93biAocykgPGlucHV0IG5hbWU9ImNvdW50ZG93biIgdHlwZT0ibnVt\
-            YmVyIiBtaW49IjAiIG1heD0iNjAiIHN0ZXA9IjEiIGlucHV0bW9kZT0ibnVtZXJpYyI+PC9sYWJlbD4KICAgICAgICAgIDxsYWJl\
-            bD5TdG9wIGFmdGVyIChzKSA8aW5wdXQgbmFtZT0iZHVyYXRpb25TZWNvbmRzIiB0eXBlPSJudW1iZXIiIG1pbj0iMSIgc3RlcD0i\
-            MSIgaW5wdXRtb2RlPSJudW1lcmljIiBwbGFjZWhvbGRlcj0idW50aWwgc3RvcHBlZCI+PC9sYWJlbD4KICAgICAgICAgIDxsYWJl\
-            bD5GaWx0ZXIgPHNlbGVjdCBuYW1lPSJmaWx0ZXIiPjwvc2VsZWN0PjwvbGFiZWw+CiAgICAgICAgICA8bGFiZWwgY2xhc3M9Imlu\
-            dGVuc2l0eSI+SW50ZW5zaXR5IDxzcGFuIGNsYXNzPSJyYW5nZS1yb3ciPjxpbnB1dCBuYW1lPSJpbnRlbnNpdHkiIHR5cGU9InJh\
-            bmdlIiBtaW49IjAiIG1heD0iMTAwIiBzdGVwPSIxIj48b3V0cHV0IG5hbWU9ImludGVuc2l0eVZhbHVlIj4xMDA8L291dHB1dD48\
-            L3NwYW4+PC9sYWJlbD4KICAgICAgICAgIDxsYWJlbCBjbGFzcz0id2lkZSI+U291bmQgbWl4IDxpbnB1dCBuYW1lPSJtaXgiIHR5\
-            cGU9InRleHQiIGxpc3Q9Im1peC1vcHRpb25zIiBzcGVsbGNoZWNrPSJmYWxzZSIgcGxhY2Vob2xkZXI9ImFsbCI+PC9sYWJlbD4K\
-            ICAgICAgICAgIDxkYXRhbGlzdCBpZD0ibWl4LW9wdGlvbnMiPjwvZGF0YWxpc3Q+CiAgICAgICAgPC9mb3JtPgogICAgICA8L3Nl\
-            Y3Rpb24+CgogICAgICA8c2VjdGlvbiBpZD0ibm90aWNlcy1wYW5lbCIgY2xhc3M9InBhbmVsIGdsYXNzIiBhcmlhLWxhYmVsbGVk\
-            Ynk9Im5vdGljZXMtdGl0bGUiPgogICAgICAgIDxkaXYgY2xhc3M9InNlY3Rpb24taGVhZCI+PGgyIGlkPSJub3RpY2VzLXRpdGxl\
-            Ij5Ob3RpY2VzPC9oMj48L2Rpdj4KICAgICAgICA8b2wgaWQ9Im5vdGljZXMiIGNsYXNzPSJub3RpY2VzIiBhcmlhLWxpdmU9InBv\
-            bGl0ZSI+PC9vbD4KICAgICAgICA8cCBpZD0ibm8tbm90aWNlcyIgY2xhc3M9Im11dGVkIj5Ob3RoaW5nIHlldC48L3A+CiAgICAg\
-            IDwvc2VjdGlvbj4KICAgIDwvc2VjdGlvbj4KICA8L21haW4+CgogIDxzZWN0aW9uIGlkPSJsaWJyYXJ5IiBjbGFzcz0ibGlicmFy\
-            eSBnbGFzcyIgYXJpYS1sYWJlbD0iU2Vzc2lvbiBsaWJyYXJ5IiBoaWRkZW4+CiAgICA8ZGl2IGNsYXNzPSJzZWN0aW9uLWhlYWQi\
-            PjxoMj5MaWJyYXJ5PC9oMj48c3BhbiBjbGFzcz0ibXV0ZWQiPm5ld2VzdCBmaXJzdDwvc3Bhbj48L2Rpdj4KICAgIDxmb3JtIGlk\
-            PSJsaWJyYXJ5LWZpbHRlcnMiIGNsYXNzPSJwbGFuIGxpYnJhcnktZmlsdGVycyIgYXV0b2NvbXBsZXRlPSJvZmYiPgogICAgICA8\
-            bGFiZWw+RnJvbSA8aW5wdXQgbmFtZT0iZnJvbSIgdHlwZT0iZGF0ZSI+PC9sYWJlbD4KICAgICAgPGxhYmVsPlRvIDxpbnB1dCBu\
-            YW1lPSJ0byIgdHlwZT0iZGF0ZSI+PC9sYWJlbD4KICAgICAgPGxhYmVsPkF0IGxlYXN0IChtaW4pIDxpbnB1dCBuYW1lPSJtaW5N\
-            aW51dGVzIiB0eXBlPSJudW1iZXIiIG1pbj0iMCIgc3RlcD0iYW55IiBpbnB1dG1vZGU9ImRlY2ltYWwiPjwvbGFiZWw+CiAgICAg\
-            IDxsYWJlbD5BdCBtb3N0IChtaW4pIDxpbnB1dCBuYW1lPSJtYXhNaW51dGVzIiB0eXBlPSJudW1iZXIiIG1pbj0iMCIgc3RlcD0i\
-            YW55IiBpbnB1dG1vZGU9ImRlY2ltYWwiPjwvbGFiZWw+CiAgICA8L2Zvcm0+CiAgICA8ZGl2IGNsYXNzPSJsaWJyYXJ5LWJvZHki\
-            PgogICAgICA8dWwgaWQ9ImxpYnJhcnktbGlzdCIgY2xhc3M9InNlc3Npb24tbGlzdCI+PC91bD4KICAgICAgPGRpdiBpZD0ibGli\
-            cmFyeS1kZXRhaWwiIGNsYXNzPSJzZXNzaW9uLWRldGFpbCI+PHAgY2xhc3M9Im11dGVkIj5DaG9vc2UgYSBzZXNzaW9uLjwvcD48\
-            L2Rpdj4KICAgIDwvZGl2PgogIDwvc2VjdGlvbj4KCiAgPHRlbXBsYXRlIGlkPSJjYW1lcmEtdGVtcGxhdGUiPgogICAgPGFydGlj\
-            bGUgY2xhc3M9ImNhbWVyYSBnbGFzcyI+CiAgICAgIDxkaXYgY2xhc3M9ImNhbWVyYS1tZWRpYSI+CiAgICAgICAgPGNhbnZhcyBj\
-            bGFzcz0icHJldmlldyIgd2lkdGg9IjY0MCIgaGVpZ2h0PSIzNjAiPjwvY2FudmFzPgogICAgICAgIDxkaXYgY2xhc3M9ImNhbWVy\
-            YS10YWdzIj4KICAgICAgICAgIDxzcGFuIGNsYXNzPSJjYW1lcmEtbmFtZSI+PC9zcGFuPgogICAgICAgICAgPHNwYW4gY2xhc3M9\
-            ImNhbWVyYS1yb2xlIj48L3NwYW4+CiAgICAgICAgPC9kaXY+CiAgICAgICAgPHNwYW4gY2xhc3M9ImNvbm5lY3Rpb24iIGRhdGEt\
-            c3RhdGU9ImNvbm5lY3RpbmciPjwvc3Bhbj4KICAgICAgICA8ZGl2IGNsYXNzPSJjYW1lcmEtY292ZXIiIGhpZGRlbj48L2Rpdj4K\
-            ICAgICAgPC9kaXY+CiAgICAgIDxkaXYgY2xhc3M9ImNhbWVyYS1ib2R5Ij4KICAgICAgICA8ZGwgY2xhc3M9InN0YXRzIj4KICAg\
-            ICAgICAgIDxkaXYgY2xhc3M9InN0YXQtd2lkZSI+PGR0PkNsb2NrPC9kdD48ZGQgY2xhc3M9InN0YXQtY2xvY2siPjwvZGQ+PC9k\
-            aXY+CiAgICAgICAgICA8ZGl2PjxkdD5DYXB0dXJlPC9kdD48ZGQgY2xhc3M9InN0YXQtZnBzIj48L2RkPjwvZGl2PgogICAgICAg\
-            ICAgPGRpdiBjbGFzcz0ic3RhdC13aWRlIj48ZHQ+RGlzayBmcmVlIMK3IGxhc3RzPC9kdD48ZGQgY2xhc3M9InN0YXQtZGlzayI+\
-            PC9kZD48L2Rpdj4KICAgICAgICAgIDxkaXY+PGR0PkRyb3BzPC9kdD48ZGQgY2xhc3M9InN0YXQtZHJvcHMiPjwvZGQ+PC9kaXY+\
-            CiAgICAgICAgICA8ZGl2IGNsYXNzPSJzdGF0LXdpZGUiPjxkdD5UZW1wZXJhdHVyZTwvZHQ+PGRkIGNsYXNzPSJzdGF0LXRlbXAi\
-            PjwvZGQ+PC9kaXY+CiAgICAgICAgICA8ZGl2PjxkdD5VcGxvYWQgbGFnPC9kdD48ZGQgY2xhc3M9InN0YXQtbGFnIj48L2RkPjwv\
-            ZGl2PgogICAgICAgIDwvZGw+CiAgICAgICAgPGRpdiBjbGFzcz0ibWV0ZXIiIHJvbGU9Im1ldGVyIiBhcmlhLWxhYmVsPSJTb3Vu\
-            ZCBsZXZlbCIgYXJpYS12YWx1ZW1pbj0iLTYwIiBhcmlhLXZhbHVlbWF4PSIwIj4KICAgICAgICAgIDxkaXYgY2xhc3M9Im1ldGVy\
-            LXRyYWNrIj48ZGl2IGNsYXNzPSJtZXRlci1jb3ZlciI+PC9kaXY+PGRpdiBjbGFzcz0ibWV0ZXItcGVhayI+PC9kaXY+PC9kaXY+\
-            CiAgICAgICAgICA8c3BhbiBjbGFzcz0ibWV0ZXItdGV4dCI+PC9zcGFuPgogICAgICAgICAgPHNwYW4gY2xhc3M9ImNsaXAiIGRh\
-            dGEtb249ImZhbHNlIj5DbGlwPC9zcGFuPgogICAgICAgIDwvZGl2PgogICAgICA8L2Rpdj4KICAgIDwvYXJ0aWNsZT4KICA8L3Rl\
-            bXBsYXRlPgo8L2JvZHk+CjwvaHRtbD4K
+            L2Rpdj4KICAgICAgICA8cCBpZD0icmVhc29uIiBjbGFzcz0icmVhc29uIiBoaWRkZW4+PC9wPgogICAgICAgIDxwIGlkPSJwaGFz\
+            ZSIgY2xhc3M9InBoYXNlIiBoaWRkZW4+PHNwYW4gaWQ9InBoYXNlLXRleHQiPjwvc3Bhbj48L3A+CiAgICAgICAgPHVsIGlkPSJw\
+            cmVmbGlnaHQiIGNsYXNzPSJwcmVmbGlnaHQiIGFyaWEtbGFiZWw9IlByZS1mbGlnaHQiIGhpZGRlbj48L3VsPgogICAgICAgIDx1\
+            bCBpZD0id2FybmluZ3MiIGNsYXNzPSJ3YXJuaW5ncyIgaGlkZGVuPjwvdWw+CiAgICAgICAgPGRpdiBpZD0iZmlsZXMiIGNsYXNz\
+            PSJmaWxlcyIgaGlkZGVuPgogICAgICAgICAgPHAgaWQ9ImZvbGRlciIgY2xhc3M9Im11dGVkIGZvbGRlciI+PC9wPgogICAgICAg\
+            ICAgPHVsIGlkPSJmaWxlLWxpc3QiIGNsYXNzPSJmaWxlLWxpc3QiPjwvdWw+CiAgICAgICAgPC9kaXY+CiAgICAgIDwvc2VjdGlv\
+            bj4KCiAgICAgIDxzZWN0aW9uIGlkPSJsYXlvdXQtcGFuZWwiIGNsYXNzPSJwYW5lbCBnbGFzcyIgYXJpYS1sYWJlbGxlZGJ5PSJs\
+            YXlvdXQtdGl0bGUiPgogICAgICAgIDxkaXYgaWQ9ImRpcmVjdG9yIiBjbGFzcz0iZGlyZWN0b3IiIGhpZGRlbj4KICAgICAgICAg\
+            IDxkaXYgY2xhc3M9InNlY3Rpb24taGVhZCI+PGgyPkRpcmVjdG9yPC9oMj48L2Rpdj4KICAgICAgICAgIDxwIGlkPSJkaXJlY3Rv\
+            ci1zdGF0dXMiIGNsYXNzPSJkaXJlY3Rvci1zdGF0dXMiPjwvcD4KICAgICAgICAgIDxkaXYgaWQ9ImRpcmVjdG9yLXZvaWNlcyIg\
+            Y2xhc3M9ImJ1dHRvbi1yb3ciIGFyaWEtbGFiZWw9IldobyB0aGUgZGlyZWN0b3IgaGVhcnMgc3BlYWtpbmciPjwvZGl2PgogICAg\
+            ICAgICAgPGRpdiBjbGFzcz0iYnV0dG9uLXJvdyI+CiAgICAgICAgICAgIDxidXR0b24gaWQ9ImRpcmVjdG9yLXRha2Utb3ZlciIg\
+            dHlwZT0iYnV0dG9uIiBjbGFzcz0iY2hpcCIgdGl0bGU9IkhvbGQgdGhlIHByb2dyYW1tZSBvbiB5b3VyIG93biBsYXlvdXQgdW50\
+            aWwgeW91IGhhbmQgaXQgYmFjayI+VGFrZSBvdmVyPC9idXR0b24+CiAgICAgICAgICAgIDxidXR0b24gaWQ9ImRpcmVjdG9yLWhh\
+            bmQtYmFjayIgdHlwZT0iYnV0dG9uIiBjbGFzcz0iY2hpcCIgaGlkZGVuIHRpdGxlPSJUaGUgZGlyZWN0b3IgY3V0cyB0byB3aG9l\
+            dmVyIHNwZWFrcyBhZ2FpbiI+SGFuZCBiYWNrIHRvIHRoZSBkaXJlY3RvcjwvYnV0dG9uPgogICAgICAgICAgPC9kaXY+CiAgICAg\
+            ICAgPC9kaXY+CiAgICAgICAgPGRpdiBjbGFzcz0ic2VjdGlvbi1oZWFkIj48aDIgaWQ9ImxheW91dC10aXRsZSI+TGF5b3V0PC9o\
+            Mj48c3BhbiBjbGFzcz0ia2V5cyIgdGl0bGU9IktleWJvYXJkOiBMIG5leHQgbGF5b3V0LCBTIHN3YXAsIFAgbmV4dCBwb3NpdGlv\
+            biAocGlwKSBvciBuZXh0IGZyYW1pbmciPjxrYmQ+TDwva2JkPjxrYmQ+Uzwva2JkPjxrYmQ+UDwva2JkPjwvc3Bhbj48L2Rpdj4K\
+            ICAgICAgICA8ZGl2IGlkPSJsYXlvdXRzIiBjbGFzcz0iYnV0dG9uLXJvdyIgcm9sZT0iZ3JvdXAiIGFyaWEtbGFiZWw9IkxheW91\
+            dCI+PC9kaXY+CiAgICAgICAgPGRpdiBjbGFzcz0iYnV0dG9uLXJvdyI+CiAgICAgICAgICA8YnV0dG9uIGlkPSJzd2FwIiB0eXBl\
+            PSJidXR0b24iIGNsYXNzPSJjaGlwIiBhcmlhLXByZXNzZWQ9ImZhbHNlIj5Td2FwPC9idXR0b24+CiAgICAgICAgPC9kaXY+CiAg\
+            ICAgICAgPGRpdiBjbGFzcz0iZmllbGQtbGFiZWwiIGlkPSJmcmFtaW5ncy1sYWJlbCI+RnJhbWluZzogaG93IGVhY2ggcGljdHVy\
+            ZSBtZWV0cyBpdHMgcGxhY2U8L2Rpdj4KICAgICAgICA8ZGl2IGlkPSJmcmFtaW5ncyIgY2xhc3M9ImJ1dHRvbi1yb3ciIHJvbGU9\
+            Imdyb3VwIiBhcmlhLWxhYmVsbGVkYnk9ImZyYW1pbmdzLWxhYmVsIj48L2Rpdj4KICAgICAgICA8ZGl2IGNsYXNzPSJmaWVsZC1s\
+            YWJlbCIgaWQ9InBvc2l0aW9ucy1sYWJlbCI+UGljdHVyZS1pbi1waWN0dXJlIHBvc2l0aW9uPC9kaXY+CiAgICAgICAgPGRpdiBp\
+            ZD0icG9zaXRpb25zIiBjbGFzcz0iYnV0dG9uLXJvdyIgcm9sZT0iZ3JvdXAiIGFyaWEtbGFiZWxsZWRieT0icG9zaXRpb25zLWxh\
+            YmVsIj48L2Rpdj4KICAgICAgICA8ZGl2IGNsYXNzPSJmaWVsZC1sYWJlbCIgaWQ9InNpemVzLWxhYmVsIj5QaWN0dXJlLWluLXBp\
+            Y3R1cmUgc2l6ZTwvZGl2PgogICAgICAgIDxkaXYgaWQ9InNpemVzIiBjbGFzcz0iYnV0dG9uLXJvdyIgcm9sZT0iZ3JvdXAiIGFy\
+            aWEtbGFiZWxsZWRieT0ic2l6ZXMtbGFiZWwiPjwvZGl2PgogICAgICAgIDxkaXYgaWQ9Imxvb2siIGNsYXNzPSJwbGFuIGxvb2si\
+            IGhpZGRlbj4KICAgICAgICAgIDxsYWJlbD5GaWx0ZXIgPHNlbGVjdCBpZD0ibG9vay1maWx0ZXIiPjwvc2VsZWN0PjwvbGFiZWw+\
+            CiAgICAgICAgICA8bGFiZWwgY2xhc3M9ImludGVuc2l0eSI+SW50ZW5zaXR5IDxzcGFuIGNsYXNzPSJyYW5nZS1yb3ciPjxpbnB1\
+            dCBpZD0ibG9vay1pbnRlbnNpdHkiIHR5cGU9InJhbmdlIiBtaW49IjAiIG1heD0iMTAwIiBzdGVwPSIxIj48b3V0cHV0IGlkPSJs\
+            b29rLWludGVuc2l0eS12YWx1ZSI+MTAwPC9vdXRwdXQ+PC9zcGFuPjwvbGFiZWw+CiAgICAgICAgICA8bGFiZWwgY2xhc3M9Indp\
+            ZGUiPlNvdW5kIG1peCA8aW5wdXQgaWQ9Imxvb2stbWl4IiB0eXBlPSJ0ZXh0IiBsaXN0PSJtaXgtb3B0aW9ucyIgc3BlbGxjaGVj\
+            az0iZmFsc2UiIHBsYWNlaG9sZGVyPSJhbGwiPjwvbGFiZWw+CiAgICAgICAgPC9kaXY+CiAgICAgIDwvc2VjdGlvbj4KCiAgICAg\
+            IDxzZWN0aW9uIGlkPSJwbGFuLXBhbmVsIiBjbGFzcz0icGFuZWwgZ2xhc3MiIGFyaWEtbGFiZWxsZWRieT0icGxhbi10aXRsZSI+\
+            CiAgICAgICAgPGRpdiBjbGFzcz0ic2VjdGlvbi1oZWFkIj48aDIgaWQ9InBsYW4tdGl0bGUiPk5leHQgdGFrZTwvaDI+PC9kaXY+\
+            CiAgICAgICAgPGZvcm0gaWQ9InBsYW4iIGNsYXNzPSJwbGFuIiBhdXRvY29tcGxldGU9Im9mZiI+CiAgICAgICAgICA8bGFiZWw+\
+            U2l6ZSA8c2VsZWN0IG5hbWU9InNpemUiPjwvc2VsZWN0PjwvbGFiZWw+CiAgICAgICAgICA8bGFiZWw+RnJhbWUgcmF0ZSA8c2Vs\
+            ZWN0IG5hbWU9ImZwcyI+PC9zZWxlY3Q+PC9sYWJlbD4KICAgICAgICAgIDxsYWJlbD5FbmNvZGVyIDxzZWxlY3QgbmFtZT0iZW5j\
+            b2RlciI+PC9zZWxlY3Q+PC9sYWJlbD4KICAgICAgICAgIDxsYWJlbD5QcmVzZXQgPHNlbGVjdCBuYW1lPSJwcmVzZXQiPjwvc2Vs\
+            ZWN0PjwvbGFiZWw+CiAgICAgICAgICA8bGFiZWw+Q291bnRkb3duIChzKSA8aW5wdXQgbmFtZT0iY291bnRkb3duIiB0eXBlPSJu\
+            dW1iZXIiIG1pbj0iMCIgbWF4PSI2MCIgc3RlcD0iMSIgaW5wdXRtb2RlPSJudW1lcmljIj48L2xhYmVsPgogICAgICAgICAgPGxh\
+            YmVsPlN0b3AgYWZ0ZXIgKHMpIDxpbnB1dCBuYW1lPSJkdXJhdGlvblNlY29uZHMiIHR5cGU9Im51bWJlciIgbWluPSIxIiBzdGVw\
+            PSIxIiBpbnB1dG1vZGU9Im51bWVyaWMiIHBsYWNlaG9sZGVyPSJ1bnRpbCBzdG9wcGVkIj48L2xhYmVsPgogICAgICAgICAgPGxh\
+            YmVsPkZpbHRlciA8c2VsZWN0IG5hbWU9ImZpbHRlciI+PC9zZWxlY3Q+PC9sYWJlbD4KICAgICAgICAgIDxsYWJlbCBjbGFzcz0i\
+            aW50ZW5zaXR5Ij5JbnRlbnNpdHkgPHNwYW4gY2xhc3M9InJhbmdlLXJvdyI+PGlucHV0IG5hbWU9ImludGVuc2l0eSIgdHlwZT0i\
+            cmFuZ2UiIG1pbj0iMCIgbWF4PSIxMDAiIHN0ZXA9IjEiPjxvdXRwdXQgbmFtZT0iaW50ZW5zaXR5VmFsdWUiPjEwMDwvb3V0cHV0\
+            Pjwvc3Bhbj48L2xhYmVsPgogICAgICAgICAgPGxhYmVsIGNsYXNzPSJ3aWRlIj5Tb3VuZCBtaXggPGlucHV0IG5hbWU9Im1peCIg\
+            dHlwZT0idGV4dCIgbGlzdD0ibWl4LW9wdGlvbnMiIHNwZWxsY2hlY2s9ImZhbHNlIiBwbGFjZWhvbGRlcj0iYWxsIj48L2xhYmVs\
+            PgogICAgICAgICAgPGRhdGFsaXN0IGlkPSJtaXgtb3B0aW9ucyI+PC9kYXRhbGlzdD4KICAgICAgICA8L2Zvcm0+CiAgICAgIDwv\
+            c2VjdGlvbj4KCiAgICAgIDxzZWN0aW9uIGlkPSJub3RpY2VzLXBhbmVsIiBjbGFzcz0icGFuZWwgZ2xhc3MiIGFyaWEtbGFiZWxs\
+            ZWRieT0ibm90aWNlcy10aXRsZSI+CiAgICAgICAgPGRpdiBjbGFzcz0ic2VjdGlvbi1oZWFkIj48aDIgaWQ9Im5vdGljZXMtdGl0\
+            bGUiPk5vdGljZXM8L2gyPjwvZGl2PgogICAgICAgIDxvbCBpZD0ibm90aWNlcyIgY2xhc3M9Im5vdGljZXMiIGFyaWEtbGl2ZT0i\
+            cG9saXRlIj48L29sPgogICAgICAgIDxwIGlkPSJuby1ub3RpY2VzIiBjbGFzcz0ibXV0ZWQiPk5vdGhpbmcgeWV0LjwvcD4KICAg\
+            ICAgPC9zZWN0aW9uPgogICAgPC9zZWN0aW9uPgogIDwvbWFpbj4KCiAgPHNlY3Rpb24gaWQ9ImxpYnJhcnkiIGNsYXNzPSJsaWJy\
+            YXJ5IGdsYXNzIiBhcmlhLWxhYmVsPSJTZXNzaW9uIGxpYnJhcnkiIGhpZGRlbj4KICAgIDxkaXYgY2xhc3M9InNlY3Rpb24taGVh\
+            ZCI+PGgyPkxpYnJhcnk8L2gyPjxzcGFuIGNsYXNzPSJtdXRlZCI+bmV3ZXN0IGZpcnN0PC9zcGFuPjwvZGl2PgogICAgPGZvcm0g\
+            aWQ9ImxpYnJhcnktZmlsdGVycyIgY2xhc3M9InBsYW4gbGlicmFyeS1maWx0ZXJzIiBhdXRvY29tcGxldGU9Im9mZiI+CiAgICAg\
+            IDxsYWJlbD5Gcm9tIDxpbnB1dCBuYW1lPSJmcm9tIiB0eXBlPSJkYXRlIj48L2xhYmVsPgogICAgICA8bGFiZWw+VG8gPGlucHV0\
+            IG5hbWU9InRvIiB0eXBlPSJkYXRlIj48L2xhYmVsPgogICAgICA8bGFiZWw+QXQgbGVhc3QgKG1pbikgPGlucHV0IG5hbWU9Im1p\
+            bk1pbnV0ZXMiIHR5cGU9Im51bWJlciIgbWluPSIwIiBzdGVwPSJhbnkiIGlucHV0bW9kZT0iZGVjaW1hbCI+PC9sYWJlbD4KICAg\
+            ICAgPGxhYmVsPkF0IG1vc3QgKG1pbikgPGlucHV0IG5hbWU9Im1heE1pbnV0ZXMiIHR5cGU9Im51bWJlciIgbWluPSIwIiBzdGVw\
+            PSJhbnkiIGlucHV0bW9kZT0iZGVjaW1hbCI+PC9sYWJlbD4KICAgIDwvZm9ybT4KICAgIDxkaXYgY2xhc3M9ImxpYnJhcnktYm9k\
+            eSI+CiAgICAgIDx1bCBpZD0ibGlicmFyeS1saXN0IiBjbGFzcz0ic2Vzc2lvbi1saXN0Ij48L3VsPgogICAgICA8ZGl2IGlkPSJs\
+            aWJyYXJ5LWRldGFpbCIgY2xhc3M9InNlc3Npb24tZGV0YWlsIj48cCBjbGFzcz0ibXV0ZWQiPkNob29zZSBhIHNlc3Npb24uPC9w\
+            PjwvZGl2PgogICAgPC9kaXY+CiAgPC9zZWN0aW9uPgoKICA8dGVtcGxhdGUgaWQ9ImNhbWVyYS10ZW1wbGF0ZSI+CiAgICA8YXJ0\
+            aWNsZSBjbGFzcz0iY2FtZXJhIGdsYXNzIj4KICAgICAgPGRpdiBjbGFzcz0iY2FtZXJhLW1lZGlhIj4KICAgICAgICA8Y2FudmFz\
+            IGNsYXNzPSJwcmV2aWV3IiB3aWR0aD0iNjQwIiBoZWlnaHQ9IjM2MCI+PC9jYW52YXM+CiAgICAgICAgPGRpdiBjbGFzcz0iY2Ft\
+            ZXJhLXRhZ3MiPgogICAgICAgICAgPHNwYW4gY2xhc3M9ImNhbWVyYS1uYW1lIj48L3NwYW4+CiAgICAgICAgICA8c3BhbiBjbGFz\
+            cz0iY2FtZXJhLXJvbGUiPjwvc3Bhbj4KICAgICAgICA8L2Rpdj4KICAgICAgICA8c3BhbiBjbGFzcz0iY29ubmVjdGlvbiIgZGF0\
+            YS1zdGF0ZT0iY29ubmVjdGluZyI+PC9zcGFuPgogICAgICAgIDxkaXYgY2xhc3M9ImNhbWVyYS1jb3ZlciIgaGlkZGVuPjwvZGl2\
+            PgogICAgICA8L2Rpdj4KICAgICAgPGRpdiBjbGFzcz0iY2FtZXJhLWJvZHkiPgogICAgICAgIDxkbCBjbGFzcz0ic3RhdHMiPgog\
+            ICAgICAgICAgPGRpdiBjbGFzcz0ic3RhdC13aWRlIj48ZHQ+Q2xvY2s8L2R0PjxkZCBjbGFzcz0ic3RhdC1jbG9jayI+PC9kZD48\
+            L2Rpdj4KICAgICAgICAgIDxkaXY+PGR0PkNhcHR1cmU8L2R0PjxkZCBjbGFzcz0ic3RhdC1mcHMiPjwvZGQ+PC9kaXY+CiAgICAg\
+            ICAgICA8ZGl2IGNsYXNzPSJzdGF0LXdpZGUiPjxkdD5EaXNrIGZyZWUgwrcgbGFzdHM8L2R0PjxkZCBjbGFzcz0ic3RhdC1kaXNr\
+            Ij48L2RkPjwvZGl2PgogICAgICAgICAgPGRpdj48ZHQ+RHJvcHM8L2R0PjxkZCBjbGFzcz0ic3RhdC1kcm9wcyI+PC9kZD48L2Rp\
+            dj4KICAgICAgICAgIDxkaXYgY2xhc3M9InN0YXQtd2lkZSI+PGR0PlRlbXBlcmF0dXJlPC9kdD48ZGQgY2xhc3M9InN0YXQtdGVt\
+            cCI+PC9kZD48L2Rpdj4KICAgICAgICAgIDxkaXY+PGR0PlVwbG9hZCBsYWc8L2R0PjxkZCBjbGFzcz0ic3RhdC1sYWciPjwvZGQ+\
+            PC9kaXY+CiAgICAgICAgPC9kbD4KICAgICAgICA8ZGl2IGNsYXNzPSJtZXRlciIgcm9sZT0ibWV0ZXIiIGFyaWEtbGFiZWw9IlNv\
+            dW5kIGxldmVsIiBhcmlhLXZhbHVlbWluPSItNjAiIGFyaWEtdmFsdWVtYXg9IjAiPgogICAgICAgICAgPGRpdiBjbGFzcz0ibWV0\
+            ZXItdHJhY2siPjxkaXYgY2xhc3M9Im1ldGVyLWNvdmVyIj48L2Rpdj48ZGl2IGNsYXNzPSJtZXRlci1wZWFrIj48L2Rpdj48L2Rp\
+            dj4KICAgICAgICAgIDxzcGFuIGNsYXNzPSJtZXRlci10ZXh0Ij48L3NwYW4+CiAgICAgICAgICA8c3BhbiBjbGFzcz0iY2xpcCIg\
+            ZGF0YS1vbj0iZmFsc2UiPkNsaXA8L3NwYW4+CiAgICAgICAgPC9kaXY+CiAgICAgIDwvZGl2PgogICAgPC9hcnRpY2xlPgogIDwv\
+            dGVtcGxhdGU+CjwvYm9keT4KPC9odG1sPgo=
             """),
         "keyboard.js": WebFile(contentType: "text/javascript; charset=utf-8", base64: """
             Ly8gVGhlIHRlcm1pbmFsJ3Mga2V5czogRW50ZXIgc3RhcnRzIGFuZCBzdG9wcyAodHdpY2UsIHNlZSBUYWtlQ29udHJvbHMucHJl\
@@ -1242,6 +1244,31 @@ enum WebFiles {
             aGUgbGlzdCdzIGJvdHRvbSBlZGdlIChpdCBmYWRlcyBvdXQgdGhlbikuICovCmZ1bmN0aW9uIG1hcmtNb3JlKCkgewogIGxpc3Qu\
             ZGF0YXNldC5tb3JlID0gU3RyaW5nKGxpc3Quc2Nyb2xsVG9wICsgbGlzdC5jbGllbnRIZWlnaHQgPCBsaXN0LnNjcm9sbEhlaWdo\
             dCAtIDEpOwp9Cmxpc3QuYWRkRXZlbnRMaXN0ZW5lcignc2Nyb2xsJywgbWFya01vcmUsIHsgcGFzc2l2ZTogdHJ1ZSB9KTsK
+            """),
+        "phase.js": WebFile(contentType: "text/javascript; charset=utf-8", base64: """
+            Ly8gQ2FtZXJhIHBoYXNlIGluIHRoZSBjb21iaW5lZCBwaWN0dXJlOiBob3cgZmFyIGFwYXJ0IGluIHRpbWUgdGhlIGZyYW1lcyBz\
+            aG93biB0b2dldGhlcgovLyB3ZXJlIGNhcHR1cmVkLCBwZXIgcGFpciBvZiBjYW1lcmFzLiBJdCBpcyBjYW1lcmEgdGltaW5nLCBu\
+            b3QgY2xvY2sgZXJyb3IgKHRoZSBjbG9jaydzCi8vIMKxIGZpZ3VyZXMgYXJlIG9uIGVhY2ggY2FtZXJhJ3MgY2FyZCksIGFuZCBp\
+            dCBpcyBzYWlkIGxvdWRseSBwYXN0IGEgcXVhcnRlciBmcmFtZS4KCmNvbnN0ICQgPSAoaWQpID0+IGRvY3VtZW50LmdldEVsZW1l\
+            bnRCeUlkKGlkKTsKY29uc3QgbXMgPSAobnMpID0+IChucyAvIDFlNikudG9GaXhlZCgxKTsKCmV4cG9ydCBjbGFzcyBQaGFzZVBh\
+            bmVsIHsKICBjb25zdHJ1Y3RvcigpIHsKICAgIHRoaXMucm93ID0gJCgncGhhc2UnKTsKICAgIHRoaXMudGV4dCA9ICQoJ3BoYXNl\
+            LXRleHQnKTsKICB9CgogIHVwZGF0ZShzdGF0ZSkgewogICAgY29uc3QgdGFrZSA9IHN0YXRlLnRha2U7CiAgICBjb25zdCBwaGFz\
+            ZSA9IHRha2UgPyB0YWtlLmZyYW1lUGhhc2UgOiBudWxsOwogICAgY29uc3QgcGFpcnMgPSBwaGFzZSA/IHBoYXNlLnBhaXJzID8/\
+            IFtdIDogW107CiAgICB0aGlzLnJvdy5oaWRkZW4gPSBwYWlycy5sZW5ndGggPT09IDA7CiAgICBpZiAocGFpcnMubGVuZ3RoID09\
+            PSAwKSByZXR1cm47CiAgICBjb25zdCBuYW1lcyA9IG5ldyBNYXAoKHN0YXRlLmFnZW50cyA/PyBbXSkubWFwKChhKSA9PiBbYS5p\
+            bmRleCwgYS5jYW1lcmEgfHwgYS5uYW1lXSkpOwogICAgY29uc3QgbmFtZSA9IChzdHJlYW0pID0+IG5hbWVzLmdldCgodGFrZS5w\
+            aGFzZUNhbWVyYXMgPz8gW10pW3N0cmVhbV0pID8/IGBjYW1lcmEgJHtzdHJlYW0gKyAxfWA7CiAgICBjb25zdCB3b3JzdCA9IHBh\
+            aXJzLnJlZHVjZSgoYSwgYikgPT4gKGIuYXBhcnQucDk1TmFub3NlY29uZHMgPiBhLmFwYXJ0LnA5NU5hbm9zZWNvbmRzID8gYiA6\
+            IGEpKTsKICAgIGNvbnN0IG91dE9mU3RlcCA9IHdvcnN0LmFwYXJ0LnA5NU5hbm9zZWNvbmRzICogNCA+IHBoYXNlLnBlcmlvZE5h\
+            bm9zZWNvbmRzOwogICAgY29uc3QgdGV4dCA9IGBQaGFzZSAke3dvcnN0LnN0cmVhbXMubWFwKG5hbWUpLmpvaW4oJyDigJMgJyl9\
+            OiAke21zKHdvcnN0LmFwYXJ0LnA5NU5hbm9zZWNvbmRzKX0gbXMgYXBhcnRgCiAgICAgICsgYCAobWVkaWFuICR7bXMod29yc3Qu\
+            YXBhcnQubWVkaWFuTmFub3NlY29uZHMpfSwgbWF4ICR7bXMod29yc3QuYXBhcnQubWF4TmFub3NlY29uZHMpfSlgCiAgICAgICsg\
+            KG91dE9mU3RlcCA/IGAgwrcgbW9yZSB0aGFuIGEgcXVhcnRlciBmcmFtZSAoJHttcyhwaGFzZS5wZXJpb2ROYW5vc2Vjb25kcyAv\
+            IDQpfSBtcyk6IGZyZWUtcnVubmluZyBjYW1lcmFzOyBnZW5sb2NrZWQgb3Igc3RlZXJlZCBzb3VyY2VzIGxpbmUgdXBgIDogJycp\
+            OwogICAgaWYgKHRoaXMudGV4dC50ZXh0Q29udGVudCAhPT0gdGV4dCkgdGhpcy50ZXh0LnRleHRDb250ZW50ID0gdGV4dDsKICAg\
+            IHRoaXMucm93LmRhdGFzZXQub3V0T2ZTdGVwID0gU3RyaW5nKG91dE9mU3RlcCk7CiAgICB0aGlzLnJvdy50aXRsZSA9ICdDYW1l\
+            cmEgdGltaW5nLCBub3QgY2xvY2sgZXJyb3I6IGhvdyBmYXIgYXBhcnQgdGhlIGZyYW1lcyBzaG93biB0b2dldGhlciB3ZXJlIGNh\
+            cHR1cmVkICg5NXRoIHBlcmNlbnRpbGUpJzsKICB9Cn0K
             """),
         "plan.js": WebFile(contentType: "text/javascript; charset=utf-8", base64: """
             Ly8gVGhlIG5leHQgdGFrZSdzIHNldHRpbmdzOiBjaG9pY2VzIGZyb20gc3RhdGUub3B0aW9ucywgdmFsdWVzIGZyb20gc3RhdGUu\
@@ -1848,11 +1875,13 @@ enum WebFiles {
             OiAxNnB4OyBiYWNrZ3JvdW5kOiAjN2ExZjFmOyBjb2xvcjogI2ZmZjsgYm9yZGVyOiAwOyBib3JkZXItcmFkaXVzOiA2cHg7IHBh\
             ZGRpbmc6IDhweCAxNHB4OyBjdXJzb3I6IHBvaW50ZXI7IH0KLnJlc3VtZSB7IGNvbG9yOiAjZjVhNTI0OyB9CgovKiBUaGUgZGly\
             ZWN0b3I6IGEgY2hpcCBwZXIgY2FtZXJhLCBsaXQgd2hpbGUgaXRzIHBlcnNvbiBzcGVha3MsIHJpbmdlZCB3aGlsZSBvbiBhaXIu\
-            ICovCi5kaXJlY3Rvci1zdGF0dXMgeyBtYXJnaW46IDAuMnJlbSAwIDAuNHJlbTsgb3BhY2l0eTogMC44NTsgfQoudm9pY2Ugewog\
-            IGRpc3BsYXk6IGlubGluZS1ibG9jazsKICBwYWRkaW5nOiAwLjJyZW0gMC42cmVtOwogIGJvcmRlci1yYWRpdXM6IDk5OXB4Owog\
-            IGJvcmRlcjogMXB4IHNvbGlkIHJnYmEoMjU1LCAyNTUsIDI1NSwgMC4yNSk7CiAgb3BhY2l0eTogMC42Owp9Ci52b2ljZVtkYXRh\
-            LXNwZWFraW5nPSJ0cnVlIl0geyBvcGFjaXR5OiAxOyBiYWNrZ3JvdW5kOiByZ2JhKDgwLCAyMDAsIDEyMCwgMC4zNSk7IH0KLnZv\
-            aWNlW2RhdGEtb24tYWlyPSJ0cnVlIl0geyBib3gtc2hhZG93OiAwIDAgMCAycHggI2UzMzsgfQo=
+            ICovCi5kaXJlY3Rvci1zdGF0dXMgeyBtYXJnaW46IDAuMnJlbSAwIDAuNHJlbTsgb3BhY2l0eTogMC44NTsgfQoucGhhc2UgeyBt\
+            YXJnaW46IDAuM3JlbSAwOyBmb250LXZhcmlhbnQtbnVtZXJpYzogdGFidWxhci1udW1zOyBvcGFjaXR5OiAwLjk7IH0KLnBoYXNl\
+            W2RhdGEtb3V0LW9mLXN0ZXA9InRydWUiXSB7IGNvbG9yOiAjZjBiNDI5OyBvcGFjaXR5OiAxOyB9Ci52b2ljZSB7CiAgZGlzcGxh\
+            eTogaW5saW5lLWJsb2NrOwogIHBhZGRpbmc6IDAuMnJlbSAwLjZyZW07CiAgYm9yZGVyLXJhZGl1czogOTk5cHg7CiAgYm9yZGVy\
+            OiAxcHggc29saWQgcmdiYSgyNTUsIDI1NSwgMjU1LCAwLjI1KTsKICBvcGFjaXR5OiAwLjY7Cn0KLnZvaWNlW2RhdGEtc3BlYWtp\
+            bmc9InRydWUiXSB7IG9wYWNpdHk6IDE7IGJhY2tncm91bmQ6IHJnYmEoODAsIDIwMCwgMTIwLCAwLjM1KTsgfQoudm9pY2VbZGF0\
+            YS1vbi1haXI9InRydWUiXSB7IGJveC1zaGFkb3c6IDAgMCAwIDJweCAjZTMzOyB9Cg==
             """),
         "take.js": WebFile(contentType: "text/javascript; charset=utf-8", base64: """
             Ly8gVGhlIHRha2U6IFJlY29yZCBhbmQgU3RvcCwgdGhlIHBoYXNlLCB0aGUgcnVubmluZyB0aW1lLCB0aGUgY291bnRkb3duLCBm\

@@ -82,6 +82,11 @@ struct StudioState: Encodable {
         var files: Files?
         /// In a take cut by the director.
         var director: Director?
+        /// The cameras' phase in the combined picture (camera timing, not clock error),
+        /// from its first frames on: the core's figures as they are, in nanoseconds, its
+        /// streams being the take's cameras in `phaseCameras`' order (agent indices).
+        var framePhase: DualCamCore.FramePhase?
+        var phaseCameras: [Int]
     }
 
     struct Director: Encodable {
@@ -243,7 +248,8 @@ extension StudioState {
                         Director(following: d.following,
                                  speaking: d.speaking.indices.filter { d.speaking[$0] && $0 < t.cameras.count }.map { t.cameras[$0] },
                                  shot: d.shot.map { $0.filter { $0 < t.cameras.count }.map { t.cameras[$0] } }, cuts: d.cuts)
-                    })
+                    },
+                    framePhase: t.framePhase, phaseCameras: t.cameras)
     }
 
     static func layout(_ spec: LayoutSpec, cameras: [Int], width: Int, height: Int) -> Layout {

@@ -21,6 +21,7 @@ import { TakeControls } from './take.js';
 import { PlanForm } from './plan.js';
 import { LayoutControls } from './layout-controls.js';
 import { DirectorPanel } from './director.js';
+import { PhasePanel } from './phase.js';
 import { addNoticeLine } from './notices.js';
 import { installShortcuts } from './keyboard.js';
 import { Library } from './library.js';
@@ -69,6 +70,7 @@ async function main() {
   const take = new TakeControls(plan);
   const layout = new LayoutControls();
   const director = new DirectorPanel();
+  const phase = new PhasePanel();
   installShortcuts({ take, layout });
 
   onState((state) => {
@@ -81,6 +83,7 @@ async function main() {
     plan.update(state);
     layout.update(state);
     director.update(state);
+    phase.update(state);
   });
   onNotice(addNoticeLine);
 
