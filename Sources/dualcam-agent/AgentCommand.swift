@@ -133,6 +133,7 @@ struct Run: AsyncParsableCommand {
             stateDirectory: stateDirectory, spoolDirectory: spool ?? stateDirectory + "/spool", trusted: trusted,
             defaults: defaults,
             simulatedError: capture.simulatedError(), allowRemoteShutdown: allowRemoteShutdown)
+        options.estimateStep = capture.estimateStep(startLocal: options.simulatedError.local(fromTrue: MonotonicTime.now()))
         options.announce = mdns
         options.announceInterface = mdnsInterface
         options.firstPairingWindowSeconds = firstPairingWindow

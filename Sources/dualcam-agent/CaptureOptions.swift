@@ -34,6 +34,14 @@ struct CaptureOptions: ParsableArguments {
     var freeRun = false
     @Option(parsing: .unconditional, help: "Synthetic free-running source: its frames fall this many ms after the shared clock's frame grid (default: an arbitrary phase, as a camera's; for testing).")
     var freeRunPhaseMs: Double?
+    @Option(parsing: .unconditional, help: "Synthetic free-running source: its crystal's error in ppm (+ runs fast; for testing the phase lock).")
+    var freeRunCrystalPpm: Double = 0
+    @Flag(help: "Never steer a free-running camera's frame durations onto the shared frame grid (the phase lock is on by default wherever the source can be steered: the synthetic source, a Pi camera module).")
+    var noPhaseLock = false
+    @Option(parsing: .unconditional, help: "Testing: the node's clock estimate steps by this many µs at --simulate-estimate-step-at-s (0: never), as a re-converging estimate would.")
+    var simulateEstimateStepUs: Double = 0
+    @Option(parsing: .unconditional, help: "Testing: when the clock estimate steps, in seconds after the agent starts.")
+    var simulateEstimateStepAtS: Double = 0
     @Option(help: "V4L2: append each delivered buffer's driver sequence number and timestamp (ns) to this file, to check a camera's timing.")
     var frameLog: String?
     @Option(help: "Sound: synthetic (tone bursts, the default with --source synthetic), alsa (a microphone, the default when --microphone is given), file:PATH (a sound file played as the microphone, its first sample at the take's start; silence after its end) or none.")
@@ -58,6 +66,9 @@ struct CaptureOptions: ParsableArguments {
         try AgentRanges.crf.validate(crf)
         if genlockFlag && freeRun { throw ValidationError("--genlock and --free-run exclude each other") }
         try AgentRanges.freeRunPhaseMs.validate(freeRunPhaseMs)
+        try AgentRanges.freeRunCrystalPpm.validate(freeRunCrystalPpm)
+        try AgentRanges.simulateEstimateStepUs.validate(simulateEstimateStepUs)
+        try AgentRanges.simulateEstimateStepAtS.validate(simulateEstimateStepAtS)
         if let problem = VideoEncoderSettings.problem(encoder: encoder, preset: preset) { throw ValidationError(problem) }
         try AgentRanges.segmentSeconds.validate(segmentSeconds)
         try AgentRanges.inputLatencyMs.validate(inputLatencyMs)
@@ -124,6 +135,8 @@ struct CaptureOptions: ParsableArguments {
         settings.diskReserveBytes = Int64(max(diskReserveMb, 0) * 1e6)
         settings.frameLogPath = frameLog
         settings.freeRunPhaseNanoseconds = freeRunPhaseMs.map { Int64(($0 * 1e6).rounded()) }
+        settings.crystalPPM = freeRunCrystalPpm
+        settings.phaseLock = !noPhaseLock
         settings.audio = try audioSettings(videoSource: settings.source)
         return settings
     }
@@ -154,6 +167,13 @@ struct CaptureOptions: ParsableArguments {
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         if let problem = AudioSettings.fileProblem(path: absolute) { throw ValidationError(problem) }
         return absolute
+    }
+
+    /// `--simulate-estimate-step-us`: nil when not asked for.
+    func estimateStep(startLocal: Int64) -> AgentClock.EstimateStep? {
+        guard simulateEstimateStepUs != 0 else { return nil }
+        return AgentClock.EstimateStep(atLocalNanoseconds: startLocal + Int64(simulateEstimateStepAtS * 1e9),
+                                       nanoseconds: Int64((simulateEstimateStepUs * 1e3).rounded()))
     }
 
     func simulatedError() -> SimulatedClockError {

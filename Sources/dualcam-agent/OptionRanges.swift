@@ -22,6 +22,9 @@ enum AgentRanges {
     static let simulateClockOffsetMs = OptionRange("--simulate-clock-offset-ms", -86_400_000.0...86_400_000, "ms")
     static let simulateClockSkewPpm = OptionRange("--simulate-clock-skew-ppm", -10_000.0...10_000, "ppm")
     static let freeRunPhaseMs = OptionRange("--free-run-phase-ms", 0.0...1_000, "ms")
+    static let freeRunCrystalPpm = OptionRange("--free-run-crystal-ppm", -1_000.0...1_000, "ppm")
+    static let simulateEstimateStepUs = OptionRange("--simulate-estimate-step-us", -10_000.0...10_000, "µs")
+    static let simulateEstimateStepAtS = OptionRange("--simulate-estimate-step-at-s", 0.0...86_400, "seconds")
 
     static let recordDuration = OptionRange("--duration", 0.0...1_000_000_000, "seconds", excludingLowerBound: true)
     static let telemetrySeconds = OptionRange("--telemetry-seconds", 0.1...86_400, "seconds")

@@ -63,6 +63,8 @@ struct ClockSyncOptions: ParsableArguments {
     var thresholdMicroseconds: Int?
     @Option(name: .customLong("clock-sync-timeout"), parsing: .unconditional, help: "Seconds to wait for that before giving up.")
     var timeoutSeconds = 30.0
+    @Flag(name: .customLong("no-phase-lock"), help: "Do not steer free-running cameras onto the shared frame grid in this take (the lock is on by default wherever a camera can be steered: the synthetic source, a Pi camera module; config: phase-lock = off).")
+    var noPhaseLock = false
 
     func validate() throws {
         if let thresholdMicroseconds { try CoordinatorRanges.clockThresholdMicroseconds.validate(thresholdMicroseconds) }
@@ -219,6 +221,10 @@ struct Demo: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Simulated clock offset of the guest agent, ms.") var guestClockOffsetMs = 0.0
     @Option(parsing: .unconditional, help: "Simulated clock skew of the guest agent, ppm.") var guestClockSkewPpm = 0.0
     @Option(parsing: .unconditional, help: "Simulated rate error of the guest's sound card against its clock, ppm.") var guestAudioRatePpm = 0.0
+    @Option(help: "With --free-run: each camera's crystal error in ppm, comma-separated (default: 120,-80).")
+    var crystalPpm: String?
+    @Option(parsing: .unconditional, help: "Testing: the guest's clock estimate steps by this many µs at --guest-estimate-step-at-s (0: never).") var guestEstimateStepUs = 0.0
+    @Option(parsing: .unconditional, help: "Testing: when the guest's clock estimate steps, in seconds after its agent starts.") var guestEstimateStepAtS = 0.0
     @Flag(help: "Pictures only: the agents record no sound.") var noSound = false
     @Option(help: "Sound files played as the agents' microphones from the take's start, one per agent, comma-separated: HOST,GUEST[,...] (WAV or anything FFmpeg decodes; default: tone bursts).")
     var audioFiles: String?
@@ -257,6 +263,19 @@ struct Demo: AsyncParsableCommand {
             }
             options.freeRunPhasesMs = phases.compactMap { $0 }
         }
+        if let crystalPpm {
+            let ppms = crystalPpm.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard freeRun, !ppms.isEmpty, ppms.allSatisfy({ $0.map { (-1000...1000).contains($0) } ?? false }) else {
+                throw ValidationError("--crystal-ppm takes ppm from -1000 to 1000, comma-separated, with --free-run")
+            }
+            options.crystalPPMs = ppms.compactMap { $0 }
+        }
+        options.phaseLock = !clockSync.noPhaseLock
+        guard (-10_000...10_000).contains(guestEstimateStepUs), (0...86_400).contains(guestEstimateStepAtS) else {
+            throw ValidationError("--guest-estimate-step-us takes -10000 to 10000 µs, --guest-estimate-step-at-s 0 to 86400 s")
+        }
+        options.guestEstimateStepMicroseconds = guestEstimateStepUs
+        options.guestEstimateStepAtSeconds = guestEstimateStepAtS
         options.guestClockOffsetMs = guestClockOffsetMs
         options.guestClockSkewPPM = guestClockSkewPpm
         options.guestAudioRatePPM = guestAudioRatePpm

@@ -78,6 +78,11 @@ struct TakeOptions: ParsableArguments {
         if let director = plan.director { progress(director.summary) }
         plan.clockThresholdNanoseconds = clockSync.thresholdNanoseconds
         plan.clockSyncTimeoutNanoseconds = clockSync.timeoutNanoseconds
+        plan.phaseLock = !clockSync.noPhaseLock
+        if plan.phaseLock, !(try config.phaseLock()) {
+            plan.phaseLock = false
+            progress("no phase lock (phase-lock = off in \(config.path))")
+        }
         return plan
     }
 }

@@ -30,7 +30,8 @@ protocol FrameSource {
     /// encoder falls behind instead of losing frames.
     var isPaced: Bool { get }
     /// True when frames are taken on the shared clock's grid (the genlocked synthetic
-    /// source): one meant for T0 may then be stamped a clock error before it.
+    /// source, or a free-running one the phase lock steers onto it): one meant for T0 may
+    /// then be stamped a clock error (or the lock's residual) before it.
     var isGenlocked: Bool { get }
 }
 

@@ -261,7 +261,8 @@ enum SourceFactory {
         case .synthetic:
             return SyntheticSource(width: settings.width, height: settings.height, rate: settings.rate,
                                    genlock: settings.genlock, clock: clock, startShared: gridFromShared,
-                                   identity: settings.patternIdentity, freeRunPhase: settings.freeRunPhaseNanoseconds)
+                                   identity: settings.patternIdentity, freeRunPhase: settings.freeRunPhaseNanoseconds,
+                                   crystalPPM: settings.crystalPPM, phaseLock: settings.phaseLock)
         case .v4l2(let device, let pixelFormat):
             // What was set on this camera comes back whenever it is opened (a replug too).
             CameraControlsService.current.withLockedValue { $0 }?.reapply(device: device)

@@ -3,9 +3,11 @@ import DualCamMedia
 import DualCamNet
 
 /// The DCTC test pattern over a moving picture. Genlocked, frame k is captured at the
-/// shared instant k·P; free-running, frames follow the local clock from an arbitrary
-/// phase, as a real camera's would. The code in each frame is the true capture instant,
-/// so a wrong clock shows up as differing codes across agents.
+/// shared instant k·P; free-running, it behaves as a camera module's sensor: frames from
+/// an arbitrary phase, at its own crystal's rate (`FreeRunSensor`), each frame's duration
+/// steerable within the sensor's limit, which the phase lock uses to put its frames on
+/// the shared grid. The code in each frame is the true capture instant, so a wrong clock
+/// shows up as differing codes across agents.
 struct SyntheticSource: FrameSource {
     let rate: FrameRate
     let genlock: Bool
@@ -13,8 +15,7 @@ struct SyntheticSource: FrameSource {
     let width: Int
     let height: Int
     private var nextSharedFrame: Int64
-    private let freeRunStartLocal: Int64
-    private var freeRunFrame: Int64 = 0
+    private var sensor: FreeRunSensor
     private var frameCounter: Int64 = 0
     private let pictures: PicturePool
     private let pattern: SyntheticPattern
@@ -24,7 +25,7 @@ struct SyntheticSource: FrameSource {
     /// `freeRunPhase`: free-running, its frames start this far after a frame of the shared
     /// grid (nil: an arbitrary phase; without a clock estimate, too).
     init(width: Int, height: Int, rate: FrameRate, genlock: Bool, clock: AgentClock, startShared: Int64?,
-         identity: PatternIdentity? = nil, freeRunPhase: Int64? = nil) {
+         identity: PatternIdentity? = nil, freeRunPhase: Int64? = nil, crystalPPM: Double = 0, phaseLock: Bool = false) {
         self.width = width
         self.height = height
         self.rate = rate
@@ -42,21 +43,30 @@ struct SyntheticSource: FrameSource {
         self.nextSharedFrame = GenlockGrid(rate: rate).frameIndex(atOrAfter: t0Shared - rate.periodNanoseconds / 2)
         let t0Local = clock.estimate?.local(fromShared: t0Shared) ?? localNow
         // A free-running camera starts at an arbitrary phase of its own period.
+        let firstLocal: Int64
         if let phase = freeRunPhase, let estimate = clock.estimate {
             let grid = rate.instant(ofFrame: rate.firstFrame(atOrAfter: t0Shared))
-            self.freeRunStartLocal = estimate.local(fromShared: grid + phase % rate.periodNanoseconds)
+            firstLocal = estimate.local(fromShared: grid + phase % rate.periodNanoseconds)
         } else {
-            self.freeRunStartLocal = t0Local + (t0Local &* 2_654_435_761 & 0x7fff_ffff) % rate.periodNanoseconds
+            firstLocal = t0Local + (t0Local &* 2_654_435_761 & 0x7fff_ffff) % rate.periodNanoseconds
         }
+        self.sensor = FreeRunSensor(rate: rate, firstLocal: firstLocal, crystalPPM: crystalPPM,
+                                    lock: genlock || !phaseLock ? nil : FreeRunSensor.lock(rate: rate))
     }
+
+    /// Whether this source steers its frames onto the shared grid (free-running with the lock on).
+    var isPhaseLocked: Bool { !genlock && sensor.lock != nil }
 
     var codedSize: (width: Int, height: Int) { (width, height) }
     var deliversH264: Bool { false }
     var isPaced: Bool { true }
-    var isGenlocked: Bool { genlock }
+    /// Steered onto the grid, a free-running sensor's frame meant for T0 is stamped as near
+    /// it as a genlocked one's (the lock holds within 0.5 ms from well before T0: it starts
+    /// with the camera at Prepare), so it starts the take the same way.
+    var isGenlocked: Bool { genlock || isPhaseLocked }
 
     var description: String {
-        "synthetic DCTC \(width)x\(height)@\(rate) \(genlock ? "genlocked" : "free-running")"
+        "synthetic DCTC \(width)x\(height)@\(rate) \(genlock ? "genlocked" : isPhaseLocked ? "free-running, phase-locked" : "free-running")"
             + (pattern.identity.map { " labelled \($0.name) (\($0.role))" } ?? "")
     }
 
@@ -67,14 +77,14 @@ struct SyntheticSource: FrameSource {
             if genlock, let estimate = clock.estimate {
                 local = estimate.local(fromShared: rate.instant(ofFrame: nextSharedFrame))
             } else {
-                local = freeRunStartLocal + rate.instant(ofFrame: freeRunFrame)
+                local = sensor.nextLocal
             }
             // Likewise the last frame is the one whose instant is more than half a period
             // before the stop instant.
             if let stop = stopLocalNanoseconds(), local >= stop - rate.periodNanoseconds / 2 { return nil }
             let trueInstant = clock.simulatedError.trueTime(fromLocal: local)
             let now = MonotonicTime.now()
-            advance()
+            advance(capturedLocal: local)
             // A frame is lost when a camera would have lost it: once every one of its
             // driver buffers filled while none was dequeued (V4L2Capture.bufferCount, the
             // agent's own cameras'). A CPU quota or a busy node stalls this thread for tens of
@@ -94,8 +104,8 @@ struct SyntheticSource: FrameSource {
         }
     }
 
-    private mutating func advance() {
+    private mutating func advance(capturedLocal local: Int64) {
         nextSharedFrame += 1
-        freeRunFrame += 1
+        if !genlock { sensor.captured(local: local, shared: clock.estimate?.shared(fromLocal: local)) }
     }
 }

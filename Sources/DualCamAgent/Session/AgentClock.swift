@@ -12,11 +12,23 @@ public final class AgentClock: Sendable {
 
     static var configuration: ClockEstimator.Configuration { .agent }
 
-    public init(simulatedError: SimulatedClockError, source: any TimeSource = SystemClock()) {
+    /// Testing: from a local instant on, the estimate is off by `nanoseconds` more, as an
+    /// estimate that re-converges after a disturbance steps (`--simulate-estimate-step-us`).
+    public struct EstimateStep: Sendable, Hashable {
+        public var atLocalNanoseconds: Int64
+        public var nanoseconds: Int64
+        public init(atLocalNanoseconds: Int64, nanoseconds: Int64) {
+            (self.atLocalNanoseconds, self.nanoseconds) = (atLocalNanoseconds, nanoseconds)
+        }
+    }
+    private let estimateStep: EstimateStep?
+
+    public init(simulatedError: SimulatedClockError, source: any TimeSource = SystemClock(), estimateStep: EstimateStep? = nil) {
         self.simulatedError = simulatedError
         self.source = source
         self.estimator = NIOLockedValueBox(ClockEstimator(configuration: AgentClock.configuration))
         self.standalone = nil
+        self.estimateStep = estimateStep
     }
 
     /// The agent's local clock: what every part of the agent uses, except DCTC codes.
@@ -32,7 +44,12 @@ public final class AgentClock: Sendable {
         estimator.withLockedValue { $0.add(sample) }
     }
 
-    public var estimate: ClockEstimate? { standalone ?? estimator.withLockedValue { $0.estimate } }
+    public var estimate: ClockEstimate? {
+        if let standalone { return standalone }
+        guard var estimate = estimator.withLockedValue({ $0.estimate }) else { return nil }
+        if let step = estimateStep, localNow() >= step.atLocalNanoseconds { estimate.offsetNanoseconds += Double(step.nanoseconds) }
+        return estimate
+    }
 
     /// A lone node (`dualcam-agent record`) has no coordinator: its own clock is the
     /// session's clock.
@@ -44,6 +61,7 @@ public final class AgentClock: Sendable {
         self.estimator = NIOLockedValueBox(ClockEstimator(configuration: AgentClock.configuration))
         self.standalone = ClockEstimate(offsetNanoseconds: 0, rate: 0, referenceLocalNanoseconds: 0,
                                         errorBoundNanoseconds: 0, state: .locked, samplesUsed: 0)
+        self.estimateStep = nil
     }
 
     public func nextPollInterval() -> Int64 { estimator.withLockedValue { $0.nextPollInterval() } }

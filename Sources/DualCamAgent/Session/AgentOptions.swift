@@ -13,6 +13,8 @@ public struct AgentOptions: Sendable {
     public var trusted: Set<DeviceID>
     public var defaults: RecordingSettings
     public var simulatedError: SimulatedClockError
+    /// Testing: a step of the clock estimate at an instant (`--simulate-estimate-step-us`).
+    public var estimateStep: AgentClock.EstimateStep?
     /// Exit when the Shutdown message arrives (demo and tests); a service ignores it.
     public var allowRemoteShutdown: Bool
     /// Announce this agent as `_dualcam._tcp` through Avahi.

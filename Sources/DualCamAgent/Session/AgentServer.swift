@@ -30,7 +30,7 @@ public struct AgentServer: Sendable {
     /// receives the bound port (useful with port 0).
 
     public func run(onListening: @Sendable (Int) -> Void) async throws {
-        let clock = AgentClock(simulatedError: options.simulatedError)
+        let clock = AgentClock(simulatedError: options.simulatedError, estimateStep: options.estimateStep)
         let logger = self.logger
         // The camera between takes (the preview), shared by the connections one after another.
         let camera = IdleCamera(settings: options.defaults, clock: clock, logger: logger)

@@ -28,6 +28,11 @@ public struct RecordingSettings: Sendable {
     /// shared clock's frame grid (nil: an arbitrary phase, as a camera's). For tests and
     /// demonstrations that need a known worst case.
     public var freeRunPhaseNanoseconds: Int64?
+    /// The synthetic free-running source's crystal error in ppm (+: its frames come early).
+    public var crystalPPM: Double = 0
+    /// A free-running source that can be steered is phase-locked onto the shared grid:
+    /// the agent's `--no-phase-lock` turns it off for good, a Prepare's for its take.
+    public var phaseLock = true
     /// V4L2: where each delivered buffer's sequence and driver timestamp is logged.
     public var frameLogPath: String?
     /// The node's microphone (agent-side, like the camera).
@@ -69,13 +74,16 @@ public struct RecordingSettings: Sendable {
         // A source genlocks when the session asks and the agent was not told to free-run
         // (`--free-run` is the node's own camera behaviour, which a Prepare cannot change).
         s.genlock = video.genlock && genlock
+        s.phaseLock = phaseLock && !video.phaseLockOff
         return s
     }
 
     public var wire: Dualcam_V1_VideoSettings {
-        Dualcam_V1_VideoSettings(width: width, height: height, rate: rate, encoder: encoder, preset: preset, crf: crf,
-                                 bitrate: bitrate, segmentMilliseconds: Int(segmentNanoseconds / 1_000_000),
-                                 genlock: genlock)
+        var video = Dualcam_V1_VideoSettings(width: width, height: height, rate: rate, encoder: encoder, preset: preset, crf: crf,
+                                             bitrate: bitrate, segmentMilliseconds: Int(segmentNanoseconds / 1_000_000),
+                                             genlock: genlock)
+        video.phaseLockOff = !phaseLock
+        return video
     }
 
     /// `--preset auto`: the encoder measures its presets at Prepare (EncoderProbe).

@@ -18,6 +18,15 @@ public struct DemoOptions: Sendable {
     public var layout = LayoutSpec(kind: .pip)
     public var filter = Filter(kind: .none)
     public var genlock = true
+    /// Free-running cameras are steered onto the grid (`--no-phase-lock`: not).
+    public var phaseLock = true
+    /// Free-running: each synthetic sensor's crystal error in ppm, in camera order (host
+    /// +120, guest −80, as two cheap modules might be; further cameras repeat the list).
+    public var crystalPPMs: [Double] = [120, -80]
+    /// Testing: the guest's clock estimate steps by this many µs at this many seconds
+    /// after it starts (0: never).
+    public var guestEstimateStepMicroseconds = 0.0
+    public var guestEstimateStepAtSeconds = 0.0
     public var guestClockOffsetMs = 0.0
     public var guestClockSkewPPM = 0.0
     /// With free-running cameras, each one's phase in ms after the frame grid, in camera
@@ -142,12 +151,19 @@ public struct DemoRunner {
                         "--mdns-interface", "lo"]
             if !options.genlock { args.append("--free-run") }
             if !options.genlock, i < options.freeRunPhasesMs.count { args += ["--free-run-phase-ms", "\(options.freeRunPhasesMs[i])"] }
+            if !options.genlock, !options.crystalPPMs.isEmpty {
+                args += ["--free-run-crystal-ppm", "\(options.crystalPPMs[i % options.crystalPPMs.count])"]
+            }
             if !options.sound { args += ["--audio", "none"] }
             if let file = soundFiles?[i] { args += ["--audio", "file:" + file] }
             if role == "guest" {
                 args += ["--simulate-clock-offset-ms", "\(options.guestClockOffsetMs)",
                          "--simulate-clock-skew-ppm", "\(options.guestClockSkewPPM)",
                          "--simulate-audio-rate-ppm", "\(options.guestAudioRatePPM)"]
+                if options.guestEstimateStepMicroseconds != 0 {
+                    args += ["--simulate-estimate-step-us", "\(options.guestEstimateStepMicroseconds)",
+                             "--simulate-estimate-step-at-s", "\(options.guestEstimateStepAtSeconds)"]
+                }
             }
             children.append(try ChildAgent(executable: options.agentExecutable, role: role, arguments: args,
                                            logPath: scratch + "/agent\(i).log"))
@@ -165,6 +181,7 @@ public struct DemoRunner {
         plan.director = options.director
         plan.loudnessTarget = options.loudnessTarget
         plan.genlock = options.genlock
+        plan.phaseLock = options.phaseLock
         plan.clockThresholdNanoseconds = options.clockThresholdNanoseconds
         plan.clockSyncTimeoutNanoseconds = options.clockSyncTimeoutNanoseconds
         launched = true

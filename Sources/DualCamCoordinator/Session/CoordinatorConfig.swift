@@ -10,7 +10,7 @@ import Foundation
 /// as `--require`), `library` (the folder of sessions, as `--out`), `director`, `style`,
 /// `min-shot`, `switch-delay` (the director, as the flags of the same names).
 public struct CoordinatorConfig: Sendable {
-    public static let keys = ["layout", "require", "library", "director", "style", "min-shot", "switch-delay"]
+    public static let keys = ["layout", "require", "library", "director", "style", "min-shot", "switch-delay", "phase-lock"]
     public var values: [String: String] = [:]
     /// Lines that could not be read, with their number: every command that reads the file
     /// refuses it (`check`), never a silent default.
@@ -95,6 +95,15 @@ public struct CoordinatorConfig: Sendable {
                                               switchDelay: try switchDelay ?? seconds("switch-delay"))
         } catch let error as CoordinatorError where mode == nil {
             throw CoordinatorError("\(path): \(error)")
+        }
+    }
+
+    /// `phase-lock = on|off` (default on).
+    public func phaseLock() throws -> Bool {
+        switch values["phase-lock"]?.lowercased() {
+        case nil, "on", "yes", "true": return true
+        case "off", "no", "false": return false
+        case let other?: throw CoordinatorError("\(path): phase-lock = \(other) is not on or off")
         }
     }
 

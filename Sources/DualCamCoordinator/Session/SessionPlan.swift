@@ -27,6 +27,9 @@ public struct SessionPlan: Sendable {
     public var fitsSizeToCameras = false
     public var fitsRateToCameras = false
     public var genlock: Bool = true
+    /// Free-running cameras that can be steered are phase-locked onto the shared grid
+    /// (`--no-phase-lock`, config `phase-lock = off`: not in this take).
+    public var phaseLock = true
     public var layout: LayoutSpec = LayoutSpec(kind: .pip)
     /// Applied to the combined file only; the per-camera files are never re-encoded.
     public var filter = Filter(kind: .none)
@@ -82,8 +85,10 @@ public struct SessionPlan: Sendable {
     }
 
     var videoSettings: Dualcam_V1_VideoSettings {
-        Dualcam_V1_VideoSettings(width: width, height: height, rate: rate, encoder: encoder, preset: preset, crf: crf,
-                                 bitrate: bitrate, segmentMilliseconds: segmentMilliseconds, genlock: genlock)
+        var video = Dualcam_V1_VideoSettings(width: width, height: height, rate: rate, encoder: encoder, preset: preset, crf: crf,
+                                             bitrate: bitrate, segmentMilliseconds: segmentMilliseconds, genlock: genlock)
+        video.phaseLockOff = !phaseLock
+        return video
     }
 }
 

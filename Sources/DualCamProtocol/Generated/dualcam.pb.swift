@@ -852,6 +852,10 @@ public nonisolated struct Dualcam_V1_VideoSettings: Sendable {
   /// synthetic source only
   public var genlock: Bool = false
 
+  /// Free-running sources that can be steered (the synthetic source, a Pi camera module)
+  /// are phase-locked onto the shared frame grid unless this is set (--no-phase-lock).
+  public var phaseLockOff: Bool = false
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -2629,7 +2633,7 @@ nonisolated extension Dualcam_V1_ClockStatus: SwiftProtobuf.Message, SwiftProtob
 
 nonisolated extension Dualcam_V1_VideoSettings: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".VideoSettings"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}width\0\u{1}height\0\u{3}fps_num\0\u{3}fps_den\0\u{1}encoder\0\u{1}preset\0\u{1}crf\0\u{1}bitrate\0\u{3}segment_ms\0\u{1}genlock\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}width\0\u{1}height\0\u{3}fps_num\0\u{3}fps_den\0\u{1}encoder\0\u{1}preset\0\u{1}crf\0\u{1}bitrate\0\u{3}segment_ms\0\u{1}genlock\0\u{3}phase_lock_off\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2647,6 +2651,7 @@ nonisolated extension Dualcam_V1_VideoSettings: SwiftProtobuf.Message, SwiftProt
       case 8: try { try decoder.decodeSingularUInt64Field(value: &self.bitrate) }()
       case 9: try { try decoder.decodeSingularUInt32Field(value: &self.segmentMs) }()
       case 10: try { try decoder.decodeSingularBoolField(value: &self.genlock) }()
+      case 11: try { try decoder.decodeSingularBoolField(value: &self.phaseLockOff) }()
       default: break
       }
     }
@@ -2683,6 +2688,9 @@ nonisolated extension Dualcam_V1_VideoSettings: SwiftProtobuf.Message, SwiftProt
     if self.genlock != false {
       try visitor.visitSingularBoolField(value: self.genlock, fieldNumber: 10)
     }
+    if self.phaseLockOff != false {
+      try visitor.visitSingularBoolField(value: self.phaseLockOff, fieldNumber: 11)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2697,6 +2705,7 @@ nonisolated extension Dualcam_V1_VideoSettings: SwiftProtobuf.Message, SwiftProt
     if lhs.bitrate != rhs.bitrate {return false}
     if lhs.segmentMs != rhs.segmentMs {return false}
     if lhs.genlock != rhs.genlock {return false}
+    if lhs.phaseLockOff != rhs.phaseLockOff {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
