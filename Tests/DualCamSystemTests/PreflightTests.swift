@@ -128,8 +128,15 @@ import Testing
         #expect(try config.layout()?.kind == .splitVertical)
         #expect(config.required == ["host", "guest"])
         #expect(config.library == NSHomeDirectory() + "/Films")
-        #expect(config.problems == ["\(path) line 5: unknown key `colour`; the keys are layout, require, library, director, style, min-shot, switch-delay"])
+        #expect(config.problems == ["\(path) line 5: unknown key `colour`; the keys are layout, require, library, director, style, min-shot, switch-delay, phase-lock"])
         #expect(throws: CoordinatorError.self) { try config.check() }
+
+        // The phase lock's key: on unless the file says off; a word it does not know is refused.
+        #expect(try config.phaseLock())
+        try "phase-lock = off\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(try !CoordinatorConfig(path: path).phaseLock())
+        try "phase-lock = sometimes\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(throws: CoordinatorError.self) { try CoordinatorConfig(path: path).phaseLock() }
 
         // The director's keys, each under the flag of the same name.
         try "director = auto\nstyle = calm\nmin-shot = 4\n".write(toFile: path, atomically: true, encoding: .utf8)

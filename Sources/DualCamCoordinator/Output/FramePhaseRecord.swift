@@ -55,8 +55,9 @@ struct FramePhaseRecord: Codable, Sendable, Equatable {
     static func advice(genlocked: Bool) -> String {
         genlocked
             ? "genlocked sources should line up: check each camera's clock (the clock truth above) and its frame drops"
-            : "the cameras run free, each at its own phase: sources that can be steered or genlocked (the synthetic "
-                + "source's --genlock) line them up; a higher frame rate halves the worst case"
+            : "the cameras run free, each at its own phase: a camera that can be steered is phase-locked onto the grid "
+                + "(on unless --no-phase-lock; the synthetic source's --free-run), a genlocked one starts on it; a higher "
+                + "frame rate halves the worst case"
     }
 
     /// The warning for the manifest and the take's end, when out of step.

@@ -46,10 +46,13 @@ enum Preflight {
             if let bound = node.clockBoundNanoseconds {
                 // The clock's figure says nothing of when the camera captures: a camera that
                 // runs free can be up to half a frame from the others however good its clock.
+                // A steered one is held on the grid (docs/CLOCK.md, the phase lock).
                 let free = nodes.count > 1 && !source.contains("genlocked")
-                parts.append("clock ±\(bound / 1000) µs" + (free ? String(
-                    format: ", runs free: up to %.1f ms (half a frame) from the others, phase shown live",
-                    Double(plan.rate.periodNanoseconds) / 2e6) : ""))
+                let steered = source.contains("phase-locked")
+                parts.append("clock ±\(bound / 1000) µs" + (!free ? "" : steered
+                    ? ", runs free, phase-locked onto the shared grid (within 0.5 ms once locked), phase shown live"
+                    : String(format: ", runs free: up to %.1f ms (half a frame) from the others, phase shown live",
+                             Double(plan.rate.periodNanoseconds) / 2e6)))
             }
             if let t = node.temperatureC { parts.append(String(format: "%.0f °C", t)) }
             out.append("  \(node.name) [\(node.role)]: " + parts.joined(separator: " · "))
