@@ -6,12 +6,14 @@ import NIOCore
 /// connections. Without it, a thousand idle sockets from anywhere used up the agent's
 /// open files and the next recording failed ("Too many open files").
 ///
-/// Nobody can be told apart before the handshake, so a full agent makes room rather than
-/// turning the newcomer away: it closes the oldest stranger of the newcomer's address, or,
-/// when the total is reached, the oldest of the address holding the most. A flood thus
-/// evicts itself, while the paired coordinator's connection (one from its address, done
-/// with its handshake in milliseconds) gets in; once its certificate is verified it stops
-/// counting.
+/// Nobody is known before the handshake ends, so a full agent makes room rather than
+/// turning the newcomer away: it closes a stranger of the newcomer's address, or, when the
+/// total is reached, one of the address holding the most. Which one is ranked by what each
+/// has proved so far (`Proof`): one that has sent a whole ClientHello outranks one that
+/// sent nothing or a fragment (what a half-open flood costs nothing to send), and among
+/// equals the oldest goes. A flood from the coordinator's own address thus evicts itself,
+/// while the paired coordinator's connection, whose ClientHello is whole in its first
+/// packet, survives until its certificate is verified, and then stops counting.
 public final class ConnectionAdmission: Sendable {
     public struct Limits: Sendable {
         public var perAddress: Int
@@ -34,11 +36,25 @@ public final class ConnectionAdmission: Sendable {
         }
 
         public func release() { admission.release(id) }
+
+        /// The peer got this far: it now outranks those that did not.
+        public func proved(_ proof: Proof) { admission.proved(id, proof) }
+    }
+
+    /// How far a stranger's handshake got.
+    public enum Proof: Int, Sendable, Comparable {
+        /// Connected; nothing or part of a TLS record received.
+        case connected
+        /// A whole first TLS record (the ClientHello) received.
+        case clientHello
+
+        public static func < (a: Proof, b: Proof) -> Bool { a.rawValue < b.rawValue }
     }
 
     private struct Holder {
         var address: String
         var close: @Sendable () -> Void
+        var proof = Proof.connected
     }
 
     private struct State {
@@ -71,7 +87,8 @@ public final class ConnectionAdmission: Sendable {
             var eviction: Eviction?
             let mine = s.holders.filter { $0.value.address == key }
             let full = mine.count >= limits.perAddress ? mine : (s.holders.count >= limits.total ? busiest(s.holders) : [:])
-            if let oldest = full.keys.min() {
+            // The least proved first, then the oldest.
+            if let oldest = full.min(by: { ($0.value.proof, $0.key) < ($1.value.proof, $1.key) })?.key {
                 victim = s.holders.removeValue(forKey: oldest)
                 s.evicted += 1
                 eviction = Eviction(count: s.evicted, address: victim?.address ?? key, perAddressFull: mine.count >= limits.perAddress)
@@ -93,6 +110,12 @@ public final class ConnectionAdmission: Sendable {
 
     /// Unauthenticated connections held now (for tests and telemetry).
     public var held: Int { state.withLockedValue { $0.holders.count } }
+
+    fileprivate func proved(_ id: UInt64, _ proof: Proof) {
+        state.withLockedValue { s in
+            if let held = s.holders[id], held.proof < proof { s.holders[id]?.proof = proof }
+        }
+    }
 
     fileprivate func release(_ id: UInt64) {
         _ = state.withLockedValue { $0.holders.removeValue(forKey: id) }

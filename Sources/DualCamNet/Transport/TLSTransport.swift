@@ -113,6 +113,7 @@ public enum TLSTransport {
                         }
                     }
                     let handshake = channel.eventLoop.makePromise(of: Void.self)
+                    try channel.pipeline.syncOperations.addHandler(ClientHelloWatch(ticket: ticket))
                     try channel.pipeline.syncOperations.addHandler(handler)
                     try channel.pipeline.syncOperations.addHandler(HandshakeWaiter(promise: handshake))
                     try addProtocolHandlers(to: channel, side: .agent, clock: clock)
