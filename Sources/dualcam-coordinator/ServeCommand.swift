@@ -25,6 +25,8 @@ struct Serve: AsyncParsableCommand {
     @OptionGroup var state: StateOption
     @OptionGroup var studio: StudioOptions
     @Flag(help: "No studio (browser screen): the terminal only.") var noStudio = false
+    @Flag(help: "A `start` from a pipe records even when a node of the rig is missing or NOT READY (at a terminal, Enter asks and a second Enter confirms).")
+    var allowMissing = false
 
     func run() async throws {
         Interrupts.install()
@@ -57,7 +59,7 @@ struct Serve: AsyncParsableCommand {
                 CommandSupport.say("studio: \(error); the terminal still drives the rig")
             }
         }
-        TerminalClient(rig: rig, serving: true, startPlan: plan).attach(keys: true, takesInterrupts: true, onQuit: {
+        TerminalClient(rig: rig, serving: true, startPlan: plan, allowMissing: allowMissing).attach(keys: true, takesInterrupts: true, onQuit: {
             rig.shutdown(sendShutdown: false)
         })
         await loop.value

@@ -101,6 +101,33 @@ import Testing
                              paired: ["A"], named: true).isEmpty)
     }
 
+    /// `serve`'s Enter (issue 36, item 1): a node of the rig that is NOT READY or not here
+    /// makes the first Enter ask and the second record; a `start` from a pipe is refused
+    /// unless `--allow-missing`; a rig with every node ready just starts.
+    @Test func serveAsksBeforeRecordingWithoutANodeOfTheRig() {
+        func agent(_ name: String, _ id: String, problem: String?, connected: Bool = true) -> AgentStatus {
+            let role = ["A": "host", "B": "guest"][id] ?? "camera"
+            var status = AgentStatus(name: name, role: role, cameraName: "", deviceID: id, address: "127.0.0.1:1",
+                                     connection: connected ? .connected : .connecting, clock: nil, telemetry: nil,
+                                     uploadLagSeconds: nil, complete: false, givenUp: false)
+            status.sourceProblem = problem
+            return status
+        }
+        let missingCamera = "camera /dev/video9 is missing: plug it in, or set `device =` in agent.conf"
+        let rig = LeftOutNodes(rig: [agent("pi-host", "A", problem: nil), agent("pi-guest", "B", problem: missingCamera),
+                                     agent("pi-cam3", "C", problem: nil, connected: false)])
+        #expect(rig.sentences == ["pi-guest [guest] is NOT READY: \(missingCamera).",
+                                  "pi-cam3 [camera] is NOT HERE: it has not answered yet; check that dualcam-agent runs there."])
+        guard case .ask(let question) = rig.startGate(armed: false, atTerminal: true, allowMissing: false) else {
+            Issue.record("the first Enter did not ask"); return
+        }
+        #expect(question.hasPrefix(rig.sentences.joined(separator: " ")) && question.contains("Record without pi-guest and pi-cam3? Enter again"))
+        #expect(rig.startGate(armed: true, atTerminal: true, allowMissing: false) == .go)
+        #expect(rig.startGate(armed: false, atTerminal: false, allowMissing: false) == .refuse(rig.refusal))
+        #expect(rig.startGate(armed: false, atTerminal: false, allowMissing: true) == .go)
+        #expect(LeftOutNodes(rig: [agent("pi-host", "A", problem: nil)]).startGate(armed: false, atTerminal: false, allowMissing: false) == .go)
+    }
+
     @Test func requiredAgentsAnswerByNameOrRole() {
         let connected = [(name: "pi-a", role: "host"), (name: "pi-b", role: "guest")]
         #expect(RequiredAgents.parse(" Host, guest ,") == ["host", "guest"])

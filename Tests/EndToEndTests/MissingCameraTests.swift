@@ -59,6 +59,11 @@ extension EndToEnd.MissingCameraTests {
         try #require(serve.waitForErr(containing: "rig up", seconds: 60) != nil, "\(serve.errTail())")
         #expect(serve.waitForErr(containing: "rec-host [host] is NOT READY: camera \(device) is missing: plug it in", seconds: 10) != nil,
                 "said as the rig comes up: \(serve.errTail())")
+        // A `start` from a pipe does not record without it: it says why and what to do.
+        serve.type("start")
+        #expect(serve.waitForErr(containing: "Not recording without it: start again once it is ready, or give --allow-missing", seconds: 10) != nil,
+                "\(serve.errTail())")
+        #expect(!serve.err.text.contains("recording 2"), "a take started without the host: \(serve.errTail())")
         // A file is no camera: a new reason, within the 2 s check and a Telemetry.
         #expect(FileManager.default.createFile(atPath: device, contents: nil))
         #expect(serve.waitForErr(containing: "rec-host is NOT READY: \(device) is not a camera", seconds: 10) != nil, "\(serve.errTail())")

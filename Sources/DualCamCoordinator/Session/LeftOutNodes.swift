@@ -56,3 +56,42 @@ public struct LeftOutNodes: Sendable, Equatable {
             + "ready, or give --allow-missing to record without \(them)."
     }
 }
+
+extension LeftOutNodes {
+    /// A rig's own view (`serve`, the studio): every node that is connected but NOT READY,
+    /// or not connected at all, whatever the last take held: a serving rig was started
+    /// with these nodes, so each one missing is one the person meant to record.
+    public init(rig agents: [AgentStatus]) {
+        nodes = agents.compactMap { agent in
+            switch agent.connection {
+            case .connected:
+                return agent.sourceProblem.map { Node(name: agent.name, role: agent.role, state: "NOT READY", reason: $0) }
+            case .lost:
+                return Node(name: agent.name, role: agent.role, state: "NOT HERE",
+                            reason: "its connection was lost, and the rig is reconnecting")
+            case .connecting:
+                return Node(name: agent.name, role: agent.role, state: "NOT HERE",
+                            reason: "it has not answered yet; check that dualcam-agent runs there")
+            }
+        }
+    }
+
+    /// What a start asked of a serving rig does with these nodes left out.
+    public enum StartGate: Sendable, Equatable {
+        case go
+        /// Say this and wait: the same key again goes ahead.
+        case ask(String)
+        case refuse(String)
+    }
+
+    /// At a terminal a first Enter asks and a second (`armed`) goes ahead; without one
+    /// (a command from a pipe) only `--allow-missing` lets a take leave nodes out.
+    public func startGate(armed: Bool, atTerminal: Bool, allowMissing: Bool) -> StartGate {
+        if isEmpty || allowMissing { return .go }
+        if atTerminal {
+            return armed ? .go : .ask(sentences.joined(separator: " ") + " Record without \(names)? Enter again records "
+                + "without \(nodes.count == 1 ? "it" : "them"); any other key does not.")
+        }
+        return .refuse(refusal)
+    }
+}

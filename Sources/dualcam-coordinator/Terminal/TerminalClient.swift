@@ -19,6 +19,8 @@ final class TerminalClient: Sendable {
     /// `serve`: Enter starts a take when none is under way, `quit` ends the rig.
     let serving: Bool
     let startPlan: SessionPlan?
+    /// `serve --allow-missing`: a `start` from a pipe records without a missing node.
+    let allowMissing: Bool
     private let status = StatusLine()
     private let state = Mutex(State())
 
@@ -34,13 +36,18 @@ final class TerminalClient: Sendable {
         var directorFollowing: Bool?
         /// The first signal cancelled a take that had not begun recording.
         var cancelling = false
+        /// The rig's nodes as last seen, and whether Enter already asked about the ones a
+        /// take would leave out (a second Enter records without them).
+        var agents: [AgentStatus] = []
+        var armedLeftOut = false
         var quit: (@Sendable () -> Void)?
     }
 
-    init(rig: Rig, serving: Bool = false, startPlan: SessionPlan? = nil) {
+    init(rig: Rig, serving: Bool = false, startPlan: SessionPlan? = nil, allowMissing: Bool = false) {
         self.rig = rig
         self.serving = serving
         self.startPlan = startPlan
+        self.allowMissing = allowMissing
     }
 
     /// Starts showing the rig; with `keys`, reads commands from standard input too.
@@ -57,6 +64,7 @@ final class TerminalClient: Sendable {
     private func show(_ snapshot: RigSnapshot) {
         state.withLock { s in
             s.busy = snapshot.busy
+            s.agents = snapshot.agents
             s.phase = snapshot.take?.phase
             // The layout a take ends with is the next take's (as in the studio).
             if let take = snapshot.take, !take.isOver, let layout = try? LayoutSpec(parsing: take.layout) { s.lastLayout = layout }
@@ -87,7 +95,10 @@ final class TerminalClient: Sendable {
     }
 
     private func command(_ input: TerminalInput) {
-        let (busy, lastLayout, following) = state.withLock { ($0.busy, $0.lastLayout, $0.directorFollowing) }
+        let (busy, lastLayout, following, agents, armed) = state.withLock { s in
+            defer { s.armedLeftOut = false }  // any input but the confirming Enter disarms
+            return (s.busy, s.lastLayout, s.directorFollowing, s.agents, s.armedLeftOut)
+        }
         var request: CommandRequest
         switch input {
         case .enter: request = CommandRequest(serving && !busy ? .start : .stop)
@@ -114,6 +125,20 @@ final class TerminalClient: Sendable {
         var plan = startPlan
         if let lastLayout { plan?.layout = lastLayout }
         if request.command == .start && plan == nil { return }
+        if request.command == .start {
+            // A node the rig was started with and that is now missing or NOT READY is left
+            // out only when the person says so (issue 36), as the studio asks before Record.
+            switch LeftOutNodes(rig: agents).startGate(armed: armed, atTerminal: input == .enter, allowMissing: allowMissing) {
+            case .go: break
+            case .ask(let question):
+                state.withLock { $0.armedLeftOut = true }
+                status.note(question)
+                return
+            case .refuse(let why):
+                status.note(why)
+                return
+            }
+        }
         let context = CommandContext(plan: plan, layout: lastLayout ?? plan?.layout ?? LayoutSpec(kind: .pip),
                                      filter: FilterSetting(plan?.filter ?? Filter(kind: .none)), stopReason: "Enter")
         let command: RigCommand
