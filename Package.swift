@@ -170,6 +170,7 @@ let package = Package(
                 nioPosix,
                 nioSSL,
                 nioLocks,
+                nioEmbedded,
             ]),
         .testTarget(name: "DualCamMediaTests", dependencies: ["DualCamMedia", "DualCamCore", "DualCamTestSupport"]),
         // Agent and coordinator code in one process over real TLS on loopback.

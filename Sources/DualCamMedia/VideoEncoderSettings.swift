@@ -25,8 +25,8 @@ public struct VideoEncoderSettings: Sendable, Equatable {
     /// hardware H.264 block.
     public static let encoders = ["libx264", "libx265", "h264_v4l2m2m"]
     /// x264's and x265's speed presets, fastest first (the hardware encoder has none).
-    public static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower",
-                                 "veryslow", "placebo"]
+    /// Written once: `auto`'s ladder (the core's), then the slow ones it never picks.
+    public static let presets = PresetChoice.ladder + ["slow", "slower", "veryslow", "placebo"]
 
     /// The preset a node chooses for itself by measuring (`--preset auto`), not an
     /// encoder's own: resolved to one of `presets` before any encoder opens.

@@ -17,7 +17,7 @@ import Glibc
 func runPresetBenchmarks(arguments: [String]) throws {
     var frames = 150
     var sizes = [(1280, 720), (1920, 1080)]
-    var presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium"]
+    var presets = PresetChoice.ladder
     var withPeer = true
     var i = 0
     while i < arguments.count {

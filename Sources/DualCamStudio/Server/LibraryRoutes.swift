@@ -1,5 +1,6 @@
 import DualCamCoordinator
 import DualCamCore
+import DualCamMedia
 import Foundation
 import Hummingbird
 import HummingbirdWebSocket
@@ -153,8 +154,8 @@ extension Studio {
         return Response(status: .ok, headers: headers, body: body)
     }
 
-    /// x264's and x265's presets: what recompose's encoders take.
-    static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow"]
+    /// What the studio's recompose offers: every preset but `placebo` (hours for a take).
+    static let presets = VideoEncoderSettings.presets.filter { $0 != "placebo" }
 
     static func contentType(_ name: String) -> String {
         switch (name as NSString).pathExtension.lowercased() {
