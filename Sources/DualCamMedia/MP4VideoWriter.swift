@@ -10,6 +10,9 @@ public final class MP4VideoWriter {
     private let packet: Packet
     private let audioEncoder: AudioEncoder?
     private var finished = false
+    /// Hears every packet as it is written (`true` for sound): the live stream's feed.
+    /// Called on the writer's thread; it must not wait.
+    public var tap: ((EncodedPacket, _ audio: Bool) -> Void)?
     /// The first encoder's parameter sets (the sample entry's), and whether a later
     /// encoder brought others: the file then gets `avc3` entries at `finish`.
     private let firstParameterSets: [UInt8]
@@ -32,6 +35,10 @@ public final class MP4VideoWriter {
         firstParameterSets = encoder.parameters.extradata
         packet = try Packet()
     }
+
+    /// What a second muxer of the same packets needs (the live stream's header).
+    public var videoParameters: CodecParameters { encoder.parameters }
+    public var audioParameters: AudioParameters? { audioEncoder?.parameters }
 
     /// The settings of the encoder in use.
     public var settings: VideoEncoderSettings { encoder.settings }
@@ -84,6 +91,7 @@ public final class MP4VideoWriter {
 
     private func storeAudio(_ encoded: EncodedPacket) throws {
         guard let base = output.audioTimeBase else { return }
+        tap?(encoded, true)
         // The priming packet before 0 is what MP4 needs for the first samples to decode
         // exactly; libavformat records it as the track's encoder delay (edit list).
         let pts = Timestamps.rescale(encoded.ptsNanoseconds, from: Timestamps.nanosecondBase, to: base)
@@ -94,6 +102,7 @@ public final class MP4VideoWriter {
     }
 
     private func store(_ encoded: EncodedPacket) throws {
+        tap?(encoded, false)
         let base = output.timeBase
         try packet.load(encoded.data,
                         pts: Timestamps.rescale(encoded.ptsNanoseconds, from: Timestamps.nanosecondBase, to: base),

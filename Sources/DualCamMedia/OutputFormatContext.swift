@@ -27,6 +27,26 @@ final class OutputFormatContext {
         self.path = path
     }
 
+    /// A network destination (`rtmp://`, `srt://`): opened with the protocol's options
+    /// (`rw_timeout`, so a dead peer fails a write instead of blocking it for good);
+    /// `shownAs` is what errors name, the URL with its secret masked.
+    init(url: String, shownAs: String, formatName: String, ioOptions: [(String, String)]) throws {
+        var context: UnsafeMutablePointer<AVFormatContext>? = nil
+        try check(avformat_alloc_output_context2(&context, nil, formatName, nil),
+                  "avformat_alloc_output_context2", path: shownAs, detail: "format \(formatName)")
+        guard let allocated = context else {
+            throw FFmpegError(code: dc_averror(ENOMEM), call: "avformat_alloc_output_context2", path: shownAs)
+        }
+        let dictionary = OptionDictionary(ioOptions)
+        let openResult = avio_open2(&allocated.pointee.pb, url, AVIO_FLAG_WRITE, nil, &dictionary.pointer)
+        if openResult < 0 {
+            avformat_free_context(allocated)
+            throw FFmpegError(code: openResult, call: "avio_open2", path: shownAs)
+        }
+        self.pointer = allocated
+        self.path = shownAs
+    }
+
     deinit {
         if pointer.pointee.pb != nil { avio_closep(&pointer.pointee.pb) }
         avformat_free_context(pointer)
@@ -88,6 +108,15 @@ final class OutputFormatContext {
     func write(_ packet: Packet) throws {
         try check(av_interleaved_write_frame(pointer, packet.pointer), "av_interleaved_write_frame", path: path,
                   detail: "pts \(packet.pointer.pointee.pts) dts \(packet.pointer.pointee.dts)")
+    }
+
+    /// Trailer and close, for a network destination (nothing to sync): best effort, as
+    /// the peer may be gone already.
+    func finishStream() {
+        guard !finished else { return }
+        finished = true
+        if headerWritten { _ = av_write_trailer(pointer) }
+        avio_closep(&pointer.pointee.pb)
     }
 
     /// Trailer, close, then fsync the file and its directory so that a finished file

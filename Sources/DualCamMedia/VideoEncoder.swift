@@ -52,6 +52,10 @@ public final class VideoEncoder {
         // protocol; keyframes still get them in-band (see receivePackets).
         c.pointee.flags |= dc_codec_flag_global_header()
         if let bitrate = settings.bitrate { c.pointee.bit_rate = Int64(bitrate) }
+        if let ceiling = settings.maxBitrate {
+            c.pointee.rc_max_rate = Int64(ceiling)
+            c.pointee.rc_buffer_size = Int32(clamping: ceiling * 2)
+        }
 
         var options: [(String, String)] = [("preset", settings.preset)]
         if let tune = settings.tune { options.append(("tune", tune)) }

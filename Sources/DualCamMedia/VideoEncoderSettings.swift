@@ -16,6 +16,9 @@ public struct VideoEncoderSettings: Sendable, Equatable {
     public var bitrate: Int?
     /// Maximum keyframe interval in frames; segments also force keyframes where they cut.
     public var gopFrames: Int
+    /// A ceiling on the bitrate (VBV, its buffer two seconds of it), as streaming
+    /// platforms want beside constant quality; nil: none.
+    public var maxBitrate: Int? = nil
     /// Encoder threads, 0 for libavcodec's choice.
     public var threads: Int
     /// An H.264 profile ("baseline" for browsers' decoders), nil for the encoder's own.

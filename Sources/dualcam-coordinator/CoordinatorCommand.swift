@@ -229,6 +229,7 @@ struct Demo: AsyncParsableCommand {
     @Option(help: "Sound files played as the agents' microphones from the take's start, one per agent, comma-separated: HOST,GUEST[,...] (WAV or anything FFmpeg decodes; default: tone bursts).")
     var audioFiles: String?
     @OptionGroup var clockSync: ClockSyncOptions
+    @OptionGroup var streaming: StreamOptions
     @OptionGroup var state: StateOption
     @Flag(help: "Keep the demo's rig up with the studio (the browser screen) instead of recording one take; Ctrl-C ends it.")
     var studio = false
@@ -271,6 +272,10 @@ struct Demo: AsyncParsableCommand {
             options.crystalPPMs = ppms.compactMap { $0 }
         }
         options.phaseLock = !clockSync.noPhaseLock
+        var streamPlan = SessionPlan(agents: [], outputDirectory: "", durationSeconds: nil)
+        (streamPlan.width, streamPlan.height) = (w, h)
+        try streaming.apply(to: &streamPlan, config: nil, progress: { Console.error($0) })
+        (options.streams, options.streamMaxBitrate) = (streamPlan.streams, streamPlan.streamMaxBitrate)
         guard (-10_000...10_000).contains(guestEstimateStepUs), (0...86_400).contains(guestEstimateStepAtS) else {
             throw ValidationError("--guest-estimate-step-us takes -10000 to 10000 µs, --guest-estimate-step-at-s 0 to 86400 s")
         }

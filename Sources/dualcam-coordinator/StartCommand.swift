@@ -21,6 +21,7 @@ struct TakeOptions: ParsableArguments {
     @OptionGroup var layout: LayoutOptions
     @OptionGroup var direction: DirectorOptions
     @OptionGroup var clockSync: ClockSyncOptions
+    @OptionGroup var streaming: StreamOptions
 
     /// Everything the options alone can tell, before agents are looked for (seconds).
     func validate() throws {
@@ -78,6 +79,7 @@ struct TakeOptions: ParsableArguments {
         if let director = plan.director { progress(director.summary) }
         plan.clockThresholdNanoseconds = clockSync.thresholdNanoseconds
         plan.clockSyncTimeoutNanoseconds = clockSync.timeoutNanoseconds
+        try streaming.apply(to: &plan, config: config, progress: progress)
         plan.phaseLock = !clockSync.noPhaseLock
         if plan.phaseLock, !(try config.phaseLock()) {
             plan.phaseLock = false
@@ -287,6 +289,44 @@ extension CommandSupport {
         } catch let cancelled as TakeCancelled {
             Console.error("\(cancelled)")
             if cancelled.folderKept { throw ExitCode(1) }
+        }
+    }
+}
+
+/// `--stream URL` (repeatable) and `--stream-bitrate`: the programme streamed live while
+/// the take records (docs/LIVE.md).
+struct StreamOptions: ParsableArguments {
+    @Option(help: "Stream the programme (the combined picture and its sound) live to this rtmp://, rtmps:// or srt:// address while recording (repeatable; default: `stream =` in coordinator.conf). The key is never printed in full.")
+    var stream: [String] = []
+    @Option(help: "The programme's bitrate ceiling while streaming, e.g. 6M (default: 4.5M up to 720p, 6M up to 1080p, 12M above); the combined file shares it.")
+    var streamBitrate: String?
+
+    func validate() throws {
+        do { for url in stream { _ = try StreamDestination(url) } } catch { throw ValidationError("\(error)") }
+        _ = try maxBitrate()
+    }
+
+    func maxBitrate() throws -> Int? {
+        guard let streamBitrate else { return nil }
+        guard let bits = VideoEncoderSettings.parseBitrate(streamBitrate), (300_000...50_000_000).contains(bits) else {
+            throw ValidationError("--stream-bitrate must be 300k to 50M, e.g. 6M")
+        }
+        return bits
+    }
+
+    /// The take's destinations: the flags, else the config file's.
+    func apply(to plan: inout SessionPlan, config: CoordinatorConfig?, progress: (String) -> Void) throws {
+        do {
+            plan.streams = try stream.map { try StreamDestination($0) }
+            if plan.streams.isEmpty, let config {
+                plan.streams = try config.streams()
+                if !plan.streams.isEmpty { progress("streaming to \(plan.streams.map(\.shown).joined(separator: ", ")) (the default in \(config.path))") }
+            }
+        } catch let error as CoordinatorError { throw ValidationError(error.description) }
+        plan.streamMaxBitrate = try maxBitrate()
+        if !plan.streams.isEmpty {
+            progress("the programme streams live to \(plan.streams.map(\.shown).joined(separator: ", ")) at up to "
+                + "\(plan.effectiveStreamBitrate / 1000) kbit/s (the combined file shares that ceiling)")
         }
     }
 }

@@ -155,7 +155,7 @@ import Testing
         #expect(try config.layout()?.kind == .splitVertical)
         #expect(config.required == ["host", "guest"])
         #expect(config.library == NSHomeDirectory() + "/Films")
-        #expect(config.problems == ["\(path) line 5: unknown key `colour`; the keys are layout, require, library, director, style, min-shot, switch-delay, phase-lock"])
+        #expect(config.problems == ["\(path) line 5: unknown key `colour`; the keys are layout, require, library, director, style, min-shot, switch-delay, phase-lock, stream"])
         #expect(throws: CoordinatorError.self) { try config.check() }
 
         // The phase lock's key: on unless the file says off; a word it does not know is refused.

@@ -20,6 +20,9 @@ public struct DemoOptions: Sendable {
     public var genlock = true
     /// Free-running cameras are steered onto the grid (`--no-phase-lock`: not).
     public var phaseLock = true
+    /// The programme streamed live (`--stream`).
+    public var streams: [StreamDestination] = []
+    public var streamMaxBitrate: Int?
     /// Free-running: each synthetic sensor's crystal error in ppm, in camera order (host
     /// +120, guest −80, as two cheap modules might be; further cameras repeat the list).
     public var crystalPPMs: [Double] = [120, -80]
@@ -182,6 +185,8 @@ public struct DemoRunner {
         plan.loudnessTarget = options.loudnessTarget
         plan.genlock = options.genlock
         plan.phaseLock = options.phaseLock
+        plan.streams = options.streams
+        plan.streamMaxBitrate = options.streamMaxBitrate
         plan.clockThresholdNanoseconds = options.clockThresholdNanoseconds
         plan.clockSyncTimeoutNanoseconds = options.clockSyncTimeoutNanoseconds
         launched = true

@@ -20,6 +20,8 @@ final class CompositeRenderer {
     private let tags: MP4Tags
     /// Opened at the first tick, when the cameras' sound (if any) is known.
     private var writer: MP4VideoWriter?
+    /// The live streams, fed the writer's packets from its opening (nil: none).
+    var liveOut: LiveOut?
     var timeline: LayoutTimeline
     private(set) var framesComposed = 0
     /// The end of the last composed frame.
@@ -135,6 +137,10 @@ final class CompositeRenderer {
         let opened = try MP4VideoWriter(outputPath: outputPath, settings: encoder, tags: tags,
                                         audio: audio)
         writer = opened
+        if let liveOut {
+            liveOut.start(video: opened.videoParameters, audio: opened.audioParameters)
+            opened.tap = { liveOut.offer($0, audio: $1) }
+        }
         return opened
     }
 

@@ -2,6 +2,7 @@ import DualCamCore
 import DualCamMedia
 import DualCamNet
 import Foundation
+import Logging
 
 /// The combined file, composed while the session records: each arriving segment is
 /// decoded, its frames go into the core's frame pairer, and every output tick the pairer
@@ -29,8 +30,11 @@ final class LiveComposer: @unchecked Sendable {
     private var measurement: CompositeProbe.Pending?
     private let rate: FrameRate
 
+    /// The programme's live streams (nil: none asked for).
+    let liveOut: LiveOut?
+
     init(outputPath: String, streamCount: Int, plan: SessionPlan, tags: MP4Tags, cameraNames: [String],
-         measurement: CompositeProbe.Pending? = nil) throws {
+         measurement: CompositeProbe.Pending? = nil, logger: Logger = Logger(label: "dualcam.compose")) throws {
         directing = plan.director != nil
         self.outputPath = outputPath
         decoders = (0..<streamCount).map { _ in CameraSegmentDecoder() }
@@ -41,18 +45,27 @@ final class LiveComposer: @unchecked Sendable {
         self.measurement = CompositePreset.isAutomatic(plan) ? measurement : nil
         liveEncoding = .init(encoder: plan.encoder, preset: preset, tune: "zerolatency",
                              crf: plan.bitrate == nil ? plan.crf : nil, bitrate: plan.bitrate, gopFrames: max(framesPerSegment, 1))
+        liveOut = plan.streams.isEmpty ? nil
+            : LiveOut(destinations: plan.streams, maxBitrate: plan.effectiveStreamBitrate, logger: logger)
+        var encoder = VideoEncoderSettings(encoder: plan.encoder, width: plan.width, height: plan.height, rate: plan.rate,
+                                           preset: preset, tune: "zerolatency", crf: plan.bitrate == nil ? plan.crf : nil,
+                                           bitrate: plan.bitrate, gopFrames: max(framesPerSegment, 1), threads: 0)
+        // Streaming: a ceiling platforms accept, on the one encode the file shares.
+        if liveOut != nil { encoder.maxBitrate = plan.effectiveStreamBitrate }
         // A tick waits for every camera up to two segments plus upload slack.
         renderer = try CompositeRenderer(
             outputPath: outputPath, streamCount: streamCount, width: plan.width, height: plan.height, rate: plan.rate,
             latencyWindowNanoseconds: Int64(plan.segmentMilliseconds) * 2_000_000 + 2_000_000_000,
             timeline: LayoutTimeline(initial: plan.layout), filters: ChangeTimeline(initial: FilterSetting(plan.filter)),
-            encoder: VideoEncoderSettings(encoder: plan.encoder, width: plan.width, height: plan.height, rate: plan.rate,
-                                          preset: preset, tune: "zerolatency", crf: plan.bitrate == nil ? plan.crf : nil, bitrate: plan.bitrate,
-                                          gopFrames: max(framesPerSegment, 1), threads: 0),
+            encoder: encoder,
             tags: tags, mixes: ChangeTimeline(initial: plan.mix), cameraNames: cameraNames, director: plan.director,
             loudnessTarget: plan.loudnessTarget)
         renderer.contactSheet = ContactSheetRecorder(width: plan.width, height: plan.height)
+        renderer.liveOut = liveOut
     }
+
+    /// A take abandoned before its files were finished ends its streams too.
+    deinit { liveOut?.stop() }
 
     /// Takes a durable segment; it is composed once every camera still awaited has
     /// delivered up to its start (`SegmentScheduler`).
@@ -268,6 +281,7 @@ final class LiveComposer: @unchecked Sendable {
                         for frame in try decoders[i].flush() { renderer.push(stream: i, frame: frame) }
                     }
                     let statistics = try renderer.finish(endPresentationNanoseconds: endPresentationNanoseconds)
+                    liveOut?.stop()
                     var outcome = Outcome(statistics: statistics, warnings: [])
                     outcome.loudness = try renderer.loudnessRecord()
                     if let sheet = renderer.contactSheet {
@@ -281,6 +295,7 @@ final class LiveComposer: @unchecked Sendable {
                     }
                     done.resume(returning: outcome)
                 } catch {
+                    liveOut?.stop()
                     done.resume(throwing: error)
                 }
             }

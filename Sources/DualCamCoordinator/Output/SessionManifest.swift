@@ -209,4 +209,8 @@ struct SessionManifest: Codable {
     /// The coordinator's CPU while the take recorded; absent in manifests from before it
     /// was measured, and for a manifest rebuilt by `rebuild-manifest` (no take to measure).
     var coordinatorCPU: CoordinatorCPU? = nil
+    /// The programme's live streams (`--stream`): each destination (its key masked), how
+    /// long it was live, reconnects, frames dropped for a slow uplink, and what happened
+    /// when; absent when nothing was streamed.
+    var liveOut: [StreamRecord]? = nil
 }

@@ -60,7 +60,7 @@ final class SessionOutputs: @unchecked Sendable {
             streamCount: cameraNames.count, plan: plan,
             tags: SessionTimecode.tags(camera: "Combined", role: "combined", sessionID: sessionID, creation: creation,
                                        timecode: timecode),
-            cameraNames: cameraNames, measurement: compositeMeasurement)
+            cameraNames: cameraNames, measurement: compositeMeasurement, logger: logger)
     }
 
     private func record(_ error: Error, _ context: String) {
@@ -145,7 +145,7 @@ final class SessionOutputs: @unchecked Sendable {
             throw CoordinatorError("no camera recorded anything: " + (sessionWarnings + remuxWarnings).joined(separator: "; "))
         }
         let phase = FramePhaseRecord(composite.statistics.phase, names: cameras.map(\.name), genlocked: plan.genlock)
-        let manifest = SessionManifest(
+        var manifest = SessionManifest(
             sessionID: sessionID,
             startWallTime: ISO8601DateFormatter().string(from: wallStart),
             t0SharedNanoseconds: t0Shared,
@@ -176,6 +176,10 @@ final class SessionOutputs: @unchecked Sendable {
                 : nil,
             framePhase: phase.pairs.isEmpty && phase.cameras.isEmpty ? nil : phase,
             coordinatorCPU: cpu)
+        manifest.liveOut = composer.liveOut.map { live in
+            // Each destination's history; one never started (no frame composed) is still named.
+            live.records.isEmpty ? live.destinations.map { StreamRecord(destination: $0.shown) } : live.records
+        }
         let manifestPath = sessionDirectory + "/manifest.json"
         try manifest.write(sessionDirectory: sessionDirectory)
         finished = (manifest, durationNanoseconds)

@@ -10,7 +10,7 @@ import Foundation
 /// as `--require`), `library` (the folder of sessions, as `--out`), `director`, `style`,
 /// `min-shot`, `switch-delay` (the director, as the flags of the same names).
 public struct CoordinatorConfig: Sendable {
-    public static let keys = ["layout", "require", "library", "director", "style", "min-shot", "switch-delay", "phase-lock"]
+    public static let keys = ["layout", "require", "library", "director", "style", "min-shot", "switch-delay", "phase-lock", "stream"]
     public var values: [String: String] = [:]
     /// Lines that could not be read, with their number: every command that reads the file
     /// refuses it (`check`), never a silent default.
@@ -96,6 +96,17 @@ public struct CoordinatorConfig: Sendable {
         } catch let error as CoordinatorError where mode == nil {
             throw CoordinatorError("\(path): \(error)")
         }
+    }
+
+    /// `stream = URL [URL …]`: where every take's programme is streamed (as `--stream`).
+    /// A key is a password: a file that others can read is refused while it holds one.
+    public func streams() throws -> [StreamDestination] {
+        guard let text = values["stream"], !text.isEmpty else { return [] }
+        let mode = ((try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? NSNumber)?.intValue ?? 0
+        if mode & 0o077 != 0 {
+            throw CoordinatorError("\(path) holds a stream key and others can read it: chmod 600 \(path)")
+        }
+        return try text.split(whereSeparator: \.isWhitespace).map { try StreamDestination(String($0)) }
     }
 
     /// `phase-lock = on|off` (default on).

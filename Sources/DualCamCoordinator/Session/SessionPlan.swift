@@ -30,6 +30,16 @@ public struct SessionPlan: Sendable {
     /// Free-running cameras that can be steered are phase-locked onto the shared grid
     /// (`--no-phase-lock`, config `phase-lock = off`: not in this take).
     public var phaseLock = true
+    /// The programme streamed live while recording (`--stream`, `stream =`): none by default.
+    public var streams: [StreamDestination] = []
+    /// The programme's bitrate ceiling while it streams (`--stream-bitrate`; nil: by size,
+    /// `defaultStreamBitrate`). The combined file has the same ceiling: one encode serves both.
+    public var streamMaxBitrate: Int?
+
+    /// What platforms take at the size: 4.5 Mbit/s up to 720p, 6 up to 1080p, 12 above.
+    public var effectiveStreamBitrate: Int {
+        streamMaxBitrate ?? (width * height <= 1280 * 720 ? 4_500_000 : width * height <= 1920 * 1080 ? 6_000_000 : 12_000_000)
+    }
     public var layout: LayoutSpec = LayoutSpec(kind: .pip)
     /// Applied to the combined file only; the per-camera files are never re-encoded.
     public var filter = Filter(kind: .none)

@@ -1,0 +1,174 @@
+import DualCamCore
+import DualCamMedia
+import DualCamNet
+import Foundation
+import Logging
+
+/// Sends the programme to one destination on a thread of its own, so that connecting,
+/// a slow uplink or a dead peer never touches the recording: the composite's encoder
+/// hands each packet to `offer`, which only queues it (`StreamBacklog`, newest wins),
+/// and this thread writes what the network takes, reconnecting with a backoff
+/// (`StreamBackoff`) when the destination fails. What happened goes to the log (the
+/// key masked) and, at the end, to the manifest (`record`).
+final class StreamSender: @unchecked Sendable {
+    // Invariant: `backlog`, `stopping`, `status` and `events` are touched only under
+    // `condition`'s lock; the output and the backoff only on the sender's thread.
+    private let destination: StreamDestination
+    private let header: (video: CodecParameters, audio: AudioParameters?)
+    private let logger: Logger
+    private let condition = NSCondition()
+    private var backlog: StreamBacklog<(EncodedPacket, Bool)>
+    private var stopping = false
+    private var status: StreamRecord
+    private var thread: Thread?
+    private let started = MonotonicTime.now()
+    /// How long a connect or a write may take before the destination counts as gone.
+    static let timeoutSeconds = 5.0
+
+    /// `budgetBytes`: the backlog's limit, a few seconds of the programme at its bitrate.
+    init(destination: StreamDestination, video: CodecParameters, audio: AudioParameters?, budgetBytes: Int, logger: Logger) {
+        self.destination = destination
+        header = (video, audio)
+        self.logger = logger
+        backlog = StreamBacklog(limitBytes: budgetBytes)
+        status = StreamRecord(destination: destination.shown)
+    }
+
+    func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "dualcam.stream"
+        self.thread = thread
+        thread.start()
+    }
+
+    /// A packet of the programme; never waits.
+    func offer(_ packet: EncodedPacket, audio: Bool) {
+        condition.lock()
+        backlog.push((packet, audio), bytes: packet.data.count, video: !audio, keyframe: packet.isKeyframe)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Ends the stream: what is queued still goes out for up to a second, then it closes.
+    func stop() {
+        condition.lock()
+        stopping = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// What this destination saw so far (final once the thread has ended).
+    var record: StreamRecord {
+        condition.lock()
+        defer { condition.unlock() }
+        var r = status
+        r.droppedFrames = backlog.droppedVideoFrames
+        r.liveSeconds = status.liveSeconds + (status.liveSince.map { seconds(since: $0) } ?? 0)
+        return r
+    }
+
+    private func seconds(since instant: Int64) -> Double { Double(MonotonicTime.now() - instant) / 1e9 }
+
+    private func event(_ what: String, warning: Bool = false) {
+        condition.lock()
+        status.events.append(.init(atSeconds: (seconds(since: started) * 10).rounded() / 10, what: what))
+        condition.unlock()
+        if warning { logger.warning("stream \(destination.shown): \(what)") } else { logger.notice("stream \(destination.shown): \(what)") }
+    }
+
+    private var isStopping: Bool { condition.lock(); defer { condition.unlock() }; return stopping }
+
+    private func run() {
+        var backoff = StreamBackoff()
+        while !isStopping {
+            let output: LiveStreamOutput
+            do {
+                output = try LiveStreamOutput(url: destination.url, shownAs: destination.shown, video: header.video,
+                                              audio: header.audio, timeoutSeconds: Self.timeoutSeconds)
+            } catch {
+                let wait = backoff.failed()
+                event("could not connect (\(error)); trying again in \(Int(wait)) s", warning: true)
+                pause(seconds: wait)
+                continue
+            }
+            backoff.connected()
+            condition.lock()
+            // A connection after a lost one starts at the next key frame: the queue holds
+            // the rest of a picture group the last one began. The first starts at the
+            // first key frame, which the backlog waited for.
+            if status.connections > 0 { backlog.dropAll() }
+            status.liveSince = MonotonicTime.now()
+            status.connections += 1
+            condition.unlock()
+            event(status.connections == 1 ? "live" : "live again")
+            let failure = send(to: output)
+            output.close()
+            condition.lock()
+            if let since = status.liveSince { status.liveSeconds += seconds(since: since) }
+            status.liveSince = nil
+            status.bytes += output.bytesWritten
+            condition.unlock()
+            guard let failure else { break }
+            condition.lock()
+            status.reconnects += 1
+            condition.unlock()
+            let wait = backoff.failed()
+            event("lost (\(failure)); trying again in \(Int(wait)) s", warning: true)
+            pause(seconds: wait)
+        }
+        event("ended")
+    }
+
+    /// Writes until stopped (nil) or the destination fails (why).
+    private func send(to output: LiveStreamOutput) -> String? {
+        var drainUntil: Int64?
+        while true {
+            condition.lock()
+            while backlog.isEmpty && !stopping { _ = condition.wait(until: Date(timeIntervalSinceNow: 0.25)) }
+            if stopping && drainUntil == nil { drainUntil = MonotonicTime.now() + 1_000_000_000 }
+            let next = backlog.pop()
+            condition.unlock()
+            guard let (packet, audio) = next else { return nil }
+            if let drainUntil, MonotonicTime.now() > drainUntil { return nil }
+            do {
+                if audio { try output.writeAudio(packet) } else { try output.writeVideo(packet) }
+            } catch {
+                return "\(error)"
+            }
+        }
+    }
+
+    /// Waits `seconds`, or less when stopped.
+    private func pause(seconds: Double) {
+        condition.lock()
+        let until = Date(timeIntervalSinceNow: seconds)
+        while !stopping && Date() < until { _ = condition.wait(until: until) }
+        condition.unlock()
+    }
+}
+
+/// One destination's history in the manifest (`liveOut`).
+public struct StreamRecord: Codable, Sendable, Equatable {
+    public struct Event: Codable, Sendable, Equatable {
+        /// Seconds since the stream was started (the composite's first frame).
+        public var atSeconds: Double
+        public var what: String
+    }
+
+    /// The URL, its key masked.
+    public var destination: String
+    public var connections = 0
+    public var reconnects = 0
+    public var liveSeconds = 0.0
+    public var droppedFrames = 0
+    public var bytes: Int64 = 0
+    public var events: [Event] = []
+    /// While live: since when (not stored).
+    var liveSince: Int64?
+
+    init(destination: String) { self.destination = destination }
+
+    enum CodingKeys: String, CodingKey {
+        case destination, connections, reconnects, liveSeconds, droppedFrames, bytes, events
+    }
+}

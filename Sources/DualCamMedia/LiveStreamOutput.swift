@@ -1,0 +1,78 @@
+import CFFmpeg
+import DualCamCore
+
+/// The programme sent to a streaming destination: already encoded H.264 and AAC packets
+/// muxed as FLV over `rtmp://`/`rtmps://` or MPEG-TS over `srt://` (libavformat's
+/// protocols). Opening connects, so it may take until `timeoutSeconds`; run it off any
+/// thread that must not wait. Not thread-safe.
+public final class LiveStreamOutput {
+    private let output: OutputFormatContext
+    private let video: UnsafeMutablePointer<AVStream>
+    private let audio: UnsafeMutablePointer<AVStream>?
+    private let packet: Packet
+    private var lastVideoDts: Int64?
+    private var lastAudioDts: Int64?
+    public private(set) var bytesWritten: Int64 = 0
+
+    /// The muxer a URL's scheme takes, nil for a scheme we do not stream to.
+    public static func formatName(url: String) -> String? {
+        let scheme = url.split(separator: ":", maxSplits: 1).first.map { $0.lowercased() } ?? ""
+        switch scheme {
+        case "rtmp", "rtmps": return "flv"
+        case "srt": return "mpegts"
+        default: return nil
+        }
+    }
+
+    /// `shownAs`: the URL as logs and errors may name it (its key masked).
+    public init(url: String, shownAs: String, video parameters: CodecParameters, audio audioParameters: AudioParameters?,
+                timeoutSeconds: Double) throws {
+        guard let format = Self.formatName(url: url) else {
+            throw FFmpegError.invalid("LiveStreamOutput", path: shownAs, "not an rtmp://, rtmps:// or srt:// address")
+        }
+        let microseconds = String(Int64(timeoutSeconds * 1e6))
+        // rw_timeout: any protocol's reads and writes; SRT's own connect wait is in µs too.
+        var options = [("rw_timeout", microseconds)]
+        // SRT in live mode drops what is unsent at close unless told to linger: the
+        // programme's last second would be lost.
+        if format == "mpegts" {
+            options += [("connect_timeout", String(Int64(timeoutSeconds * 1e3))), ("transtype", "live"), ("linger", "2")]
+        }
+        let context = try OutputFormatContext(url: url, shownAs: shownAs, formatName: format, ioOptions: options)
+        video = try context.addVideoStream(parameters, timeBase: AVRational(num: 1, den: 1000))
+        audio = try audioParameters.map { try context.addAudioStream($0, timeBase: $0.timeBase) }
+        // A live muxer writes as packets come: no index to seek back to.
+        try context.writeHeader(options: format == "flv" ? [("flvflags", "no_duration_filesize")] : [])
+        output = context
+        packet = try Packet()
+    }
+
+    deinit { output.finishStream() }
+
+    /// Writes a video packet (timestamps in ns on the programme's clock); one whose dts does
+    /// not advance is skipped.
+    public func writeVideo(_ encoded: EncodedPacket) throws {
+        try write(encoded, to: video, last: &lastVideoDts)
+    }
+
+    public func writeAudio(_ encoded: EncodedPacket) throws {
+        guard let audio else { return }
+        try write(encoded, to: audio, last: &lastAudioDts)
+    }
+
+    private func write(_ encoded: EncodedPacket, to stream: UnsafeMutablePointer<AVStream>, last: inout Int64?) throws {
+        let base = stream.pointee.time_base
+        let dts = Timestamps.rescale(encoded.dtsNanoseconds, from: Timestamps.nanosecondBase, to: base)
+        if let last, dts <= last { return }
+        try packet.load(encoded.data, pts: Timestamps.rescale(encoded.ptsNanoseconds, from: Timestamps.nanosecondBase, to: base),
+                        dts: dts, duration: Timestamps.rescale(encoded.durationNanoseconds, from: Timestamps.nanosecondBase, to: base),
+                        keyframe: encoded.isKeyframe)
+        packet.pointer.pointee.stream_index = stream.pointee.index
+        last = dts
+        bytesWritten += Int64(encoded.data.count)
+        try output.write(packet)
+    }
+
+    /// Ends the stream (trailer, close); the peer may already be gone.
+    public func close() { output.finishStream() }
+}
