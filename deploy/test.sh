@@ -42,3 +42,4 @@ swift test --skip-build --filter EndToEndTests
 echo "== browser test (studio, headless Chromium)"
 python3 Tests/Browser/studio_test.py
 python3 Tests/Browser/director_test.py
+python3 Tests/Browser/live_test.py

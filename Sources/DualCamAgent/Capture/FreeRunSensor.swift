@@ -31,16 +31,23 @@ struct FreeRunSensor: Sendable {
     /// The frame due at `local` was captured; `shared` is its stamp on the shared clock
     /// (nil while there is no clock estimate: the sensor keeps its duration).
     mutating func captured(local: Int64, shared: Int64?) {
-        var duration = rate.periodNanoseconds
         if var steering = lock, let shared {
             let step = steering.frame(stampNanoseconds: shared)
-            duration = step.frameDurationNanoseconds
+            steered += step.frameDurationNanoseconds - rate.periodNanoseconds
             if step.locked && lockedAtLocal == nil { lockedAtLocal = local }
             lock = steering
         }
-        // A crystal that runs fast makes every frame it times a little short.
-        nextLocal = local + Int64((Double(duration) / (1 + crystalPPM * 1e-6)).rounded())
+        frames += 1
+        // Counted from the first frame, not added frame by frame: 1/30 s is no whole
+        // number of nanoseconds, and rounding each frame would drift the rate. A crystal
+        // that runs fast makes every frame it times a little short.
+        let elapsed = Double(rate.instant(ofFrame: frames) + steered) / (1 + crystalPPM * 1e-6)
+        nextLocal = startedLocal + Int64(elapsed.rounded())
     }
+
+    /// Frames since the first, and what the lock has lengthened (+) or shortened them by in all.
+    private var frames: Int64 = 0
+    private var steered: Int64 = 0
 
     /// Seconds from the first frame until the lock held (nil: not locked yet, or no lock).
     var secondsToLock: Double? { lockedAtLocal.map { Double($0 - startedLocal) / 1e9 } }

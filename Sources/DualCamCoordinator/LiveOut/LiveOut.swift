@@ -39,6 +39,15 @@ final class LiveOut: Sendable {
         for sender in senders.withLock({ $0 }) { sender.stop() }
     }
 
+    /// Each destination now (before the first frame: all connecting).
+    var statuses: [LiveStreamStatus] {
+        let started = senders.withLock { $0 }
+        guard !started.isEmpty else {
+            return destinations.map { .init(destination: $0.shown, state: .connecting, kbps: 0, droppedFrames: 0, reconnects: 0, liveSeconds: 0) }
+        }
+        return started.map(\.liveStatus)
+    }
+
     /// Each destination's history, for the manifest (a destination never started: none).
     var records: [StreamRecord] { senders.withLock { $0 }.map(\.record) }
 }

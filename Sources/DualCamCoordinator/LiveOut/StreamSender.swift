@@ -21,6 +21,9 @@ final class StreamSender: @unchecked Sendable {
     private var stopping = false
     private var status: StreamRecord
     private var thread: Thread?
+    /// What the status said last, to give the rate since then.
+    private var rateWindow: (instant: Int64, bytes: Int64, kbps: Int) = (0, 0, 0)
+    private var state = LiveStreamStatus.State.connecting
     private let started = MonotonicTime.now()
     /// How long a connect or a write may take before the destination counts as gone.
     static let timeoutSeconds = 5.0
@@ -67,6 +70,27 @@ final class StreamSender: @unchecked Sendable {
         return r
     }
 
+    /// The destination now, for the terminal and the studio.
+    var liveStatus: LiveStreamStatus {
+        condition.lock()
+        defer { condition.unlock() }
+        let now = MonotonicTime.now()
+        let sent = status.bytes
+        if now - rateWindow.instant >= 1_000_000_000 {
+            let kbps = rateWindow.instant == 0 ? 0 : Int(Double(sent - rateWindow.bytes) * 8 / (Double(now - rateWindow.instant) / 1e9) / 1000)
+            rateWindow = (now, sent, kbps)
+        }
+        return LiveStreamStatus(destination: destination.shown, state: state, kbps: state == .live ? rateWindow.kbps : 0,
+                                droppedFrames: backlog.droppedVideoFrames, reconnects: status.reconnects,
+                                liveSeconds: status.liveSeconds + (status.liveSince.map { seconds(since: $0) } ?? 0))
+    }
+
+    private func set(_ new: LiveStreamStatus.State) {
+        condition.lock()
+        state = new
+        condition.unlock()
+    }
+
     private func seconds(since instant: Int64) -> Double { Double(MonotonicTime.now() - instant) / 1e9 }
 
     private func event(_ what: String, warning: Bool = false) {
@@ -82,11 +106,13 @@ final class StreamSender: @unchecked Sendable {
         var backoff = StreamBackoff()
         while !isStopping {
             let output: LiveStreamOutput
+            set(.connecting)
             do {
                 output = try LiveStreamOutput(url: destination.url, shownAs: destination.shown, video: header.video,
                                               audio: header.audio, timeoutSeconds: Self.timeoutSeconds)
             } catch {
                 let wait = backoff.failed()
+                set(.retrying)
                 event("could not connect (\(error)); trying again in \(Int(wait)) s", warning: true)
                 pause(seconds: wait)
                 continue
@@ -99,6 +125,7 @@ final class StreamSender: @unchecked Sendable {
             if status.connections > 0 { backlog.dropAll() }
             status.liveSince = MonotonicTime.now()
             status.connections += 1
+            state = .live
             condition.unlock()
             event(status.connections == 1 ? "live" : "live again")
             let failure = send(to: output)
@@ -106,16 +133,17 @@ final class StreamSender: @unchecked Sendable {
             condition.lock()
             if let since = status.liveSince { status.liveSeconds += seconds(since: since) }
             status.liveSince = nil
-            status.bytes += output.bytesWritten
             condition.unlock()
             guard let failure else { break }
             condition.lock()
             status.reconnects += 1
+            state = .retrying
             condition.unlock()
             let wait = backoff.failed()
             event("lost (\(failure)); trying again in \(Int(wait)) s", warning: true)
             pause(seconds: wait)
         }
+        set(.ended)
         event("ended")
     }
 
@@ -135,6 +163,9 @@ final class StreamSender: @unchecked Sendable {
             } catch {
                 return "\(error)"
             }
+            condition.lock()
+            status.bytes += Int64(packet.data.count)
+            condition.unlock()
         }
     }
 
@@ -171,4 +202,27 @@ public struct StreamRecord: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case destination, connections, reconnects, liveSeconds, droppedFrames, bytes, events
     }
+}
+
+/// One destination as the terminal and the studio show it while the take records.
+public struct LiveStreamStatus: Sendable, Equatable, Encodable {
+    public enum State: String, Sendable, Encodable {
+        /// Connecting (the first time, or again after a wait).
+        case connecting
+        /// On air.
+        case live
+        /// Lost or refused; waiting to try again.
+        case retrying
+        case ended
+    }
+
+    /// The URL, its key masked.
+    public var destination: String
+    public var state: State
+    /// What went out over the last second or so.
+    public var kbps: Int
+    /// Pictures not sent because the uplink fell behind (the recording has them all).
+    public var droppedFrames: Int
+    public var reconnects: Int
+    public var liveSeconds: Double
 }

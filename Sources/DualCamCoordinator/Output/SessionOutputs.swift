@@ -95,6 +95,9 @@ final class SessionOutputs: @unchecked Sendable {
     /// What the director hears and does (nil without one).
     var director: LiveComposer.DirectorState? { composer.director }
 
+    /// The programme's live streams now (empty: none).
+    var liveOut: [LiveStreamStatus] { composer.liveOut?.statuses ?? [] }
+
     /// The cameras' phase so far, as the combined picture pairs them (nil before a frame).
     var framePhase: FramePhase? { composer.framePhase }
 

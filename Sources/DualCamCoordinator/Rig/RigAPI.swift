@@ -115,6 +115,9 @@ public struct TakeStatus: Sendable, Equatable {
     /// The cameras' phase as the combined picture pairs them, from its first frames on
     /// (nil before): camera timing, which the clock's figures do not show.
     public var framePhase: FramePhase?
+    /// The programme's live streams (`--stream`), each destination's state and health;
+    /// empty when it is not streamed.
+    public var liveOut: [LiveStreamStatus] = []
 
     public struct DirectorStatus: Sendable, Equatable {
         /// False while the operator has the programme.

@@ -39,6 +39,7 @@ public enum StatusText {
             parts.append((d.following ? "director: " : "director (you have it, d hands back): ")
                 + (heard.isEmpty ? "nobody speaking" : heard.joined(separator: " + ") + " speaking"))
         }
+        if !take.liveOut.isEmpty { parts.append(liveText(take.liveOut)) }
         if take.phase == .recording { parts.append(stopHint) }
         return parts
     }
@@ -50,6 +51,19 @@ public enum StatusText {
 
     /// The worst pair's phase in the combined picture: "phase Host–Guest 16.0 ms (max 16.2)",
     /// said loudly past a quarter frame. Camera timing, beside the clock's ± figures.
+    /// "LIVE 2/2, 4480 kbit/s" while every destination is on air; otherwise each one
+    /// that is not, with its state ("rtmp://host/app/****: retrying, 2 reconnects").
+    public static func liveText(_ streams: [LiveStreamStatus]) -> String {
+        let live = streams.filter { $0.state == .live }
+        var text = "LIVE \(live.count)/\(streams.count)" + (live.isEmpty ? "" : ", \(live.map(\.kbps).reduce(0, +)) kbit/s")
+        let dropped = streams.map(\.droppedFrames).reduce(0, +)
+        if dropped > 0 { text += ", \(dropped) frames not sent (slow uplink)" }
+        for s in streams where s.state != .live {
+            text += "; \(s.destination): \(s.state.rawValue)" + (s.reconnects > 0 ? ", \(s.reconnects) reconnects" : "")
+        }
+        return text
+    }
+
     public static func phaseText(_ phase: FramePhase, names: [String]) -> String? {
         guard let worst = phase.pairs.max(by: { $0.apart.p95Nanoseconds < $1.apart.p95Nanoseconds }) else { return nil }
         let pair = worst.streams.map { $0 < names.count ? names[$0] : "?" }.joined(separator: "–")

@@ -369,6 +369,7 @@ extension Take {
                                     cuts: state?.cuts ?? 0)
         }
         status.framePhase = outputs?.framePhase
+        status.liveOut = outputs?.liveOut ?? []
         if case .finalising = machine.phase, let outputs {
             let p = outputs.progress()
             status.finalising = .init(done: p.done, total: p.total)

@@ -87,6 +87,10 @@ struct StudioState: Encodable {
         /// streams being the take's cameras in `phaseCameras`' order (agent indices).
         var framePhase: DualCamCore.FramePhase?
         var phaseCameras: [Int]
+        /// The programme's live streams (`--stream`): each destination (key masked), its
+        /// state (connecting, live, retrying, ended), kbit/s, frames not sent, reconnects,
+        /// seconds live. Empty when the take does not stream.
+        var liveOut: [LiveStreamStatus]
     }
 
     struct Director: Encodable {
@@ -249,7 +253,7 @@ extension StudioState {
                                  speaking: d.speaking.indices.filter { d.speaking[$0] && $0 < t.cameras.count }.map { t.cameras[$0] },
                                  shot: d.shot.map { $0.filter { $0 < t.cameras.count }.map { t.cameras[$0] } }, cuts: d.cuts)
                     },
-                    framePhase: t.framePhase, phaseCameras: t.cameras)
+                    framePhase: t.framePhase, phaseCameras: t.cameras, liveOut: t.liveOut)
     }
 
     static func layout(_ spec: LayoutSpec, cameras: [Int], width: Int, height: Int) -> Layout {

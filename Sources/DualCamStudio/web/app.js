@@ -22,6 +22,7 @@ import { PlanForm } from './plan.js';
 import { LayoutControls } from './layout-controls.js';
 import { DirectorPanel } from './director.js';
 import { PhasePanel } from './phase.js';
+import { LivePanel } from './live.js';
 import { addNoticeLine } from './notices.js';
 import { installShortcuts } from './keyboard.js';
 import { Library } from './library.js';
@@ -71,6 +72,7 @@ async function main() {
   const layout = new LayoutControls();
   const director = new DirectorPanel();
   const phase = new PhasePanel();
+  const live = new LivePanel();
   installShortcuts({ take, layout });
 
   onState((state) => {
@@ -84,6 +86,7 @@ async function main() {
     layout.update(state);
     director.update(state);
     phase.update(state);
+    live.update(state);
   });
   onNotice(addNoticeLine);
 

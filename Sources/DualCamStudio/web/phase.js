@@ -7,8 +7,8 @@ const ms = (ns) => (ns / 1e6).toFixed(1);
 
 export class PhasePanel {
   constructor() {
-    this.row = $('phase');
-    this.text = $('phase-text');
+    this.row = $('frame-phase');
+    this.text = $('frame-phase-text');
   }
 
   update(state) {

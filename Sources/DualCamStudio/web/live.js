@@ -1,0 +1,39 @@
+// The programme's live streams (--stream): an ON AIR mark in the header while any
+// destination is live, and each destination's health in the take panel. A stream that
+// fails never touches the recording; this only says how the stream fares.
+
+const $ = (id) => document.getElementById(id);
+
+const time = (seconds) => {
+  const s = Math.floor(seconds);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+};
+
+export class LivePanel {
+  constructor() {
+    this.mark = $('on-air-mark');
+    this.list = $('live-out');
+  }
+
+  update(state) {
+    const streams = state.take?.liveOut ?? [];
+    const onAir = !state.take?.isOver && streams.some((s) => s.state === 'live');
+    this.mark.hidden = !onAir;
+    this.list.hidden = streams.length === 0;
+    const lines = streams.map((s) => {
+      const health = s.state === 'live' ? `live ${time(s.liveSeconds)}, ${s.kbps} kbit/s` : s.state;
+      const extra = [s.reconnects > 0 ? `${s.reconnects} reconnects` : null,
+        s.droppedFrames > 0 ? `${s.droppedFrames} frames not sent (slow uplink; the recording has them)` : null].filter(Boolean);
+      return { state: s.state, text: `${s.destination}: ${health}${extra.length ? ` · ${extra.join(' · ')}` : ''}` };
+    });
+    const key = JSON.stringify(lines);
+    if (this.shown === key) return;
+    this.shown = key;
+    this.list.replaceChildren(...lines.map((l) => {
+      const item = document.createElement('li');
+      item.dataset.state = l.state;
+      item.textContent = l.text;
+      return item;
+    }));
+  }
+}

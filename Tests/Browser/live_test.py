@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""Live out in the studio, in a real browser (headless Chromium through Playwright): a
+demo rig that streams its programme to an `ffmpeg -listen 1` RTMP receiver on loopback
+(`demo --studio --stream rtmp://…`). Recording from the page puts the ON AIR mark in the
+header and the destination's health (live, kbit/s) in the take panel, the stream key
+shows nowhere on the page or in its state, and the mark goes when the take ends.
+
+usage: live_test.py   (exit 1 on a failed check)
+"""
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+from playwright.sync_api import sync_playwright
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from studio_common import Demo, launch_chromium  # noqa: E402
+
+checks = []
+KEY = f"live-test-{random.randint(100000, 999999)}-secret"
+
+
+def check(condition, what):
+    print(("ok   " if condition else "FAIL ") + what)
+    if not condition:
+        raise AssertionError(what)
+    checks.append(what)
+
+
+def main():
+    started = time.monotonic()
+    work = tempfile.mkdtemp(prefix="dualcam-live-browser-")
+    port = random.randint(40000, 49999)
+    url = f"rtmp://127.0.0.1:{port}/live/{KEY}"
+    received = os.path.join(work, "received.flv")
+    receiver = subprocess.Popen(["ffmpeg", "-hide_banner", "-loglevel", "error", "-listen", "1", "-i", url, "-c", "copy",
+                                 "-y", received], stdin=subprocess.DEVNULL)
+    time.sleep(1)
+    try:
+        with sync_playwright() as p:
+            browser = launch_chromium(p)
+            try:
+                with Demo(size="640x360", name="studio-live", extra=["--stream", url]) as demo:
+                    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+                    errors = []
+                    page.on("pageerror", lambda e: errors.append(str(e)))
+                    page.goto(demo.local_url(), wait_until="load")
+                    page.wait_for_selector("#link[data-state='live']", timeout=30_000)
+                    check(page.is_hidden("#on-air-mark"), "before a take: no ON AIR mark")
+                    page.click("#record")
+                    page.wait_for_selector("#record[data-state='recording']", timeout=60_000)
+                    page.wait_for_selector("#on-air-mark:not([hidden])", timeout=30_000)
+                    check(True, "recording with --stream: the header shows ON AIR")
+                    page.wait_for_function("[...document.querySelectorAll('#live-out li')].some(l => l.dataset.state === 'live'"
+                                           " && / [1-9][0-9]* kbit\\/s/.test(l.textContent))", timeout=15_000)
+                    line = page.text_content("#live-out li")
+                    print(f"  the take panel says: {line}")
+                    check(f"rtmp://127.0.0.1:{port}/live/****" in line, "the destination is named with its key masked")
+                    state = page.evaluate("fetch('/api/state').then(r => r.text())")
+                    check(KEY not in page.content() and KEY not in state, "the key is nowhere on the page or in its state")
+                    time.sleep(3)
+                    page.click("#stop")
+                    page.wait_for_selector("#record[data-state='done']", timeout=120_000)
+                    page.wait_for_selector("#on-air-mark", state="hidden", timeout=10_000)
+                    check(True, "the take ended: the ON AIR mark is gone")
+                    check(not errors, f"no JavaScript errors ({errors})")
+            finally:
+                browser.close()
+    finally:
+        try:
+            receiver.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            receiver.kill()
+    size = os.path.getsize(received) if os.path.exists(received) else 0
+    check(size > 100_000, f"the receiver got the programme ({size} bytes)")
+    print(f"\nstudio live-out browser test: {len(checks)} checks passed in {time.monotonic() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except Exception as e:
+        traceback.print_exc()
+        print(f"\nstudio live-out browser test FAILED after {len(checks)} checks passed: {e}", file=sys.stderr)
+        sys.exit(1)
