@@ -13,12 +13,11 @@ import subprocess
 import sys
 import tempfile
 import time
-import traceback
 
 from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from studio_common import ROOT, Demo, launch_chromium  # noqa: E402
+from studio_common import ROOT, Checks, Demo, launch_chromium, run_test  # noqa: E402
 
 SCRIPT = """person host  en-us+m3
 person guest en-gb+f2
@@ -29,14 +28,8 @@ end+0.6    host   say    So tell me, why does the timing matter so much when you
 end+0.5    guest  say    Because every camera has its own clock, and none of them agree with each other.
 """
 
-checks = []
+check = Checks()
 
-
-def check(condition, what):
-    print(("ok   " if condition else "FAIL ") + what)
-    if not condition:
-        raise AssertionError(what)
-    checks.append(what)
 
 
 def main():
@@ -108,13 +101,8 @@ def main():
                 check(not errors, f"no JavaScript errors ({errors})")
         finally:
             browser.close()
-    print(f"\nstudio director browser test: {len(checks)} checks passed in {time.monotonic() - started:.0f} s")
+    print(f"\nstudio director browser test: {len(check.passed)} checks passed in {time.monotonic() - started:.0f} s")
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except Exception as e:
-        traceback.print_exc()
-        print(f"\nstudio director browser test FAILED after {len(checks)} checks passed: {e}", file=sys.stderr)
-        sys.exit(1)
+    run_test("studio director browser test", main, check)

@@ -13,22 +13,14 @@ import subprocess
 import sys
 import tempfile
 import time
-import traceback
 
 from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from studio_common import Demo, launch_chromium  # noqa: E402
+from studio_common import Checks, Demo, launch_chromium, run_test  # noqa: E402
 
-checks = []
+check = Checks()
 KEY = f"live-test-{random.randint(100000, 999999)}-secret"
-
-
-def check(condition, what):
-    print(("ok   " if condition else "FAIL ") + what)
-    if not condition:
-        raise AssertionError(what)
-    checks.append(what)
 
 
 def main():
@@ -77,13 +69,8 @@ def main():
             receiver.kill()
     size = os.path.getsize(received) if os.path.exists(received) else 0
     check(size > 100_000, f"the receiver got the programme ({size} bytes)")
-    print(f"\nstudio live-out browser test: {len(checks)} checks passed in {time.monotonic() - started:.0f} s")
+    print(f"\nstudio live-out browser test: {len(check.passed)} checks passed in {time.monotonic() - started:.0f} s")
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except Exception as e:
-        traceback.print_exc()
-        print(f"\nstudio live-out browser test FAILED after {len(checks)} checks passed: {e}", file=sys.stderr)
-        sys.exit(1)
+    run_test("studio live-out browser test", main, check)

@@ -171,3 +171,28 @@ def launch_chromium(playwright):
 
 def canvas_size(locator):
     return tuple(locator.evaluate("c => [c.width, c.height]"))
+
+
+class Checks:
+    """An assert that also lists what passed: `check(condition, what)`."""
+
+    def __init__(self):
+        self.passed = []
+
+    def __call__(self, condition, what):
+        print(("ok   " if condition else "FAIL ") + what, flush=True)
+        if not condition:
+            raise AssertionError(what)
+        self.passed.append(what)
+
+
+def run_test(title, main, checks):
+    """Runs `main`; a failed check or a timeout prints the trace and exits 1."""
+    import traceback
+    try:
+        main()
+    except Exception as e:  # an assert, or a timeout waiting for the page
+        traceback.print_exc()
+        passed = len(getattr(checks, "passed", checks))
+        print(f"\n{title} FAILED after {passed} checks passed: {e}", file=sys.stderr)
+        sys.exit(1)

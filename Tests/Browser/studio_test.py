@@ -34,14 +34,13 @@ import socket
 import statistics
 import sys
 import time
-import traceback
 
 sys.dont_write_bytecode = True  # no __pycache__ beside the sources
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 import dctc_image  # noqa: E402
-from studio_common import Demo, canvas_size, launch_chromium, mono_ns  # noqa: E402
+from studio_common import Demo, canvas_size, launch_chromium, mono_ns, run_test  # noqa: E402
 
 SIZE = "640x360"                     # two real-time agents and a browser on 2 cores
 VIEWPORT = {"width": 1600, "height": 1000}
@@ -774,9 +773,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except Exception as e:  # an assert, or a timeout waiting for the page
-        traceback.print_exc()
-        print(f"\nstudio browser test FAILED after {len(checks)} checks passed: {e}", file=sys.stderr)
-        sys.exit(1)
+    run_test("studio browser test", main, checks)
