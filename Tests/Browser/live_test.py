@@ -29,8 +29,11 @@ def main():
     port = random.randint(40000, 49999)
     url = f"rtmp://127.0.0.1:{port}/live/{KEY}"
     received = os.path.join(work, "received.flv")
-    receiver = subprocess.Popen(["ffmpeg", "-hide_banner", "-loglevel", "error", "-listen", "1", "-i", url, "-c", "copy",
-                                 "-y", received], stdin=subprocess.DEVNULL)
+
+    def listen(path):  # ffmpeg -listen 1 takes one connection: a new one for Go live
+        return subprocess.Popen(["ffmpeg", "-hide_banner", "-loglevel", "quiet", "-listen", "1", "-i", url, "-c", "copy",
+                                 "-y", path], stdin=subprocess.DEVNULL)
+    receiver = listen(received)
     time.sleep(1)
     try:
         with sync_playwright() as p:
@@ -54,7 +57,18 @@ def main():
                     check(f"rtmp://127.0.0.1:{port}/live/****" in line, "the destination is named with its key masked")
                     state = page.evaluate("fetch('/api/state').then(r => r.text())")
                     check(KEY not in page.content() and KEY not in state, "the key is nowhere on the page or in its state")
-                    time.sleep(3)
+                    page.click("#live-toggle")
+                    page.wait_for_selector("#on-air-mark", state="hidden", timeout=10_000)
+                    page.wait_for_function("[...document.querySelectorAll('#live-out li')].every(l => l.dataset.state === 'off')",
+                                           timeout=10_000)
+                    check(page.text_content("#live-toggle") == "Go live", "End live: off the air, the take still recording")
+                    check(page.get_attribute("#record", "data-state") == "recording", "the take records on")
+                    receiver.wait(timeout=10)
+                    receiver = listen(os.path.join(work, "again.flv"))
+                    page.click("#live-toggle")
+                    page.wait_for_selector("#on-air-mark:not([hidden])", timeout=30_000)
+                    check(True, "Go live: on the air again")
+                    time.sleep(2)
                     page.click("#stop")
                     page.wait_for_selector("#record[data-state='done']", timeout=120_000)
                     page.wait_for_selector("#on-air-mark", state="hidden", timeout=10_000)

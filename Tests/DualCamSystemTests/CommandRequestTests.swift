@@ -75,9 +75,15 @@ import Testing
             }
         }
         #expect(refusal(#"{"command":"dance"}"#)?.description
-            == "unknown command 'dance'; expected start, stop, layout, next-layout, swap, pip, framing, placement, filter, mix or director")
+            == "unknown command 'dance'; expected start, stop, layout, next-layout, swap, pip, framing, placement, filter, mix, director or live")
         #expect(refusal(#"{"command":"director","director":"sometimes"}"#)?.description.hasPrefix("director needs") == true)
         #expect(refusal(#"{"command":"director"}"#)?.description.hasPrefix("director needs") == true)
+        #expect(refusal(#"{"command":"live"}"#)?.description.hasPrefix("live needs") == true)
+        guard case .live(false) = try Self.json(#"{"command":"live","live":false}"#).rigCommand(Self.context) else {
+            Issue.record("End live did not decode"); return
+        }
+        // Before a take, on a rig without --stream: refused saying what to give.
+        #expect(throws: RigError.self) { try SessionPlan(agents: [], outputDirectory: "", durationSeconds: nil).applying(.live(true), cameras: 2) }
         #expect(refusal(#"{"command":"layout"}"#)?.description.hasPrefix("layout needs") == true)
         #expect(refusal(#"{"command":"layout","layout":"diagonal"}"#)?.field == .layout)
         #expect(refusal(#"{"command":"filter"}"#)?.description.hasPrefix("filter needs") == true)

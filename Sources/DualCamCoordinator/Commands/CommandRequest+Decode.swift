@@ -79,6 +79,9 @@ extension CommandRequest {
         case .director:
             guard let director else { throw .directorNeedsMode }
             return .director(director == .auto)
+        case .live:
+            guard let live else { throw CommandRequestError("live needs \"live\": true (go live) or false (end live)") }
+            return .live(live)
         }
     }
 

@@ -11,6 +11,8 @@ public struct CommandRequest: Sendable, Equatable, Codable {
         /// The terminal's l: the next layout kind, its options kept.
         case nextLayout = "next-layout"
         case swap, pip, framing, placement, filter, mix, director
+        /// Go live (`"live": true`) or End live (`false`): the take's streams (`--stream`).
+        case live
     }
 
     /// `director`: `auto` hands the programme to the director (before a take: the next
@@ -43,6 +45,8 @@ public struct CommandRequest: Sendable, Equatable, Codable {
     public var fit: String?
     public var anchor: String?
     public var director: DirectorMode?
+    /// `live`: true goes live, false ends it.
+    public var live: Bool?
 
     public init(_ command: Name) {
         self.command = command
@@ -50,7 +54,7 @@ public struct CommandRequest: Sendable, Equatable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case command, width, height, fps, preset, encoder, countdown, durationSeconds, filter, intensity, mix, layout, kind
-        case position, size, fit, anchor, director
+        case position, size, fit, anchor, director, live
     }
 
     /// Decoded field by field; an unknown command or director mode is refused with the
@@ -83,6 +87,7 @@ public struct CommandRequest: Sendable, Equatable, Codable {
             guard let known = DirectorMode(rawValue: mode) else { throw CommandRequestError.directorNeedsMode }
             director = known
         }
+        live = try c.decodeIfPresent(Bool.self, forKey: .live)
     }
 }
 

@@ -22,7 +22,7 @@ extension LayoutSpec {
             }
         case .layout(let given):
             spec = given
-        case .start, .stop, .filter, .mix, .director:
+        case .start, .stop, .filter, .mix, .director, .live:
             return nil
         }
         return spec
@@ -44,6 +44,9 @@ extension SessionPlan {
             next.mix = mix
         case .director(let follow):
             next.director = follow ? (director ?? DirectorSettings()) : nil
+        case .live(let on):
+            guard !streams.isEmpty else { throw RigError(SessionPlan.noStreams) }
+            next.goesLive = on
         case .layout, .nextLayout, .swap, .nextPlacement:
             if let spec = try layout.applying(command, width: width, height: height, streamCount: max(cameras, 1)) {
                 next.layout = spec

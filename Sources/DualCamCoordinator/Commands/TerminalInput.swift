@@ -51,6 +51,8 @@ public enum TerminalInput: Sendable, Equatable {
         case "d": self = .toggleDirector
         case "director auto": self = request(.director) { $0.director = .auto }
         case "director manual": self = request(.director) { $0.director = .manual }
+        case "live on": self = request(.live) { $0.live = true }
+        case "live off": self = request(.live) { $0.live = false }
         default:
             if command.hasPrefix("layout ") {
                 self = request(.layout) { $0.layout = String(command.dropFirst(7)) }

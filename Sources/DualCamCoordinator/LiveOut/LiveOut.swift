@@ -12,10 +12,13 @@ final class LiveOut: Sendable {
     private let logger: Logger
     private let budgetBytes: Int
     private let senders = Mutex<[StreamSender]>([])
+    /// Go live / End live, for senders started later too.
+    private let live: Mutex<Bool>
 
     /// `maxBitrate`: the programme's ceiling; each destination may fall four seconds of
     /// it behind before its backlog is dropped.
-    init(destinations: [StreamDestination], maxBitrate: Int, logger: Logger) {
+    init(destinations: [StreamDestination], maxBitrate: Int, live: Bool = true, logger: Logger) {
+        self.live = Mutex(live)
         self.destinations = destinations
         self.logger = logger
         budgetBytes = max(maxBitrate / 8 * 4, 1 << 20)
@@ -27,12 +30,23 @@ final class LiveOut: Sendable {
             StreamSender(destination: $0, video: video, audio: audio, budgetBytes: budgetBytes, logger: logger)
         }
         senders.withLock { $0 = made }
-        for sender in made { sender.start() }
+        let on = live.withLock { $0 }
+        for sender in made {
+            sender.setLive(on)
+            sender.start()
+        }
     }
 
     /// One packet of the programme, as written to the file.
     func offer(_ packet: EncodedPacket, audio: Bool) {
         for sender in senders.withLock({ $0 }) { sender.offer(packet, audio: audio) }
+    }
+
+    /// End live (false) closes every destination and sends nothing until Go live (true),
+    /// which connects them again; the recording never notices.
+    func setLive(_ on: Bool) {
+        live.withLock { $0 = on }
+        for sender in senders.withLock({ $0 }) { sender.setLive(on) }
     }
 
     func stop() {
@@ -43,7 +57,8 @@ final class LiveOut: Sendable {
     var statuses: [LiveStreamStatus] {
         let started = senders.withLock { $0 }
         guard !started.isEmpty else {
-            return destinations.map { .init(destination: $0.shown, state: .connecting, kbps: 0, droppedFrames: 0, reconnects: 0, liveSeconds: 0) }
+            let state: LiveStreamStatus.State = live.withLock { $0 } ? .connecting : .off
+            return destinations.map { .init(destination: $0.shown, state: state, kbps: 0, droppedFrames: 0, reconnects: 0, liveSeconds: 0) }
         }
         return started.map(\.liveStatus)
     }

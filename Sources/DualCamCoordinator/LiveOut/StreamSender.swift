@@ -19,6 +19,8 @@ final class StreamSender: @unchecked Sendable {
     private let condition = NSCondition()
     private var backlog: StreamBacklog<(EncodedPacket, Bool)>
     private var stopping = false
+    /// Ended by the operator (End live) until Go live.
+    private var paused = false
     private var status: StreamRecord
     private var thread: Thread?
     /// What the status said last, to give the rate since then.
@@ -47,8 +49,21 @@ final class StreamSender: @unchecked Sendable {
     /// A packet of the programme; never waits.
     func offer(_ packet: EncodedPacket, audio: Bool) {
         condition.lock()
+        if paused {
+            condition.unlock()
+            return
+        }
         backlog.push((packet, audio), bytes: packet.data.count, video: !audio, keyframe: packet.isKeyframe)
         condition.signal()
+        condition.unlock()
+    }
+
+    /// End live (false) or Go live (true).
+    func setLive(_ on: Bool) {
+        condition.lock()
+        paused = !on
+        if paused { backlog.dropAll() }
+        condition.broadcast()
         condition.unlock()
     }
 
@@ -105,6 +120,7 @@ final class StreamSender: @unchecked Sendable {
     private func run() {
         var backoff = StreamBackoff()
         while !isStopping {
+            if waitWhilePaused() { break }
             let output: LiveStreamOutput
             set(.connecting)
             do {
@@ -134,7 +150,11 @@ final class StreamSender: @unchecked Sendable {
             if let since = status.liveSince { status.liveSeconds += seconds(since: since) }
             status.liveSince = nil
             condition.unlock()
-            guard let failure else { break }
+            guard let failure else {
+                if isStopping { break }
+                event("ended live (the operator); the take records on")
+                continue  // End live: wait for Go live
+            }
             condition.lock()
             status.reconnects += 1
             state = .retrying
@@ -152,7 +172,11 @@ final class StreamSender: @unchecked Sendable {
         var drainUntil: Int64?
         while true {
             condition.lock()
-            while backlog.isEmpty && !stopping { _ = condition.wait(until: Date(timeIntervalSinceNow: 0.25)) }
+            while backlog.isEmpty && !stopping && !paused { _ = condition.wait(until: Date(timeIntervalSinceNow: 0.25)) }
+            if paused && !stopping {
+                condition.unlock()
+                return nil
+            }
             if stopping && drainUntil == nil { drainUntil = MonotonicTime.now() + 1_000_000_000 }
             let next = backlog.pop()
             condition.unlock()
@@ -167,6 +191,16 @@ final class StreamSender: @unchecked Sendable {
             status.bytes += Int64(packet.data.count)
             condition.unlock()
         }
+    }
+
+    /// While ended by the operator: off, until Go live (false) or the take's end (true).
+    private func waitWhilePaused() -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard paused && !stopping else { return stopping }
+        state = .off
+        while paused && !stopping { condition.wait() }
+        return stopping
     }
 
     /// Waits `seconds`, or less when stopped.
@@ -213,6 +247,8 @@ public struct LiveStreamStatus: Sendable, Equatable, Encodable {
         case live
         /// Lost or refused; waiting to try again.
         case retrying
+        /// Ended by the operator (End live); Go live sends again.
+        case off
         case ended
     }
 

@@ -46,7 +46,7 @@ final class LiveComposer: @unchecked Sendable {
         liveEncoding = .init(encoder: plan.encoder, preset: preset, tune: "zerolatency",
                              crf: plan.bitrate == nil ? plan.crf : nil, bitrate: plan.bitrate, gopFrames: max(framesPerSegment, 1))
         liveOut = plan.streams.isEmpty ? nil
-            : LiveOut(destinations: plan.streams, maxBitrate: plan.effectiveStreamBitrate, logger: logger)
+            : LiveOut(destinations: plan.streams, maxBitrate: plan.effectiveStreamBitrate, live: plan.goesLive, logger: logger)
         var encoder = VideoEncoderSettings(encoder: plan.encoder, width: plan.width, height: plan.height, rate: plan.rate,
                                            preset: preset, tune: "zerolatency", crf: plan.bitrate == nil ? plan.crf : nil,
                                            bitrate: plan.bitrate, gopFrames: max(framesPerSegment, 1), threads: 0)

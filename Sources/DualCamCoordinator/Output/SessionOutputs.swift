@@ -95,6 +95,9 @@ final class SessionOutputs: @unchecked Sendable {
     /// What the director hears and does (nil without one).
     var director: LiveComposer.DirectorState? { composer.director }
 
+    /// Go live / End live: the recording is not touched.
+    func setLive(_ on: Bool) { composer.liveOut?.setLive(on) }
+
     /// The programme's live streams now (empty: none).
     var liveOut: [LiveStreamStatus] { composer.liveOut?.statuses ?? [] }
 

@@ -391,7 +391,7 @@ public actor Rig {
         case .stop(let reason):
             guard let take else { throw RigError("nothing is recording") }
             take.feed(.stop(now: now, reason: reason))
-        case .layout, .nextLayout, .swap, .nextPlacement, .filter, .mix, .director:
+        case .layout, .nextLayout, .swap, .nextPlacement, .filter, .mix, .director, .live:
             guard let take, !isFinalising(take) else { throw RigError("no take is under way; layouts change while recording") }
             try take.apply(command, now: now)
         }

@@ -161,6 +161,10 @@ public enum RigCommand: Sendable {
     /// With `--director auto`: true hands the programme back to the director, false takes
     /// it over on the operator's layout (as choosing any layout does).
     case director(Bool)
+    /// With `--stream`: false ends the programme's streams (End live), true sends them
+    /// again (Go live); before a take, whether the next take goes live at its start.
+    /// The recording is not touched either way.
+    case live(Bool)
 }
 
 public struct RigError: Error, CustomStringConvertible, Sendable {

@@ -179,6 +179,12 @@ extension Take {
                 notice(String(format: "the director has the programme from %.2f s", Double(at) / 1e9))
                 return
             }
+        case .live(let on):
+            guard !plan.streams.isEmpty else { throw RigError(SessionPlan.noStreams) }
+            plan.goesLive = on
+            outputs?.setLive(on)
+            notice(on ? "going live: the programme streams again" : "live ended: the programme no longer streams (the take records on)")
+            return
         case .start, .stop:
             return
         }

@@ -35,6 +35,10 @@ public struct SessionPlan: Sendable {
     /// The programme's bitrate ceiling while it streams (`--stream-bitrate`; nil: by size,
     /// `defaultStreamBitrate`). The combined file has the same ceiling: one encode serves both.
     public var streamMaxBitrate: Int?
+    /// Whether the streams start with the take (the studio's Go live / End live between takes).
+    public var goesLive = true
+
+    static let noStreams = "this rig streams nowhere: give --stream URL (or `stream =` in coordinator.conf)"
 
     /// What platforms take at the size: 4.5 Mbit/s up to 720p, 6 up to 1080p, 12 above.
     public var effectiveStreamBitrate: Int {

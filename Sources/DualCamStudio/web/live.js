@@ -2,6 +2,8 @@
 // destination is live, and each destination's health in the take panel. A stream that
 // fails never touches the recording; this only says how the stream fares.
 
+import { sendCommand } from './api.js';
+
 const $ = (id) => document.getElementById(id);
 
 const time = (seconds) => {
@@ -13,6 +15,8 @@ export class LivePanel {
   constructor() {
     this.mark = $('on-air-mark');
     this.list = $('live-out');
+    this.toggle = $('live-toggle');
+    this.toggle.addEventListener('click', () => sendCommand({ command: 'live', live: this.toggle.dataset.live !== 'true' }));
   }
 
   update(state) {
@@ -20,6 +24,11 @@ export class LivePanel {
     const onAir = !state.take?.isOver && streams.some((s) => s.state === 'live');
     this.mark.hidden = !onAir;
     this.list.hidden = streams.length === 0;
+    // Go live / End live while the take records; the recording goes on either way.
+    const on = streams.some((s) => s.state !== 'off');
+    this.toggle.hidden = streams.length === 0 || !!state.take?.isOver;
+    this.toggle.dataset.live = String(on);
+    this.toggle.textContent = on ? 'End live' : 'Go live';
     const lines = streams.map((s) => {
       const health = s.state === 'live' ? `live ${time(s.liveSeconds)}, ${s.kbps} kbit/s` : s.state;
       const extra = [s.reconnects > 0 ? `${s.reconnects} reconnects` : null,
