@@ -26,13 +26,17 @@ public final class LiveStreamOutput {
 
     /// `shownAs`: the URL as logs and errors may name it (its key masked).
     public init(url: String, shownAs: String, video parameters: CodecParameters, audio audioParameters: AudioParameters?,
-                timeoutSeconds: Double) throws {
+                timeoutSeconds: Double, sendBufferBytes: Int? = nil) throws {
         guard let format = Self.formatName(url: url) else {
             throw FFmpegError.invalid("LiveStreamOutput", path: shownAs, "not an rtmp://, rtmps:// or srt:// address")
         }
         let microseconds = String(Int64(timeoutSeconds * 1e6))
         // rw_timeout: any protocol's reads and writes; SRT's own connect wait is in µs too.
         var options = [("rw_timeout", microseconds)]
+        // A socket buffer of about a second of the stream: the kernel's own (up to
+        // megabytes) would hide a slow uplink behind seconds of delay before the backlog
+        // saw it and dropped to the newest picture.
+        if let sendBufferBytes { options.append(("send_buffer_size", String(sendBufferBytes))) }
         // SRT in live mode drops what is unsent at close unless told to linger: the
         // programme's last second would be lost.
         if format == "mpegts" {

@@ -21,7 +21,7 @@ final class LiveOut: Sendable {
         self.live = Mutex(live)
         self.destinations = destinations
         self.logger = logger
-        budgetBytes = max(maxBitrate / 8 * 4, 1 << 20)
+        budgetBytes = max(maxBitrate / 8 * 4, 256 << 10)
     }
 
     /// The encoder is open: connect every destination (each on its own thread).

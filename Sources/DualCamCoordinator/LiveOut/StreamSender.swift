@@ -16,6 +16,8 @@ final class StreamSender: @unchecked Sendable {
     private let destination: StreamDestination
     private let header: (video: CodecParameters, audio: AudioParameters?)
     private let logger: Logger
+    /// The backlog's limit: four seconds at the ceiling (the socket buffer is one).
+    private let budgetBytes: Int
     private let condition = NSCondition()
     private var backlog: StreamBacklog<(EncodedPacket, Bool)>
     private var stopping = false
@@ -36,6 +38,7 @@ final class StreamSender: @unchecked Sendable {
         header = (video, audio)
         self.logger = logger
         backlog = StreamBacklog(limitBytes: budgetBytes)
+        self.budgetBytes = budgetBytes
         status = StreamRecord(destination: destination.shown)
     }
 
@@ -125,7 +128,8 @@ final class StreamSender: @unchecked Sendable {
             set(.connecting)
             do {
                 output = try LiveStreamOutput(url: destination.url, shownAs: destination.shown, video: header.video,
-                                              audio: header.audio, timeoutSeconds: Self.timeoutSeconds)
+                                              audio: header.audio, timeoutSeconds: Self.timeoutSeconds,
+                                              sendBufferBytes: max(budgetBytes / 4, 65_536))
             } catch {
                 let wait = backoff.failed()
                 set(.retrying)
