@@ -68,7 +68,10 @@ struct CaptureMemoryTests {
             received += 1
         }
         #expect(received == count)
-        #expect(addresses.withLockedValue { $0.count } == 2)
+        // Never a third picture: 300 frames through the pool's two. (Which of the two each
+        // frame gets is the threads' timing: a consumer that always gives a picture back
+        // before the producer takes the next one circulates just one, as CI saw once.)
+        #expect((1...2).contains(addresses.withLockedValue { $0.count }), "\(addresses.withLockedValue { $0.count }) pictures")
     }
 
     @Test func aCameraQueueHoldsTwelveMebibytesOfPictures() {
