@@ -17,7 +17,7 @@ import time
 from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from studio_common import ROOT, Checks, Demo, launch_chromium, run_test  # noqa: E402
+from studio_common import ROOT, Checks, Demo, launch_chromium, open_demo_page, run_test  # noqa: E402
 
 SCRIPT = """person host  en-us+m3
 person guest en-gb+f2
@@ -44,11 +44,7 @@ def main():
         browser = launch_chromium(p)
         try:
             with Demo(size="640x360", name="studio-director", extra=["--director", "auto", "--audio-files", files]) as demo:
-                page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-                errors = []
-                page.on("pageerror", lambda e: errors.append(str(e)))
-                page.goto(demo.local_url(), wait_until="load")
-                page.wait_for_selector("#link[data-state='live']", timeout=30_000)
+                page, errors = open_demo_page(browser, demo)
                 check(page.is_hidden("#director"), "before a take: no Director panel")
                 page.click("#record")
                 page.wait_for_selector("#record[data-state='recording']", timeout=60_000)

@@ -196,3 +196,13 @@ def run_test(title, main, checks):
         passed = len(getattr(checks, "passed", checks))
         print(f"\n{title} FAILED after {passed} checks passed: {e}", file=sys.stderr)
         sys.exit(1)
+
+
+def open_demo_page(browser, demo):
+    """A page on the demo's studio, its link live; JavaScript errors collect in the list."""
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(demo.local_url(), wait_until="load")
+    page.wait_for_selector("#link[data-state='live']", timeout=30_000)
+    return page, errors

@@ -1,3 +1,4 @@
+import DualCamMedia
 import Foundation
 
 /// One place the programme is streamed to (`--stream URL`, `stream =` in coordinator.conf):
@@ -10,7 +11,8 @@ public struct StreamDestination: Sendable, Equatable, CustomStringConvertible {
     public init(_ text: String) throws(CoordinatorError) {
         let url = text.trimmingCharacters(in: .whitespaces)
         let scheme = url.split(separator: ":", maxSplits: 1).first.map { $0.lowercased() } ?? ""
-        guard ["rtmp", "rtmps", "srt"].contains(scheme), url.lowercased().hasPrefix(scheme + "://"),
+        // The schemes the muxer side streams to (LiveStreamOutput.formatName), said once.
+        guard LiveStreamOutput.formatName(url: url) != nil, url.lowercased().hasPrefix(scheme + "://"),
               url.count > scheme.count + 3 else {
             throw CoordinatorError("--stream \(Self.mask(url)) is not an rtmp://, rtmps:// or srt:// address (e.g. "
                 + "rtmp://a.rtmp.youtube.com/live2/KEY or srt://host:9000?streamid=KEY)")

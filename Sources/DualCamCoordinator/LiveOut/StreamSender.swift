@@ -84,7 +84,7 @@ final class StreamSender: @unchecked Sendable {
         defer { condition.unlock() }
         var r = status
         r.droppedFrames = backlog.droppedVideoFrames
-        r.liveSeconds = status.liveSeconds + (status.liveSince.map { seconds(since: $0) } ?? 0)
+        r.liveSeconds = liveSecondsNow
         return r
     }
 
@@ -100,7 +100,7 @@ final class StreamSender: @unchecked Sendable {
         }
         return LiveStreamStatus(destination: destination.shown, state: state, kbps: state == .live ? rateWindow.kbps : 0,
                                 droppedFrames: backlog.droppedVideoFrames, reconnects: status.reconnects,
-                                liveSeconds: status.liveSeconds + (status.liveSince.map { seconds(since: $0) } ?? 0))
+                                liveSeconds: liveSecondsNow)
     }
 
     private func set(_ new: LiveStreamStatus.State) {
@@ -108,6 +108,9 @@ final class StreamSender: @unchecked Sendable {
         state = new
         condition.unlock()
     }
+
+    /// Seconds live so far, the current connection included (under the lock).
+    private var liveSecondsNow: Double { status.liveSeconds + (status.liveSince.map { seconds(since: $0) } ?? 0) }
 
     private func seconds(since instant: Int64) -> Double { Double(MonotonicTime.now() - instant) / 1e9 }
 
@@ -146,8 +149,9 @@ final class StreamSender: @unchecked Sendable {
             status.liveSince = MonotonicTime.now()
             status.connections += 1
             state = .live
+            let first = status.connections == 1  // read under the lock, as every field of `status`
             condition.unlock()
-            event(status.connections == 1 ? "live" : "live again")
+            event(first ? "live" : "live again")
             let failure = send(to: output)
             output.close()
             condition.lock()
