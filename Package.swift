@@ -97,7 +97,7 @@ let package = Package(
         .target(
             name: "DualCamAgent",
             dependencies: [
-                "DualCamCore", "DualCamProtocol", "DualCamNet", "DualCamMedia",
+                "CLinux", "DualCamCore", "DualCamProtocol", "DualCamNet", "DualCamMedia",
                 logging,
                 nioCore,
                 nioPosix,

@@ -1,9 +1,13 @@
 #ifndef DUALCAM_CLINUX_SHIM_H
 #define DUALCAM_CLINUX_SHIM_H
-// Linux process controls that Swift cannot call directly (prctl is variadic), glibc's
+// Linux process and thread controls that Swift cannot call directly (prctl and syscall
+// are variadic), glibc's
 // allocator settings, and UDP with kernel receive timestamps (udp_stamp.h).
 #include <malloc.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "udp_stamp.h"
 
@@ -35,6 +39,12 @@ static inline int dc_tune_allocator(int mmap_threshold, int arenas) {
 // unless they sit at its top). Returns 1 when some memory was released.
 static inline int dc_trim_heap(void) {
     return malloc_trim(0);
+}
+
+// Lowers the calling thread alone (Linux nice values are per thread) to `nice` (0-19).
+// Returns 0, or -1 with errno set.
+static inline int dc_lower_this_thread(int nice) {
+    return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice);
 }
 
 #endif

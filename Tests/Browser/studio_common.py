@@ -165,8 +165,15 @@ def _is_agent(pid):
 
 
 def launch_chromium(playwright):
-    # The system's Chromium (deploy/install-deps.sh), never a downloaded one.
-    return playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+    # The system's Chromium (deploy/install-deps.sh), never a downloaded one; as root
+    # without the right to raise its own priority, as a desktop user's (chromium-as-user.sh).
+    executable = CHROMIUM
+    if os.geteuid() == 0 and shutil.which("setpriv"):
+        executable = os.path.join(os.path.dirname(os.path.abspath(__file__)), "chromium-as-user.sh")
+        os.environ["DUALCAM_CHROMIUM"] = CHROMIUM
+    # DUALCAM_CHROMIUM_ARGS adds flags for an experiment (e.g. --disable-gpu).
+    return playwright.chromium.launch(executable_path=executable, headless=True,
+                                      args=["--no-sandbox"] + os.environ.get("DUALCAM_CHROMIUM_ARGS", "").split())
 
 
 def canvas_size(locator):

@@ -174,6 +174,17 @@ def code_check(page, source):
         advance = dctc_image.signed_diff(c2, c1) / 10
         wall = (t2 - t1) / 1e6
         check(advance > 0, f"camera {camera}: the code advanced by {advance:.1f} ms over {wall:.0f} ms between shots")
+    # Every picture says where its time went (docs/STUDIO.md, "Tracing the preview"): the
+    # agent's index and its stages on the shared clock, in order, then the page's own.
+    for camera in (0, 1):
+        recs = page.evaluate(f"window.dualcamTrace.records({camera}).filter(r => r.fate === 'drawn')")
+        ordered = [r for r in recs if 0 < r["captureNs"] <= r["agentSentNs"] + 2_000_000
+                   and r["agentSentNs"] <= r["hubReceivedNs"] + 2_000_000 and r["hubReceivedNs"] <= r["writtenNs"]
+                   and r["arrivedMs"] <= r["decodedMs"] <= r["drawnMs"] and r["agentIndex"] > 0]
+        indices = [r["agentIndex"] for r in recs]
+        check(len(recs) >= 10 and len(ordered) == len(recs) and indices == sorted(indices),
+              f"camera {camera}: each of {len(recs)} pictures drawn carries its trace (agent index rising, captured "
+              f"<= sent by the agent <= received <= written by the studio, arrived <= decoded <= drawn by the page)")
     # Before any take the cameras' health shows too (the agents report while watched).
     agents = page.evaluate("fetch('/api/state').then(r => r.json()).then(s => s.agents)")
     for agent in agents:

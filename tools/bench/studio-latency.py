@@ -10,6 +10,14 @@ CLOCK_MONOTONIC read just before the screenshot was asked for and just after it
 returned bounds when it was taken. latency = midpoint - code (both bounds printed too).
 Then the take is stopped and the rig's dropped frames printed.
 
+Where the time goes: every preview message carries its agent's index and when the agent
+sent it, the studio received it and wrote it (shared clock = CLOCK_MONOTONIC here); the
+page adds when it arrived, was decoded and drawn (window.dualcamTrace). Mapping the page's
+performance.now() onto CLOCK_MONOTONIC, the script prints each stage's median/p95/max for
+the quiet watch and for the screenshots, what became of the pictures (drawn, skipped
+waiting for a key frame, never sent by the agent), and the longest stalls with the stage
+that made each.
+
 Before the screenshots, --watch seconds (3) of watching only: the page's drawn frame rate
 and the age of the picture last drawn into each canvas (window.dualcamStats), which is the
 latency up to the canvas, without the compositor and without the screenshots' own load.
@@ -50,6 +58,81 @@ def percentile(values, p):
     return s[max(0, min(len(s) - 1, int(-(-p * len(s) // 100)) - 1))]
 
 
+def page_clock_offset_ns(page):
+    """CLOCK_MONOTONIC ns minus performance.now() ns, from the tightest of 20 brackets."""
+    best = None
+    for _ in range(20):
+        before = mono_ns()
+        perf = page.evaluate("performance.now()")
+        after = mono_ns()
+        if best is None or after - before < best[0]:
+            best = (after - before, (before + after) / 2 - perf * 1e6)
+    return best[1]
+
+
+STAGES = [("agent: capture to sent", "captureNs", "agentSentNs"),
+          ("link: agent to studio", "agentSentNs", "hubReceivedNs"),
+          ("studio: hub to socket", "hubReceivedNs", "writtenNs"),
+          ("socket to page", "writtenNs", "arrivedNs"),
+          ("page: decode", "arrivedNs", "decodedNs"),
+          ("page: draw", "decodedNs", "drawnNs"),
+          ("capture to drawn", "captureNs", "drawnNs")]
+
+
+def stage_report(page, offset_ns, since_ms, title, until_ms=None):
+    """Prints where the pictures of each camera spent their time since `since_ms`."""
+    print(f"\nwhere the time went, {title} (ms, median / p95 / max; window.dualcamTrace):")
+    for i in (0, 1):
+        recs = page.evaluate(f"window.dualcamTrace.records({i}, {since_ms}, {until_ms or 'Infinity'})")
+        for r in recs:
+            for k in ("arrived", "decoded", "drawn"):
+                r[k + "Ns"] = r[k + "Ms"] * 1e6 + offset_ns if r[k + "Ms"] else 0
+        if not recs:
+            print(f"  camera {i}: no pictures arrived")
+            continue
+        fates = {}
+        for r in recs:
+            fates[r["fate"]] = fates.get(r["fate"], 0) + 1
+        idx = sorted(r["agentIndex"] for r in recs if r["agentIndex"])
+        unsent = sum(b - a - 1 for a, b in zip(idx, idx[1:]) if b > a)
+        keys = sum(1 for r in recs if r["key"])
+        print(f"  camera {i}: {len(recs)} arrived ({keys} key frames): "
+              + ", ".join(f"{n} {f}" for f, n in sorted(fates.items()))
+              + f"; {unsent} encoded by the agent and not sent (gaps in its index)")
+        for name, a, b in STAGES:
+            d = [(r[b] - r[a]) / 1e6 for r in recs if r[a] and r[b]]
+            if d:
+                print(f"    {name:<24}{statistics.median(d):>8.1f}{percentile(d, 95):>8.1f}{max(d):>8.1f}   n={len(d)}")
+        asks = page.evaluate(f"window.dualcamTrace.keyAsks({i}, {since_ms}, {until_ms or 'Infinity'})")
+        key_waits = []
+        for t in asks:
+            later = [r["arrivedMs"] for r in recs if r["key"] and r["arrivedMs"] > t]
+            if later:
+                key_waits.append(min(later) - t)
+        if asks:
+            print(f"    key frames the page asked for: {len(asks)}; the next key frame arrived after median "
+                  f"{statistics.median(key_waits) if key_waits else float('nan'):.0f} ms, max "
+                  f"{max(key_waits) if key_waits else float('nan'):.0f} ms")
+        drawn = [r for r in recs if r["fate"] == "drawn"]
+        gaps = []
+        for prev, nxt in zip(drawn, drawn[1:]):
+            gap = (nxt["drawnNs"] - prev["drawnNs"]) / 1e6
+            between = [r for r in recs if prev["arrivedNs"] < r["arrivedNs"] < nxt["arrivedNs"]]
+            gaps.append((gap, prev, nxt, between))
+        gaps.sort(key=lambda g: -g[0])
+        for gap, prev, nxt, between in gaps[:4]:
+            skipped = {}
+            for r in between:
+                skipped[r["fate"]] = skipped.get(r["fate"], 0) + 1
+            lost = max(0, nxt["agentIndex"] - prev["agentIndex"] - 1 - len(between)) if nxt["agentIndex"] else 0
+            worst = max(((name, (nxt[b] - nxt[a]) / 1e6) for name, a, b in STAGES[:-1] if nxt[a] and nxt[b]),
+                        key=lambda t: t[1], default=("?", 0))
+            print(f"    stall {gap:6.0f} ms: between them {len(between)} arrived "
+                  f"({', '.join(f'{n} {f}' for f, n in skipped.items()) or 'none'}), {lost} never sent by the agent; "
+                  f"the picture that ended it spent {worst[1]:.0f} ms in {worst[0]}"
+                  + (" (a key frame)" if nxt["key"] else ""))
+
+
 def wait_phase(page, phases, timeout):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -78,6 +161,9 @@ def main():
                          "page screenshot clipped to the canvas (~160 ms)")
     ap.add_argument("--watch", type=float, default=3.0,
                     help="seconds of watching without screenshots first (drawn rate, age of the drawn picture)")
+    ap.add_argument("--format", choices=["png", "jpeg"], default="png",
+                    help="the cdp method's picture format (jpeg at quality 90 encodes faster, so the shot and the "
+                         "after-bound are shorter; the DCTC cells read the same)")
     ap.add_argument("--via-page", action="store_true", help="start and stop the take with the page's buttons")
     args = ap.parse_args()
     source = tuple(int(v) for v in args.size.split("x"))
@@ -101,7 +187,7 @@ def measure(args, source, demo):
         state = page.request.get("/api/state").json()
         previews = {a["index"]: a.get("preview") for a in state["agents"]}
         print(f"studio {demo.local_url()}; cameras {args.size}; previews {previews}; page format {fmt}; "
-              f"screenshots: {args.method}")
+              f"screenshots: {args.method}" + (f" {args.format}" if args.method == "cdp" else ""))
 
         if args.via_page:
             page.click("#record")
@@ -115,6 +201,8 @@ def measure(args, source, demo):
         # last is (window.dualcamStats.lastCapture is the drawn frame's capture instant in
         # CLOCK_MONOTONIC ns): capture to canvas, without the compositor and the screenshot.
         quiet_drawn0 = page.evaluate("({...window.dualcamStats.framesDrawn})")
+        offset_ns = page_clock_offset_ns(page)
+        quiet_since = page.evaluate("performance.now()")
         q0 = time.monotonic()
         drawn_ages = {0: [], 1: []}
         while time.monotonic() - q0 < args.watch:
@@ -140,13 +228,16 @@ def measure(args, source, demo):
             if args.method == "clip":
                 return page.screenshot(clip=boxes[i])
             clip = {**boxes[i], "scale": 1}
-            return base64.b64decode(cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True,
-                                                                        "clip": clip})["data"])
+            params = {"format": args.format, "optimizeForSpeed": True, "clip": clip}
+            if args.format == "jpeg":
+                params["quality"] = 90
+            return base64.b64decode(cdp.send("Page.captureScreenshot", params)["data"])
 
         samples = {0: [], 1: []}   # (lower, mid, upper) latency ms
         misreads = {0: 0, 1: 0}
         drawn0 = page.evaluate("({...window.dualcamStats.framesDrawn})")
         dropped0 = page.evaluate("({...window.dualcamStats.framesDropped})")
+        shots_since = page.evaluate("performance.now()")
         t0 = time.monotonic()
         for _ in range(args.n):
             for i in (0, 1):
@@ -163,6 +254,8 @@ def measure(args, source, demo):
         drawn1 = page.evaluate("({...window.dualcamStats.framesDrawn})")
         dropped1 = page.evaluate("({...window.dualcamStats.framesDropped})")
         during = page.request.get("/api/state").json()
+        stage_report(page, offset_ns, quiet_since, f"watching only ({args.watch:g} s)", shots_since)
+        stage_report(page, offset_ns, shots_since, f"while screenshotting ({elapsed:.0f} s)")
 
         if args.via_page:
             page.click("#stop")
@@ -190,7 +283,8 @@ def measure(args, source, demo):
             med, p95, mx, mn = statistics.median(mids), percentile(mids, 95), max(mids), min(mids)
             lo_med = statistics.median(lo for lo, _, _ in s)
             shot_med = statistics.median(hi - lo for lo, _, hi in s)
-            ok = med <= GOAL_MEDIAN_MS and p95 <= GOAL_P95_MS
+            # Screenshots mostly misread are no measurement: the few read say nothing.
+            ok = med <= GOAL_MEDIAN_MS and p95 <= GOAL_P95_MS and misreads[i] <= args.n // 10
             ok_all &= ok
             print(f"{i:<8}{len(s):>5}{med:>8.0f}{p95:>7.0f}{mx:>7.0f}{mn:>7.0f}   "
                   f"{statistics.median(his):>15.0f} / {percentile(his, 95):<5.0f}   {lo_med:>19.0f}   {shot_med:>7.0f}   "

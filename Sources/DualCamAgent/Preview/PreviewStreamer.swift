@@ -1,3 +1,4 @@
+import CLinux
 import DualCamCore
 import DualCamMedia
 import Foundation
@@ -54,7 +55,15 @@ final class PreviewStreamer: Sendable {
         tap.configure(nil)
     }
 
+    /// How much lower than the recording the preview's thread runs (nice, 0-19): on a
+    /// node short of CPU (a browser on the same 2 cores) the preview waits, and loses
+    /// pictures (newest wins), before the recording's encoder loses a frame.
+    static let niceness: Int32 = 10
+
     private func run() {
+        // Per thread on Linux: only this thread is lowered; raising it back would need
+        // privileges, and nothing here asks to.
+        _ = dc_lower_this_thread(Self.niceness)
         var encoder: VideoEncoder?
         var lastPts: Int64 = .min
         var index: UInt64 = 0

@@ -110,6 +110,7 @@ final class CoordinatorSession: Sendable {
             frame.width = UInt32(picture.width)
             frame.height = UInt32(picture.height)
             frame.h264 = Data(picture.h264)
+            frame.sentSharedNs = clock.estimate?.shared(fromLocal: clock.localNow()) ?? 0
             return (try? connection.send(.previewFrame(frame))) != nil
         }, onError: { [logger] in logger.error("preview: \($0)") })
     }

@@ -1,4 +1,6 @@
+import DualCamCore
 import DualCamMedia
+import DualCamNet
 import DualCamProtocol
 import Foundation
 import NIOConcurrencyHelpers
@@ -45,9 +47,38 @@ public final class PreviewHub: Sendable {
         public var height: Int
         public var format: Format
         public var data: Data
+        /// Where its time went, for the studio's trace (docs/STUDIO.md).
+        public var trace = Trace()
+
+        public init(camera: Int, captureSharedNanoseconds: Int64, keyframe: Bool, width: Int, height: Int,
+                    format: Format, data: Data, trace: Trace = Trace()) {
+            self.camera = camera
+            self.captureSharedNanoseconds = captureSharedNanoseconds
+            self.keyframe = keyframe
+            self.width = width
+            self.height = height
+            self.format = format
+            self.data = data
+            self.trace = trace
+        }
+    }
+
+    /// Instants of one picture on its way, on the shared clock (0: not known). The agent's
+    /// index leaves a gap where the agent encoded a picture and could not send it.
+    public struct Trace: Sendable {
+        public var agentIndex: UInt64 = 0
+        public var agentSent: Int64 = 0
+        public var hubReceived: Int64 = 0
+
+        public init(agentIndex: UInt64 = 0, agentSent: Int64 = 0, hubReceived: Int64 = 0) {
+            self.agentIndex = agentIndex
+            self.agentSent = agentSent
+            self.hubReceived = hubReceived
+        }
     }
 
     public let settings: Settings
+    private let clock: any TimeSource
     private let viewers = NIOLockedValueBox<[UInt64: Viewer]>([:])
     private let nextViewer = NIOLockedValueBox<UInt64>(0)
     private let codecs = NIOLockedValueBox<[Int: String]>([:])
@@ -67,8 +98,10 @@ public final class PreviewHub: Sendable {
         var waitingForKey: Set<Int>
     }
 
-    public init(settings: Settings = Settings()) {
+    /// `clock` reads the shared clock (on the coordinator, its own monotonic clock).
+    public init(settings: Settings = Settings(), clock: any TimeSource = SystemClock()) {
         self.settings = settings
+        self.clock = clock
     }
 
     func onChange(_ body: @escaping @Sendable () -> Void) {
@@ -93,7 +126,8 @@ public final class PreviewHub: Sendable {
         return stream
     }
 
-    static let maxCameras = 64
+    /// Camera indices a viewer may name (the protocol allows no more per rig).
+    public static let maxCameras = 64
 
     /// True while at least one viewer watches.
     public var isWatched: Bool { viewers.withLockedValue { !$0.isEmpty } }
@@ -117,7 +151,8 @@ public final class PreviewHub: Sendable {
     /// A PreviewFrame from camera `camera`'s link (checked by the protocol machine).
     func receive(camera: Int, _ frame: Dualcam_V1_PreviewFrame) {
         let picture = Picture(camera: camera, captureSharedNanoseconds: frame.captureSharedNs, keyframe: frame.keyframe,
-                              width: Int(frame.width), height: Int(frame.height), format: .h264, data: frame.h264)
+                              width: Int(frame.width), height: Int(frame.height), format: .h264, data: frame.h264,
+                              trace: Trace(agentIndex: frame.index, agentSent: frame.sentSharedNs, hubReceived: clock.now))
         if frame.keyframe, let codec = H264Bitstream.codecString([UInt8](frame.h264.prefix(256))) {
             codecs.withLockedValue { $0[camera] = codec }
         }

@@ -83,7 +83,7 @@ public actor Rig {
         self.logger = logger
         members = agents.map { Member(endpoint: $0, name: $0.host) }
         (events, input) = AsyncStream.makeStream(of: SessionEvent.self)
-        previews = PreviewHub(settings: preview)
+        previews = PreviewHub(settings: preview, clock: clock)
         previews.onChange { [input] in input.yield(.previewDemand) }
     }
 

@@ -1246,6 +1246,9 @@ public nonisolated struct Dualcam_V1_PreviewFrame: Sendable {
   /// one access unit, Annex B, constrained baseline (no B-frames)
   public var h264: Data = Data()
 
+  /// when the agent handed the picture to the connection, on the shared clock (0: not said)
+  public var sentSharedNs: Int64 = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -3456,7 +3459,7 @@ nonisolated extension Dualcam_V1_PreviewRequest: SwiftProtobuf.Message, SwiftPro
 
 nonisolated extension Dualcam_V1_PreviewFrame: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".PreviewFrame"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}index\0\u{3}capture_shared_ns\0\u{1}keyframe\0\u{1}width\0\u{1}height\0\u{1}h264\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}index\0\u{3}capture_shared_ns\0\u{1}keyframe\0\u{1}width\0\u{1}height\0\u{1}h264\0\u{3}sent_shared_ns\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3470,6 +3473,7 @@ nonisolated extension Dualcam_V1_PreviewFrame: SwiftProtobuf.Message, SwiftProto
       case 4: try { try decoder.decodeSingularUInt32Field(value: &self.width) }()
       case 5: try { try decoder.decodeSingularUInt32Field(value: &self.height) }()
       case 6: try { try decoder.decodeSingularBytesField(value: &self.h264) }()
+      case 7: try { try decoder.decodeSingularInt64Field(value: &self.sentSharedNs) }()
       default: break
       }
     }
@@ -3494,6 +3498,9 @@ nonisolated extension Dualcam_V1_PreviewFrame: SwiftProtobuf.Message, SwiftProto
     if !self.h264.isEmpty {
       try visitor.visitSingularBytesField(value: self.h264, fieldNumber: 6)
     }
+    if self.sentSharedNs != 0 {
+      try visitor.visitSingularInt64Field(value: self.sentSharedNs, fieldNumber: 7)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -3504,6 +3511,7 @@ nonisolated extension Dualcam_V1_PreviewFrame: SwiftProtobuf.Message, SwiftProto
     if lhs.width != rhs.width {return false}
     if lhs.height != rhs.height {return false}
     if lhs.h264 != rhs.h264 {return false}
+    if lhs.sentSharedNs != rhs.sentSharedNs {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -44,8 +44,7 @@ struct ViewerConnection {
             let limits = studio.limits
             let clock = studio.clock
             var budget = TokenBucket(burst: limits.viewerBurst, perSecond: limits.viewerMessagesPerSecond, now: clock.now)
-            // Each asks the agent for an IDR: a viewer may not turn a preview into key frames only.
-            var lastKeyframeRequest = clock.now - 1_000_000_000
+            var keyframeAsks = KeyframeAsks()
             for try await message in inbound.messages(maxSize: 4096) {
                 guard budget.take(now: clock.now) else {
                     try await closeFlood()
@@ -55,8 +54,7 @@ struct ViewerConnection {
                       let request = try? JSONDecoder().decode(Request.self, from: Data(text.utf8)) else { continue }
                 switch request.type {
                 case "keyframe":
-                    if let camera = request.camera, clock.now - lastKeyframeRequest >= 250_000_000 {
-                        lastKeyframeRequest = clock.now
+                    if let camera = request.camera, keyframeAsks.allow(camera: camera, now: clock.now) {
                         studio.rig.previews.requestKeyframe(camera: camera)
                     }
                 case "preview":
@@ -113,8 +111,9 @@ struct ViewerConnection {
 
     private func sendPreviews(_ pictures: AsyncStream<PreviewHub.Picture>) async throws {
         let allocator = ByteBufferAllocator()
+        let clock = studio.clock
         for await picture in pictures {
-            try await outbound.write(.binary(PreviewMessage.encode(picture, allocator: allocator)))
+            try await outbound.write(.binary(PreviewMessage.encode(picture, written: clock.now, allocator: allocator)))
         }
     }
 

@@ -5,11 +5,21 @@
 // skips to the next key frame. Each decoded picture is drawn at once and let go, and
 // the camera's canvas then holds the latest picture for the composite to copy from.
 
+import * as trace from './preview-trace.js';
+
 export const KIND_H264 = 1;
 export const KIND_JPEG = 2;
 const HEADER_BYTES = 16;
-/** More H.264 chunks than this waiting in a decoder means it cannot keep up. */
-const MAX_DECODE_QUEUE = 2;
+const TRACE_BYTES = 32;
+/**
+ * More H.264 chunks than this waiting in a decoder means it cannot keep up. A burst of a
+ * few is normal (the page's thread was busy for a moment and the socket's messages came
+ * at once) and decodes in milliseconds; skipping to a key frame over it froze the picture
+ * for up to a second (tools/bench/studio-latency.sh), so only a real backlog does.
+ */
+const MAX_DECODE_QUEUE = 8;
+/** Key frames are asked for at most this often per camera (the server's limit too). */
+const KEY_ASK_INTERVAL_MS = 250;
 
 // Read by the browser tests; drawn counts only, never frames merely received.
 export const stats = { framesDrawn: {}, lastCapture: {}, framesDropped: {}, decoderErrors: {} };
@@ -19,6 +29,8 @@ window.dualcamStats = stats;
 export function parseFrame(buffer) {
   if (!(buffer instanceof ArrayBuffer) || buffer.byteLength < HEADER_BYTES) return null;
   const view = new DataView(buffer);
+  const traced = (view.getUint8(1) & 2) === 2 && buffer.byteLength >= HEADER_BYTES + TRACE_BYTES;
+  const at = (offset) => (traced ? Number(view.getBigInt64(offset)) : 0);
   return {
     kind: view.getUint8(0),
     key: (view.getUint8(1) & 1) === 1,
@@ -28,7 +40,12 @@ export function parseFrame(buffer) {
     captureNs: Number(view.getBigInt64(4)),
     width: view.getUint16(12),
     height: view.getUint16(14),
-    payload: new Uint8Array(buffer, HEADER_BYTES),
+    agentIndex: at(16),
+    agentSentNs: at(24),
+    hubReceivedNs: at(32),
+    writtenNs: at(40),
+    arrivedMs: performance.now(),
+    payload: new Uint8Array(buffer, traced ? HEADER_BYTES + TRACE_BYTES : HEADER_BYTES),
   };
 }
 
@@ -75,7 +92,7 @@ class CameraSink {
     this.drawnAt = 0;
   }
 
-  draw(picture, width, height, captureNs) {
+  draw(picture, width, height, captureNs, record) {
     const canvas = this.canvasFor(this.index);
     if (!canvas) return false;
     if (canvas !== this.canvas) {
@@ -89,6 +106,10 @@ class CameraSink {
     }
     this.context.drawImage(picture, 0, 0, width, height);
     this.drawnAt = performance.now();
+    if (record) {
+      record.drawnMs = this.drawnAt;
+      record.fate = 'drawn';
+    }
     stats.framesDrawn[this.index] = (stats.framesDrawn[this.index] || 0) + 1;
     stats.lastCapture[this.index] = captureNs;
     this.onDrawn(this.index);
@@ -111,7 +132,8 @@ class H264Stream {
     this.decoder = null;
     this.configured = null; // {codec, width, height} the decoder was configured for
     this.waitingForKey = true;
-    // Chunk timestamp (µs) -> capture instant (ns), so the stats keep full precision.
+    // Chunk timestamp (µs) -> the picture's trace record (its capture instant in full
+    // precision, ns, and its stages).
     this.captures = new Map();
   }
 
@@ -119,9 +141,11 @@ class H264Stream {
     const decoder = new VideoDecoder({
       output: (frame) => {
         try {
-          const captureNs = this.captures.get(frame.timestamp) ?? frame.timestamp * 1000;
+          const record = this.captures.get(frame.timestamp);
           this.captures.delete(frame.timestamp);
-          this.sink.draw(frame, frame.displayWidth, frame.displayHeight, captureNs);
+          if (record) record.decodedMs = performance.now();
+          const captureNs = record ? record.captureNs : frame.timestamp * 1000;
+          this.sink.draw(frame, frame.displayWidth, frame.displayHeight, captureNs, record);
         } finally {
           // A VideoFrame holds a decoder buffer: keeping it stalls the decoder.
           frame.close();
@@ -142,18 +166,14 @@ class H264Stream {
   }
 
   push(frame) {
+    const record = trace.arrived(frame);
     if (this.decoder && this.decoder.state === 'closed') {
       this.decoder = null;
       this.configured = null;
       this.waitingForKey = true;
     }
     if (this.decoder && this.decoder.decodeQueueSize > MAX_DECODE_QUEUE) {
-      // Behind: every frame still queued would be shown late. Start over at a key frame,
-      // asked for now (at most four times a second) rather than up to a second away.
-      if (!this.waitingForKey && performance.now() - this.keyAskedAt > 250) {
-        this.keyAskedAt = performance.now();
-        this.requestKeyframe(this.index);
-      }
+      // Behind: every frame still queued would be shown late. Start over at a key frame.
       this.waitingForKey = true;
       if (frame.key) {
         this.decoder.reset();
@@ -162,7 +182,9 @@ class H264Stream {
       }
     }
     if (this.waitingForKey && !frame.key) {
+      record.fate = 'waiting-key';
       countDrop(this.index);
+      this.askForKey();
       return;
     }
     if (frame.key) {
@@ -176,6 +198,7 @@ class H264Stream {
           this.decoder.configure({ codec, optimizeForLatency: true });
         } catch (error) {
           console.warn(`studio: camera ${this.index}: cannot configure ${codec}`, error);
+          record.fate = 'failed';
           countDrop(this.index);
           return;
         }
@@ -185,7 +208,7 @@ class H264Stream {
     }
     const timestamp = Math.round(frame.captureNs / 1000);
     if (this.captures.size > 32) this.captures.clear(); // outputs lost to a reset
-    this.captures.set(timestamp, frame.captureNs);
+    this.captures.set(timestamp, record);
     try {
       this.decoder.decode(new EncodedVideoChunk({
         type: frame.key ? 'key' : 'delta',
@@ -194,9 +217,23 @@ class H264Stream {
       }));
     } catch (error) {
       // decode() throws when the decoder is not configured (closed by an error in between).
+      record.fate = 'failed';
       this.waitingForKey = true;
       countDrop(this.index);
     }
+  }
+
+  /**
+   * Asks for a key frame now rather than waiting up to a second for the next regular one;
+   * again every KEY_ASK_INTERVAL_MS while none comes (an ask can be lost: the agent's
+   * answer dropped behind a segment, or the server's limit).
+   */
+  askForKey() {
+    const now = performance.now();
+    if (now - this.keyAskedAt < KEY_ASK_INTERVAL_MS) return;
+    this.keyAskedAt = now;
+    trace.keyAsked(this.index);
+    this.requestKeyframe(this.index);
   }
 
   /** The stream starts again (a new socket, frames resumed): wait for a key frame. */
@@ -219,20 +256,26 @@ class JpegStream {
   }
 
   push(frame) {
+    const record = trace.arrived(frame);
     if (this.decoding) {
+      record.fate = 'busy';
       countDrop(this.index);
       return;
     }
     this.decoding = true;
     createImageBitmap(new Blob([frame.payload], { type: 'image/jpeg' }))
       .then((bitmap) => {
+        record.decodedMs = performance.now();
         try {
-          this.sink.draw(bitmap, bitmap.width, bitmap.height, frame.captureNs);
+          this.sink.draw(bitmap, bitmap.width, bitmap.height, frame.captureNs, record);
         } finally {
           bitmap.close();
         }
       })
-      .catch(() => countDrop(this.index))
+      .catch(() => {
+        record.fate = 'failed';
+        countDrop(this.index);
+      })
       .finally(() => {
         this.decoding = false;
       });
