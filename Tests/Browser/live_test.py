@@ -3,7 +3,10 @@
 demo rig that streams its programme to an `ffmpeg -listen 1` RTMP receiver on loopback
 (`demo --studio --stream rtmp://…`). Recording from the page puts the ON AIR mark in the
 header and the destination's health (live, kbit/s) in the take panel, the stream key
-shows nowhere on the page or in its state, and the mark goes when the take ends.
+shows nowhere on the page or in its state, and the mark goes when the take ends. A layout
+clicked mid-take shows in what the receiver got: its pictures are the take's first layout
+(pip: the host's code in the middle of the frame), then the one clicked (split-horizontal:
+the host's code in the middle of the left half), read by tools/dctc_read.py.
 
 usage: live_test.py   (exit 1 on a failed check)
 """
@@ -16,7 +19,10 @@ import time
 
 from playwright.sync_api import sync_playwright
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "..", "tools"))
+import dctc_read  # noqa: E402
 from studio_common import Checks, Demo, launch_chromium, open_demo_page, run_test  # noqa: E402
 
 check = Checks()
@@ -53,6 +59,10 @@ def main():
                     check(f"rtmp://127.0.0.1:{port}/live/****" in line, "the destination is named with its key masked")
                     state = page.evaluate("fetch('/api/state').then(r => r.text())")
                     check(KEY not in page.content() and KEY not in state, "the key is nowhere on the page or in its state")
+                    # The stream follows the combined picture, which is built from the
+                    # segments (seconds behind): the new layout needs that long to go out.
+                    page.click('button[data-layout="split-horizontal"]')
+                    time.sleep(7)
                     page.click("#live-toggle")
                     page.wait_for_selector("#on-air-mark", state="hidden", timeout=10_000)
                     page.wait_for_function("[...document.querySelectorAll('#live-out li')].every(l => l.dataset.state === 'off')",
@@ -81,7 +91,38 @@ def main():
     # the page's timing: the first lasts from ON AIR to the click).
     sizes = [os.path.getsize(f) if os.path.exists(f) else 0 for f in (received, os.path.join(work, "again.flv"))]
     check(all(size > 20_000 for size in sizes), f"the receiver got the programme before End live and after Go live ({sizes} bytes)")
+    layouts = layouts_received(received)
+    print(f"  layouts in what the receiver got, in order (runs of frames): {layouts}")
+    names = [name for name, _ in layouts if name != "unread"]
+    check(names[:1] == ["pip"] and "split-horizontal" in names
+          and sum(n for name, n in layouts if name == "split-horizontal") >= 30,
+          "the layout clicked mid-take shows in the stream: pip, then at least a second of split-horizontal")
     print(f"\nstudio live-out browser test: {len(check.passed)} checks passed in {time.monotonic() - started:.0f} s")
+
+
+def layouts_received(path, size=(640, 360)):
+    """Runs of (layout, frames) in a received stream, each frame's layout told by where
+    the host's DCTC code reads as a code: codes that advance by one frame (33.3 ms) from
+    the frame before, in the middle of the picture (pip) or of its left half
+    (split-horizontal); a frame that fits neither is "unread"."""
+    w, h = size
+    slots = {"pip": None, "split-horizontal": (0, 0, w // 2, h)}
+    previous = {name: None for name in slots}
+    runs = []
+    for y in dctc_read.frames(path):
+        fits = []
+        for name, slot in slots.items():
+            code = dctc_read.read_code(y, slot=slot, source=size if slot else None)
+            last = previous[name]
+            previous[name] = code
+            if last is not None and 300 <= dctc_read.signed_diff(code, last) <= 367:
+                fits.append(name)
+        name = fits[0] if len(fits) == 1 else "unread"
+        if runs and runs[-1][0] == name:
+            runs[-1][1] += 1
+        else:
+            runs.append([name, 1])
+    return [(name, n) for name, n in runs]
 
 
 if __name__ == "__main__":
