@@ -43,3 +43,7 @@ echo "== browser test (studio, headless Chromium)"
 python3 Tests/Browser/studio_test.py
 python3 Tests/Browser/director_test.py
 python3 Tests/Browser/live_test.py
+# Live out's faults, the short version of the benchmark (docs/LIVE.md): a receiver late,
+# killed and back, and one at a third of the bitrate; the take keeps every frame.
+echo "== live out faults (tools/bench/live_out.py)"
+python3 tools/bench/live_out.py --seconds 12 --only restart,throttle --check < /dev/null
