@@ -5,14 +5,17 @@ import Glibc
 /// `dualcam-coordinator recompose` against its peer, the ffmpeg CLI re-rendering the same
 /// picture-in-picture from the same per-camera files (`-filter_complex` scale + overlay)
 /// with the same libx264 settings, alternately, each round on the same inputs. Target:
-/// recompose wall time ≤ 0.8 × ffmpeg's. Wall and CPU time come from each child's
+/// recompose wall time ≤ 0.95 × ffmpeg's (issue 37; an earlier issue asked 0.8, which
+/// this machine's two cores cannot give: MEASUREMENTS.md). Wall and CPU time come from each child's
 /// rusage (wait4). Needs the release `dualcam-coordinator` (and `dualcam-agent` to record
 /// a session) next to this executable, and ffmpeg and ffprobe on the PATH.
 ///
-/// Arguments: `[--session DIR] [--rounds N] [--duration S] [--preset P] [--crf Q] [--tune T]`
+/// Arguments: `[--session DIR] [--rounds N] [--duration S] [--preset P] [--crf Q] [--tune T] [--levelled]`
 /// (encoder settings default to the session's). Without
 /// `--session` a 1280x720 demo session is recorded first. The session's per-camera files
 /// and manifest are copied to a scratch folder, so the session itself is not touched.
+private let targetRatio = 0.95
+
 func runRecomposeBenchmarks(arguments: [String]) throws {
     func value(_ name: String) -> String? {
         arguments.firstIndex(of: name).flatMap { arguments.index(after: $0) < arguments.endIndex ? arguments[$0 + 1] : nil }
@@ -59,7 +62,13 @@ func runRecomposeBenchmarks(arguments: [String]) throws {
            "-crf", "\(crf)", "-g", "\(session.gopFrames)", "-keyint_min", "\(session.gopFrames)",
            "-sc_threshold", "0", "-bf", "0", "-pix_fmt", "yuv420p"]
     // An equivalent file has the mixed sound too (AAC at 128 kbit/s, as recompose writes).
-    if session.hasSound { peer += ["-map", "[aout]", "-c:a", "aac", "-b:a", "128k"] }
+    if session.hasSound {
+        peer += ["-map", "[aout]", "-c:a", "aac", "-b:a", "128k"]
+        // The same sound work on both sides: the peer mixes and encodes, so recompose
+        // does not level the mix either (its default -16 LUFS measures and limits it:
+        // `--levelled` keeps that, to see what it costs).
+        if !arguments.contains("--levelled") { ours += ["--loudness", "off"] }
+    }
     if let tune {
         ours += ["--tune", tune]
         peer += ["-tune", tune]
@@ -101,8 +110,8 @@ func runRecomposeBenchmarks(arguments: [String]) throws {
     print("  wall ours / ffmpeg by round: " + wallRatios.map { String(format: "%.3f", $0) }.joined(separator: ", ")
           + "; CPU: " + cpuRatios.map { String(format: "%.3f", $0) }.joined(separator: ", "))
     if !allCounted { print("  FAIL  a run did not exit cleanly with all \(expected) frames: the figures are not comparable") }
-    print(String(format: "  %@  wall time ours / ffmpeg = %.3f (median of rounds)   target ≤ 0.80",
-                 (allCounted && ratio <= 0.8 ? "PASS" : "FAIL") as NSString, ratio))
+    print(String(format: "  %@  wall time ours / ffmpeg = %.3f (median of rounds)   target ≤ %.2f",
+                 (allCounted && ratio <= targetRatio ? "PASS" : "FAIL") as NSString, ratio, targetRatio))
 }
 
 /// The copy of a session the benchmark works on, and what its manifest says.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLinux
 import DualCamCoordinator
 import DualCamCore
 import DualCamMedia
@@ -179,6 +180,9 @@ struct Recompose: ParsableCommand {
 
     func run() throws {
         MediaLog.setQuiet()
+        // One render and the process ends: memory freed is kept for the next picture
+        // rather than given back and faulted in again (CLinux's dc_keep_freed_memory).
+        _ = dc_keep_freed_memory(32 << 20)
         let found = try LibraryCommandSupport.resolve(session, in: folder)
         var request = RecomposeRequest()
         // Any layout option gives one layout for the whole file; --fit, --anchor,
