@@ -71,7 +71,7 @@ def take_complete(manifest, seconds):
     cams = [c["statistics"] for c in manifest["cameras"]]
     return (f"files: composite {comp['ticks']} ticks, {comp['repeats']} repeats, cameras "
             f"{[c['framesCaptured'] for c in cams]} frames, {[c['framesDropped'] for c in cams]} dropped"
-            f" ({'complete' if comp['ticks'] == seconds * 30 and comp['repeats'] == 0 and all(c['framesDropped'] == 0 for c in cams) else 'NOT complete'})")
+            f" ({'complete' if is_complete(manifest, seconds) else 'NOT complete'})")
 
 
 def port():
