@@ -23,7 +23,7 @@ struct CoordinatorCommand: AsyncParsableCommand {
             """,
         version: Release.software("dualcam-coordinator") + " (protocol \(WireProtocol.major).\(WireProtocol.minor))",
         subcommands: [Demo.self, Start.self, Serve.self, Camera.self, Resume.self, Pair.self, Unpair.self, Paired.self, Discover.self, ID.self,
-                      List.self, Show.self, Delete.self, Recompose.self, RebuildManifest.self, Export.self])
+                      List.self, Show.self, Delete.self, Recompose.self, RebuildManifest.self, Export.self, Import.self])
 
     /// The generated entry point, after the allocator's settings: large blocks from mmap,
     /// given back to the system when freed, and few arenas, so that the decoders' and the

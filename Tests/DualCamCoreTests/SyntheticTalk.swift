@@ -61,12 +61,13 @@ struct SyntheticTalk {
     }
 
     /// What a microphone heard: sample `n` taken at true time `start + n / (rate·(1 + ppm·1e-6))`,
-    /// `count` samples, each person at their gain.
+    /// `count` samples, each person at their gain and as late as their path to it.
     func render(start: Double, count: Int, rate: Int = SoundAlignment.rate, driftPPM: Double = 0,
-                gains: [Double] = [1, 1]) -> [Float] {
+                gains: [Double] = [1, 1], delays: [Double] = [0, 0]) -> [Float] {
         var out = [Float](repeating: 0, count: count)
         let perSecond = Double(rate) * (1 + driftPPM * 1e-6)
-        for s in syllables {
+        for var s in syllables {
+            s.start += delays[s.person]
             let first = max(0, Int(((s.start - start) * perSecond).rounded(.up)))
             let last = min(count - 1, Int(((s.start + s.length - start) * perSecond).rounded(.down)))
             guard first <= last else { continue }

@@ -198,6 +198,9 @@ struct SessionManifest: Codable {
     /// the end: a check of the clock figures above that does not rely on them. Absent
     /// in manifests from before sound, or when fewer than two cameras recorded any.
     var audioSync: [AudioSyncCheck.Entry]? = nil
+    /// Recordings from other devices placed on the timeline by their sound (`import`);
+    /// absent until the first.
+    var imports: [ImportRecord]? = nil
     /// The clocks' true error read from the frame codes of test-pattern sources, and how
     /// far apart such cameras really were; absent without such sources, and in manifests
     /// from before it was measured.

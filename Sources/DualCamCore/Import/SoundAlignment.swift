@@ -22,8 +22,14 @@ public enum SoundAlignment {
     static let searchSamples = 800
     static let maxWindows = 150
     static let fineMinimumZ = 6.0
-    /// A window further than this from its piece's line is not on it.
-    static let inlierSeconds = 0.001
+    /// A window further than this from its piece's line is not on it: the windows of one
+    /// voice scatter by tens of µs, and two voices heard at different distances make two
+    /// lines a millisecond or more apart, which a wider band would join into a false slope.
+    static let inlierSeconds = 0.0003
+    /// A window this near its piece's line was found in the take's sound, though not on
+    /// the line: sound from a person nearer the camera's mic than the recorder's (3.4 m
+    /// of path is 10 ms) arrives earlier in one than in the other.
+    static let foundSeconds = 0.015
     /// Below this share of the windows that could match, the file is refused.
     public static let minimumConfidence = 0.3
     public static let shortestFileSeconds = 4.0
@@ -208,7 +214,7 @@ public enum SoundAlignment {
                 window.lagSeconds = z >= fineMinimumZ ? lag : nil
             }
             guard let lag = window.lagSeconds else { continue }
-            if let track, abs(lag - (track.lagSeconds + trackSlope * (middle - track.fileSeconds))) > 0.002 {
+            if let track, abs(lag - (track.lagSeconds + trackSlope * (middle - track.fileSeconds))) > 2 * foundSeconds {
                 recent = []  // a jump: a new piece begins, its drift is learnt again
             }
             recent.append((middle, lag))

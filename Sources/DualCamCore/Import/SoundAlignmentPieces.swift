@@ -21,9 +21,11 @@ public struct SoundAlignmentPiece: Sendable, Equatable {
         f < fileStart ? fileStart - f : (f > fileEnd ? f - fileEnd : 0)
     }
 
+    /// Whether the window was found in the take where this piece puts it (within the
+    /// spread that mics at different distances give).
     func claims(_ window: SoundAlignment.Window) -> Bool {
         guard let lag = window.lagSeconds, (fileStart...fileEnd) ~= window.fileSeconds else { return false }
-        return abs(sessionTime(fileSeconds: window.fileSeconds) - window.fileSeconds - lag) <= SoundAlignment.inlierSeconds
+        return abs(sessionTime(fileSeconds: window.fileSeconds) - window.fileSeconds - lag) <= SoundAlignment.foundSeconds
     }
 }
 
@@ -54,9 +56,12 @@ public struct SoundAlignmentResult: Sendable, Equatable {
     }
 }
 
-/// From matched windows to pieces: consecutive windows on one line (within 2 ms of where
-/// the run so far predicts) make a run; each run of three or more is fitted robustly
-/// (Theil–Sen, then least squares over the windows within 1 ms of it).
+/// From matched windows to pieces: consecutive windows near one line (within 30 ms of where
+/// the run so far predicts: who speaks moves a window by the difference of their paths to
+/// the two mics, a pause by far more) make a run. Each run of three or more is fitted to
+/// the line that the most windows lie within 0.3 ms of (every pair of windows tried, as a
+/// deterministic RANSAC), then by least squares over those: when a lavalier hears one
+/// person close and the other far, the line follows the person it hears best.
 enum SoundAlignmentPieces {
     static let minimumWindows = 3
 
@@ -65,9 +70,10 @@ enum SoundAlignmentPieces {
         for window in windows {
             guard let lag = window.lagSeconds else { continue }
             let point = (window.fileSeconds, lag)
-            if let run = runs.last, let predicted = predict(run, at: point.0), abs(predicted - lag) <= 0.002 {
+            let near = 2 * SoundAlignment.foundSeconds
+            if let run = runs.last, let predicted = predict(run, at: point.0), abs(predicted - lag) <= near {
                 runs[runs.count - 1].append(point)
-            } else if let i = runs.lastIndex(where: { run in predict(run, at: point.0).map { abs($0 - lag) <= 0.002 } ?? false }),
+            } else if let i = runs.lastIndex(where: { run in predict(run, at: point.0).map { abs($0 - lag) <= near } ?? false }),
                       runs[i].count >= minimumWindows {
                 // Back on an earlier run after a stray window.
                 runs[i].append(point)
@@ -94,11 +100,11 @@ enum SoundAlignmentPieces {
         var out: [SoundAlignmentPiece] = []
         for piece in pieces {
             if let last = out.last,
-               abs(last.sessionTime(fileSeconds: piece.fileStart) - piece.sessionTime(fileSeconds: piece.fileStart)) <= SoundAlignment.inlierSeconds {
+               abs(last.sessionTime(fileSeconds: piece.fileStart) - piece.sessionTime(fileSeconds: piece.fileStart)) <= SoundAlignment.foundSeconds {
                 let points = runs.joined().filter { point in
                     (last.fileStart...piece.fileEnd) ~= point.0
-                        && (abs(last.sessionTime(fileSeconds: point.0) - point.0 - point.1) <= SoundAlignment.inlierSeconds
-                            || abs(piece.sessionTime(fileSeconds: point.0) - point.0 - point.1) <= SoundAlignment.inlierSeconds)
+                        && (abs(last.sessionTime(fileSeconds: point.0) - point.0 - point.1) <= SoundAlignment.foundSeconds
+                            || abs(piece.sessionTime(fileSeconds: point.0) - point.0 - point.1) <= SoundAlignment.foundSeconds)
                 }
                 if let joined = Self.piece(from: points.sorted { $0.0 < $1.0 }) {
                     out[out.count - 1] = joined
@@ -118,16 +124,23 @@ enum SoundAlignmentPieces {
     }
 
     private static func piece(from run: [(Double, Double)]) -> SoundAlignmentPiece? {
-        var slopes: [Double] = []
-        for i in run.indices {
-            for j in (i + 1)..<run.count where run[j].0 > run[i].0 {
-                slopes.append((run[j].1 - run[i].1) / (run[j].0 - run[i].0))
+        guard run.count >= 2 else { return nil }
+        func inliers(slope: Double, intercept: Double) -> [(Double, Double)] {
+            run.filter { abs($0.1 - intercept - slope * $0.0) <= SoundAlignment.inlierSeconds }
+        }
+        // Long runs try a spread subset of pairs: 60 windows give every pair of 1,770.
+        let step = max(1, run.count / 60)
+        var best: [(Double, Double)] = []
+        for i in stride(from: 0, to: run.count, by: step) {
+            for j in stride(from: i + 1, to: run.count, by: step) where run[j].0 > run[i].0 {
+                let slope = (run[j].1 - run[i].1) / (run[j].0 - run[i].0)
+                // Beyond ±1,000 ppm no recorder runs: a pair from two people's clusters.
+                guard abs(slope) < 1e-3 else { continue }
+                let found = inliers(slope: slope, intercept: run[i].1 - slope * run[i].0)
+                if found.count > best.count { best = found }
             }
         }
-        guard !slopes.isEmpty else { return nil }
-        let slope = median(slopes)
-        let intercept = median(run.map { $0.1 - slope * $0.0 })
-        let inliers = run.filter { abs($0.1 - intercept - slope * $0.0) <= SoundAlignment.inlierSeconds }
+        let inliers = best
         guard inliers.count >= minimumWindows else { return nil }
         let line = LeastSquaresLine(inliers)
         let residual = (inliers.reduce(0) { $0 + ($1.1 - line.value(at: $1.0)) * ($1.1 - line.value(at: $1.0)) }
@@ -135,13 +148,9 @@ enum SoundAlignmentPieces {
         // lag = take − file = a + f/(1+d) − f, so its slope is 1/(1+d) − 1.
         let drift = 1 / (1 + line.slope) - 1
         let half = Double(SoundAlignment.windowSamples) / Double(SoundAlignment.rate) / 2
-        return SoundAlignmentPiece(fileStart: max(0, inliers.first!.0 - half), fileEnd: inliers.last!.0 + half,
+        let found = run.filter { abs($0.1 - line.value(at: $0.0)) <= SoundAlignment.foundSeconds }
+        return SoundAlignmentPiece(fileStart: max(0, found.first!.0 - half), fileEnd: found.last!.0 + half,
                                    sessionAtFileZero: line.intercept, driftPPM: drift * 1e6, matched: inliers.count,
                                    residualMicroseconds: residual * 1e6)
-    }
-
-    private static func median(_ x: [Double]) -> Double {
-        let s = x.sorted()
-        return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
     }
 }

@@ -15,6 +15,11 @@ public final class SoundFileReader {
     public let formatDescription: String
     /// The file's length as its container states it, when it does.
     public let durationSeconds: Double?
+    /// The sound as the file holds it, before conversion.
+    public let sourceSampleRate: Int
+    public let sourceChannels: Int
+    /// Whether the file holds moving pictures too (a video; cover art does not count).
+    public let hasPictures: Bool
     private let input: AudioInput
     private let decoder: CodecContext
     private let packet: Packet
@@ -53,6 +58,9 @@ public final class SoundFileReader {
             durationSeconds = nil
         }
         formatDescription = "\(name) \(par.pointee.sample_rate) Hz \(par.pointee.ch_layout.nb_channels) ch"
+        sourceSampleRate = Int(par.pointee.sample_rate)
+        sourceChannels = Int(par.pointee.ch_layout.nb_channels)
+        hasPictures = input.hasPictures
         self.input = input
         self.decoder = decoder
         packet = try Packet()
@@ -144,6 +152,7 @@ private final class AudioInput {
     let stream: UnsafeMutablePointer<AVStream>
     let streamIndex: Int32
     let path: String
+    let hasPictures: Bool
 
     init(path: String) throws {
         var context: UnsafeMutablePointer<AVFormatContext>? = nil
@@ -159,9 +168,14 @@ private final class AudioInput {
             throw FFmpegError(code: index, call: "av_find_best_stream", path: path, detail: "the file has no sound")
         }
         // The other streams (a video's pictures, cover art) are not even parsed.
+        var pictures = false
         for i in 0..<Int(opened.pointee.nb_streams) where i != Int(index) {
-            opened.pointee.streams[i]!.pointee.discard = AVDISCARD_ALL
+            let stream = opened.pointee.streams[i]!
+            if stream.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO,
+               stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0 { pictures = true }
+            stream.pointee.discard = AVDISCARD_ALL
         }
+        hasPictures = pictures
         pointer = opened
         streamIndex = index
         stream = opened.pointee.streams[Int(index)]!

@@ -14,9 +14,12 @@ public final class WAVWriter {
     private var written: Int64 = 0
     private let startPosition: Int64
     private var finished = false
-    static let headerBytes = 44
+    private let broadcast: BroadcastWave?
 
-    public init(path: String, sampleRate: Int, channels: Int, bits: Int, startPosition: Int64 = 0) throws {
+    /// `broadcast`: written as a Broadcast Wave (EBU Tech 3285), whose `bext` and `iXML`
+    /// chunks tell an editor at which time of day the first sample lies.
+    public init(path: String, sampleRate: Int, channels: Int, bits: Int, startPosition: Int64 = 0,
+                broadcast: BroadcastWave? = nil) throws {
         guard bits == 16 || bits == 24, channels > 0 else {
             throw FFmpegError.invalid("WAVWriter.init", path: path, "\(bits)-bit \(channels) ch: 16 or 24 bits, 1 or more channels")
         }
@@ -30,6 +33,7 @@ public final class WAVWriter {
         self.bits = bits
         self.handle = handle
         self.startPosition = startPosition
+        self.broadcast = broadcast
         try handle.write(contentsOf: header(dataBytes: 0))
     }
 
@@ -83,7 +87,9 @@ public final class WAVWriter {
         func u32(_ v: Int) { withUnsafeBytes(of: UInt32(truncatingIfNeeded: v).littleEndian) { d.append(contentsOf: $0) } }
         func u16(_ v: Int) { withUnsafeBytes(of: UInt16(truncatingIfNeeded: v).littleEndian) { d.append(contentsOf: $0) } }
         let blockAlign = channels * bits / 8
-        d.append(contentsOf: Array("RIFF".utf8)); u32(36 + dataBytes); d.append(contentsOf: Array("WAVE".utf8))
+        let extra = broadcast.map { $0.chunks(sampleRate: sampleRate) } ?? Data()
+        d.append(contentsOf: Array("RIFF".utf8)); u32(36 + extra.count + dataBytes); d.append(contentsOf: Array("WAVE".utf8))
+        d.append(extra)
         d.append(contentsOf: Array("fmt ".utf8)); u32(16); u16(1); u16(channels); u32(sampleRate)
         u32(sampleRate * blockAlign); u16(blockAlign); u16(bits)
         d.append(contentsOf: Array("data".utf8)); u32(dataBytes)
