@@ -145,6 +145,8 @@ let package = Package(
             name: "dualcam-bench",
             dependencies: [
                 "DualCamCore", "DualCamMedia", "DualCamNet", "DualCamProtocol", "DualCamCoordinator",
+                // The simulated talk the import benchmark aligns, as the core tests do.
+                "DualCamTestSupport",
                 nioCore,
             ]),
 

@@ -18,6 +18,10 @@
 //   dualcam-bench director [--crosstalk DB,...] [--script FILE] [--style S]
 //                                    the director on a scripted espeak-ng conversation: share of speaking
 //                                    time the speaker is shown, cut delays, cuts on coughs, CPU per camera
+//   dualcam-bench import [--minutes M] [--accuracy-minutes A]
+//                                    another recorder's file placed by its sound: offset and drift errors
+//                                    on A-minute files (default 10), and the time for an M-minute 48 kHz
+//                                    stereo file (default 60) beside the ffmpeg CLI decoding it
 //   dualcam-bench clock-replay FILE... [--same-clock]
 //                                    an agent's clock log (--clock-log) through its estimator again;
 //                                    --same-clock: one kernel clock, so the true error is known
@@ -39,8 +43,10 @@ case "avsync":
     try runAVSyncMeasurement(arguments: Array(CommandLine.arguments.dropFirst(2)))
 case "director":
     try runDirectorBenchmarks(arguments: Array(CommandLine.arguments.dropFirst(2)))
+case "import":
+    try runImportBenchmarks(arguments: Array(CommandLine.arguments.dropFirst(2)))
 case "clock-replay":
     try runClockReplay(arguments: Array(CommandLine.arguments.dropFirst(2)))
 default:
-    print("usage: dualcam-bench [core|net|clock-replay FILE... [--same-clock]|capture [rounds]|preview [frames]|presets [--frames N] [--sizes WxH,…] [--presets P,…] [--no-peer]|avsync FILE... [--layout SPEC --streams N]|director [--crosstalk DB,...] [--script FILE] [--style S]|recompose [--session DIR] [--rounds N] [--duration S] [--preset P] [--crf Q] [--tune T]]")
+    print("usage: dualcam-bench [core|net|clock-replay FILE... [--same-clock]|capture [rounds]|preview [frames]|presets [--frames N] [--sizes WxH,…] [--presets P,…] [--no-peer]|avsync FILE... [--layout SPEC --streams N]|director [--crosstalk DB,...] [--script FILE] [--style S]|import [--minutes M] [--accuracy-minutes A]|recompose [--session DIR] [--rounds N] [--duration S] [--preset P] [--crf Q] [--tune T]]")
 }

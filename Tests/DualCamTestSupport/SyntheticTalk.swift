@@ -1,13 +1,12 @@
-import DualCamTestSupport
-@testable import DualCamCore
+import Foundation
 
 /// Two people talking, as a function of true time rather than of a sample grid, so that a
 /// recorder with its own offset and crystal error is simulated exactly: its samples are
 /// the same talk read at its own instants, with no resampler between that could bias a
 /// figure. Voiced syllables (a buzz of eight harmonics, its pitch gliding) of random
 /// lengths and gaps, hissed consonants, and pauses between phrases.
-struct SyntheticTalk {
-    struct Syllable {
+public struct SyntheticTalk: Sendable {
+    struct Syllable: Sendable {
         var person: Int
         var start: Double
         var length: Double
@@ -20,14 +19,14 @@ struct SyntheticTalk {
 
     static let buzz: [Double] = (0..<2048).map { i in
         var v = 0.0
-        for k in 1...8 { v += Sinusoid.sin(turns: Double(k * i) / 2048) / Double(k) }
+        for k in 1...8 { v += Foundation.sin(2 * Double.pi * Double(k * i) / 2048) / Double(k) }
         return v * 0.4
     }
 
-    static let sine: [Double] = (0...4096).map { Sinusoid.sin(turns: Double($0) / 4096) }
+    static let sine: [Double] = (0...4096).map { Foundation.sin(2 * Double.pi * Double($0) / 4096) }
 
-    /// sin(2π·turns) from the table, interpolated: the C library's is not the core's, and
-    /// the series is too slow for millions of samples in a debug build.
+    /// sin(2π·turns) from the table, interpolated: the C library's is too slow for
+    /// millions of samples in a debug build.
     static func sin(turns: Double) -> Double {
         let x = (turns - turns.rounded(.down)) * 4096
         let i = Int(x), frac = x - Double(i)
@@ -38,7 +37,7 @@ struct SyntheticTalk {
 
     /// Talk from `from` to `to` seconds of true time; the turn passes between the people
     /// every few seconds.
-    init(from: Double, to: Double, seed: UInt64) {
+    public init(from: Double, to: Double, seed: UInt64) {
         var random = SplitMix64(seed: seed)
         var out: [Syllable] = []
         var t = from
@@ -62,7 +61,7 @@ struct SyntheticTalk {
 
     /// What a microphone heard: sample `n` taken at true time `start + n / (rate·(1 + ppm·1e-6))`,
     /// `count` samples, each person at their gain and as late as their path to it.
-    func render(start: Double, count: Int, rate: Int = SoundAlignment.rate, driftPPM: Double = 0,
+    public func render(start: Double, count: Int, rate: Int = 8000, driftPPM: Double = 0,
                 gains: [Double] = [1, 1], delays: [Double] = [0, 0]) -> [Float] {
         var out = [Float](repeating: 0, count: count)
         let perSecond = Double(rate) * (1 + driftPPM * 1e-6)
@@ -90,8 +89,9 @@ struct SyntheticTalk {
         return out
     }
 
-    /// A small room (four combs and two all-passes, Schroeder's reverb) mixed half wet.
-    static func reverberate(_ x: [Float]) -> [Float] {
+    /// A small room (four combs and two all-passes, Schroeder's reverb, delays for 8 kHz)
+    /// mixed half wet.
+    public static func reverberate(_ x: [Float]) -> [Float] {
         let combs = [238, 297, 329, 350]
         var wet = [Float](repeating: 0, count: x.count)
         for delay in combs {
@@ -111,10 +111,10 @@ struct SyntheticTalk {
     }
 
     /// White noise `dB` below the signal's RMS, added.
-    static func noisy(_ x: [Float], dB: Double, seed: UInt64) -> [Float] {
+    public static func noisy(_ x: [Float], dB: Double, seed: UInt64) -> [Float] {
         var random = SplitMix64(seed: seed)
         let rms = (x.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(x.count, 1))).squareRoot()
-        let amplitude = rms * Exponential.pow(10, dB / 20) * 3.0.squareRoot()
+        let amplitude = rms * pow(10, dB / 20) * 3.0.squareRoot()
         return x.map { $0 + Float(amplitude * (random.unit() * 2 - 1)) }
     }
 }
