@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from urllib.parse import unquote
 from fractions import Fraction
 
 import opentimelineio as otio
@@ -115,10 +116,17 @@ def main(session):
     compare("xmeml", clips_of(sequence.tracks))
     audio = [t for t in sequence.tracks if t.kind == otio.schema.TrackKind.Audio]
     sounds = [c.get("soundFile") for c in manifest["cameras"] if c.get("soundFile")]
-    check(len(audio) == len(sounds), f"xmeml: {len(audio)} audio tracks for {len(sounds)} WAVs")
+    imports = manifest.get("imports") or []
+    check(len(audio) == len(sounds) + len(imports), f"xmeml: {len(audio)} audio tracks for {len(sounds)} WAVs and {len(imports)} imports")
+    check_imports(imports, fps, session, sid, timeline, tree, audio)
 
     edl = otio.adapters.read_from_file(os.path.join(session, f"DualCam_{sid}.edl"), adapter_name="cmx_3600", rate=fps)
-    clips = list(edl.find_clips())
+    clips = [c for t in edl.tracks if t.kind == otio.schema.TrackKind.Video for c in t if isinstance(c, otio.schema.Clip)]
+    edl_audio = {c.name: c for t in edl.tracks if t.kind == otio.schema.TrackKind.Audio for c in t if isinstance(c, otio.schema.Clip)}
+    for i in imports:
+        name = os.path.basename(i["file"])
+        check(name in edl_audio and round(edl_audio[name].range_in_parent().start_time.value) == 0,
+              f"edl: import {i['name']} as an audio event from T0")
     if cut:
         check_programme(cut, fps, cameras, session, sid, timeline, projects, sequences, clips, origin)
     # CMX3600 EDL of the combined file (of the director's cut when there is one).
@@ -135,6 +143,32 @@ def main(session):
     if failures:
         print(f"{len(failures)} check(s) failed")
         sys.exit(1)
+
+
+def wav_seconds(path):
+    out = subprocess.run(["ffprobe", "-v", "error", "-show_entries", "stream=duration", "-of", "json", path],
+                         check=True, capture_output=True, text=True).stdout
+    return float(json.loads(out)["streams"][0]["duration"])
+
+
+def check_imports(imports, fps, session, sid, timeline, fcpx_tree, xmeml_audio):
+    """Each import (another recorder's aligned sound, a BWF from T0) on an audio track of its
+    own from frame 0, as long as its file, in OTIO, FCPXML and xmeml."""
+    for i in imports:
+        frames = wav_seconds(os.path.join(session, i["file"])) * fps
+        track = next((t for t in timeline.tracks if t.kind == otio.schema.TrackKind.Audio and t.name == i["name"]), None)
+        check(track is not None, f"otio: an audio track for the import {i['name']}")
+        if track is not None:
+            clip = [c for c in track if isinstance(c, otio.schema.Clip)][0]
+            place = track.range_of_child(clip)
+            check(round(place.start_time.value) == 0 and abs(place.duration.value - frames) <= 1,
+                  f"otio: {i['name']} from frame {place.start_time.value} for {place.duration.value} frames (file: {frames:.1f})")
+            url = unquote(clip.media_reference.target_url)
+            check(os.path.exists(os.path.join(session, url)), f"otio: {i['name']}'s media {url} found")
+        srcs = [a.find("media-rep").get("src") for a in fcpx_tree.findall("./resources/asset")]
+        check(any(unquote(s).endswith(i["file"]) for s in srcs), f"fcpxml: an asset for the import {i['name']}")
+        check(any(c.name == i["name"] for t in xmeml_audio for c in t if isinstance(c, otio.schema.Clip)),
+              f"xmeml: an audio clip for the import {i['name']}")
 
 
 def programme_starts(cut, fps):

@@ -107,6 +107,16 @@ import Testing
         let expected = ((f[0] * 3600 + f[1] * 60 + f[2]) * 30 + f[3]) * 1600
         #expect(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "\(expected)", "time_reference \(probe.stdout), timecode \(timecode)")
         #expect(FileManager.default.fileExists(atPath: lavalier), "the original was moved, not copied")
+        // The timelines carry the imports, and open in OpenTimelineIO's adapters (the take's
+        // FCPXML and OTIO were written again by the import; xmeml and EDL exported now).
+        for format in ["xmeml", "edl"] {
+            let export = try DemoRun.child(Self.coordinator, ["export", session, "--library", library, "--format", format])
+            #expect(export.exitCode == 0, "export \(format): \(export.stderr)")
+        }
+        let readback = try DemoRun.child("/usr/bin/env", ["python3", URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Editing/timeline_readback.py").path, folder])
+        #expect(readback.exitCode == 0, "timeline_readback.py: \(readback.stdout.split(separator: "\n").filter { $0.hasPrefix("FAIL") })\n\(readback.stderr)")
+        #expect(readback.stdout.contains("ok   otio: an audio track for the import phone"), "\(readback.stdout)")
 
         // Refusals: each a sentence, the manifest unchanged.
         let manifestAfter = try Data(contentsOf: URL(fileURLWithPath: folder + "/manifest.json"))

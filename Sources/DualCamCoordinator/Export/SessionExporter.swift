@@ -72,6 +72,16 @@ public enum SessionExporter {
         let combined = try clip(name: "Combined", role: "combined", file: manifest.composite.file, sound: nil)
         var timeline = EditTimeline(name: "DualCam " + manifest.sessionID, rate: rate, width: manifest.settings.width,
                                     height: manifest.settings.height, start: sessionStart, cameras: cameras, combined: combined)
+        for imported in manifest.imports ?? [] {
+            guard problem(ofFile: imported.file, in: session.path) == nil, let info = WAVInfo(path: session.path + "/" + imported.file) else {
+                throw CoordinatorError("session \(session.id) cannot be exported: the import \(imported.name)'s file \(imported.file) is missing "
+                    + "or damaged (remove it with `dualcam-coordinator import \(session.id) --remove \(imported.name)`); nothing written")
+            }
+            let seconds = Double(info.frames) / Double(info.sampleRate)
+            timeline.imports.append(.init(name: imported.name, sound: .init(path: mediaPath(imported.file), channels: info.channels,
+                                                                            sampleRate: info.sampleRate),
+                                          durationFrames: Int64((seconds * Double(rate.numerator) / Double(rate.denominator)).rounded(.down))))
+        }
         // The director's cut: the take's own combined file's, else the newest render's.
         if let cut = ([manifest.composite] + (manifest.renders ?? []).reversed()).first(where: { $0.director != nil }),
            let director = cut.director {
@@ -92,7 +102,7 @@ public enum SessionExporter {
     /// What keeps `name` from being exported: a name leading out of the folder, a file
     /// that is missing, or one that is not a plain file (a symbolic link to elsewhere).
     static func problem(ofFile name: String, in directory: String) -> String? {
-        guard SessionFileName.isPlain(name) else { return "the manifest names '\(name)', which is not a file inside the session folder" }
+        guard SessionFileName.isPlain(name) || SessionFileName.isImport(name) else { return "the manifest names '\(name)', which is not a file inside the session folder" }
         var status = stat()
         guard lstat(directory + "/" + name, &status) == 0 else { return "\(name) is missing" }
         guard status.st_mode & S_IFMT == S_IFREG else { return "\(name) is not a plain file (a link or a folder)" }

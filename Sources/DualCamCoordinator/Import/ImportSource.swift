@@ -28,7 +28,7 @@ struct ImportSource {
             throw CoordinatorError("cannot import \(shown): \(problem). DualCam imports sound (WAV, FLAC, MP3, AAC/M4A) "
                 + "and video with sound (MP4, MOV)")
         }
-        if let (promised, held) = WAVCompleteness.shortfall(path: path) {
+        if let (promised, held) = WAVInfo(path: path)?.shortfall {
             throw CoordinatorError(String(format: "cannot import %@: it is cut short: its header promises %.1f s of sound "
                 + "but it holds %.1f s (a recorder that lost power, or a copy that stopped). Copy it from the recorder "
                 + "again, or rewrite its header with `ffmpeg -i %@ -c copy repaired.wav` and import repaired.wav",

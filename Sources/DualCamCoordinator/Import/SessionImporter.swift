@@ -47,6 +47,11 @@ public enum SessionImporter {
             }
         }
 
+        var status = stat()
+        if lstat(session.path + "/" + folder, &status) == 0, status.st_mode & S_IFMT != S_IFDIR {
+            throw CoordinatorError("cannot import into session \(session.id): its \(folder) is not a folder (a link?), and DualCam "
+                + "never writes through one; remove it (rm) and try again")
+        }
         let scratch = session.path + "/" + folder + "/.incoming-\(getpid())"
         try FileManager.default.createDirectory(atPath: scratch + "/originals", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
@@ -95,6 +100,7 @@ public enum SessionImporter {
             throw CoordinatorError("could not add the imports to session \(session.id) (\(error.localizedDescription)); "
                 + "nothing in it was changed")
         }
+        refreshTimelines(session, progress: progress)
         return outcomes
     }
 
@@ -114,10 +120,24 @@ public enum SessionImporter {
         // The manifest first: a crash then leaves stray files, never an entry without its file.
         try manifest.write(sessionDirectory: session.path)
         var removed: [String] = []
-        for relative in [record.file, record.original] where !relative.contains("..") {
+        for relative in [record.file, record.original] where SessionFileName.isImport(relative) {
             if (try? FileManager.default.removeItem(atPath: session.path + "/" + relative)) != nil { removed.append(relative) }
         }
+        refreshTimelines(session) { _ in }
         return removed
+    }
+
+    /// The timelines the session folder already holds (the take writes FCPXML and OTIO)
+    /// written again, so that they carry the imports as they now are.
+    private static func refreshTimelines(_ session: SessionFolder, progress: (String) -> Void) {
+        let fresh = SessionFolder(path: session.path)
+        for format in ExportFormat.allCases where FileManager.default.fileExists(atPath: SessionExporter.defaultPath(fresh, format: format)) {
+            do {
+                try SessionExporter.export(fresh, format: format)
+            } catch {
+                progress("the session's \(format.fileExtension) timeline could not be written again: \(error)")
+            }
+        }
     }
 
     private static func lockFinished(_ session: SessionFolder, library: SessionLibrary, doing action: String) throws -> SessionLock {

@@ -31,6 +31,15 @@ enum SessionFileName {
             + "and DualCam never writes through one; remove them (rm) and try again")
     }
 
+    /// A name the manifest's imports may hold: a plain name in `imports/` or in
+    /// `imports/originals/`, nothing that leads elsewhere.
+    static func isImport(_ name: String) -> Bool {
+        for folder in ["imports/originals/", "imports/"] where name.hasPrefix(folder) {
+            return isPlain(String(name.dropFirst(folder.count)))
+        }
+        return false
+    }
+
     /// One path component, not `.` or `..`, no NUL, not hidden (the lock and temporary
     /// files are the hidden ones).
     static func isPlain(_ name: String) -> Bool {

@@ -75,6 +75,15 @@ public enum SessionReport {
             }
         }
 
+        if let imports = m.imports, !imports.isEmpty {
+            out += ["", "Imports (other recorders, aligned by their sound)"]
+            for i in imports {
+                out.append(String(format: "  %@  %@ (%@, %.1f s), recorded from %+.4f s, drift %+.1f ppm, confidence %.0f %%",
+                                  i.name, i.file, i.format, i.durationSeconds, i.offsetSeconds, i.driftPpm, i.confidence * 100)
+                    + (i.pieces.count > 1 ? ", \(i.pieces.count) pieces (paused)" : "") + (i.kind == "video" ? ", video" : ""))
+            }
+        }
+
         out += ["", "Warnings"] + (m.warnings.isEmpty ? ["  none"] : m.warnings.map { "  " + $0 })
         return out
     }

@@ -47,6 +47,20 @@ public struct EditTimeline: Sendable {
         public var endFrame: Int64 { startFrame + durationFrames }
     }
 
+    /// Another recorder's sound placed on the take by `import`: a Broadcast Wave whose
+    /// first sample is T0 (its time reference is the timeline's start timecode).
+    public struct ImportedSound: Sendable {
+        public var name: String
+        public var sound: Sound
+        public var durationFrames: Int64
+
+        public init(name: String, sound: Sound, durationFrames: Int64) {
+            self.name = name
+            self.sound = sound
+            self.durationFrames = durationFrames
+        }
+    }
+
     public var name: String
     public var rate: FrameRate
     public var width: Int
@@ -60,6 +74,8 @@ public struct EditTimeline: Sendable {
     /// The file the programme's group and wide shots come from when it is not `combined`
     /// (a `recompose --director` render).
     public var programmeComposite: Clip?
+    /// Imported recorders' sound, each on a track of its own below the cameras'.
+    public var imports: [ImportedSound] = []
 
     public init(name: String, rate: FrameRate, width: Int, height: Int, start: SMPTETimecode, cameras: [Clip], combined: Clip) {
         self.name = name

@@ -2,7 +2,8 @@
 /// clip (an angle per camera, named by its role, its WAV beside it), the combined file as
 /// a clip of its own, and a project that lays them all out in sync: a gap as the primary
 /// storyline with each file connected on a lane of its own at its place on the session's
-/// timeline (cameras on lanes 1…N, the combined above them, the WAVs below).
+/// timeline (cameras on lanes 1…N, the combined above them, the WAVs below, then the
+/// imported recorders' sound).
 public enum FCPXMLWriter {
     public static func text(_ timeline: EditTimeline) -> String {
         let t = timeline
@@ -28,6 +29,15 @@ public enum FCPXMLWriter {
             } else {
                 soundIDs.append(nil)
             }
+        }
+        // Imports are Broadcast Waves whose time reference is T0's timecode, which is where
+        // an editor starts them.
+        let importIDs = t.imports.map { imported -> String in
+            let id = nextID()
+            resources.append(asset(id: id, name: imported.name, path: imported.sound.path, start: tcStart,
+                                   duration: t.fcpxTime(imported.durationFrames), video: false, audio: true,
+                                   channels: imported.sound.channels, sampleRate: imported.sound.sampleRate))
+            return id
         }
         let multicamID = nextID()
         let name = MarkupText.escaped(t.name)
@@ -63,6 +73,9 @@ public enum FCPXMLWriter {
         for (i, clip) in t.cameras.enumerated() {
             guard let soundID = soundIDs[i] else { continue }
             lanes.append("            <asset-clip ref=\"\(soundID)\" lane=\"-\(i + 1)\" name=\"\(MarkupText.escaped(clip.name)) sound\" offset=\"\(tcStart)\" start=\"0s\" duration=\"\(t.fcpxTime(t.durationFrames))\"/>")
+        }
+        for (k, imported) in t.imports.enumerated() {
+            lanes.append("            <asset-clip ref=\"\(importIDs[k])\" lane=\"-\(t.cameras.count + k + 1)\" name=\"\(MarkupText.escaped(imported.name))\" offset=\"\(tcStart)\" start=\"\(tcStart)\" duration=\"\(t.fcpxTime(imported.durationFrames))\"/>")
         }
         let total = t.fcpxTime(t.durationFrames)
         var programmeCompositeID: String?

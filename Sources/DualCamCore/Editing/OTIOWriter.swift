@@ -1,6 +1,6 @@
 /// OpenTimelineIO (`.otio`, JSON) for Resolve, Kdenlive and every OTIO tool: a video
 /// track per camera and one for the combined file, each clip after a gap as long as its
-/// place on the session's timeline, and an audio track per camera's WAV. The timeline's
+/// place on the session's timeline, and an audio track per camera's WAV and per import. The timeline's
 /// `global_start_time` is the timecode at T0; each media's available range starts at its
 /// file's own start timecode. With the director, a "Programme" track on top holds its cut.
 public enum OTIOWriter {
@@ -30,6 +30,11 @@ public enum OTIOWriter {
             let child = otioClip(name: clip.name + " sound", path: sound.path, sourceStart: 0, duration: t.durationFrames, t: t,
                                  metadata: "{\"dualcam\": {\"role\": \(MarkupText.json(clip.role))}}")
             tracks.append(track(name: clip.name + " sound", kind: "Audio", children: [child]))
+        }
+        for imported in t.imports {
+            let child = otioClip(name: imported.name, path: imported.sound.path, sourceStart: 0, duration: imported.durationFrames,
+                                 t: t, metadata: "{\"dualcam\": {\"role\": \"import\"}}")
+            tracks.append(track(name: imported.name, kind: "Audio", children: [child]))
         }
         return """
         {

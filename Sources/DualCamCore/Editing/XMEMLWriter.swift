@@ -1,6 +1,6 @@
 /// Final Cut Pro 7 XML (xmeml 5), which Premiere Pro and Resolve import: one sequence,
 /// one video track per camera and the combined file on the track above them, each clip at
-/// its place on the session's timeline; an audio track per camera's WAV.
+/// its place on the session's timeline; an audio track per camera's WAV and per import.
 public enum XMEMLWriter {
     public static func text(_ timeline: EditTimeline) -> String {
         let t = timeline
@@ -60,6 +60,35 @@ public enum XMEMLWriter {
                           <duration>\(length)</duration>
                           <media>
                             <audio><samplecharacteristics><depth>16</depth><samplerate>\(sound.sampleRate)</samplerate></samplecharacteristics><channelcount>\(sound.channels)</channelcount></audio>
+                          </media>
+                        </file>
+                        <sourcetrack><mediatype>audio</mediatype><trackindex>1</trackindex></sourcetrack>
+                      </clipitem>
+                    </track>
+            """)
+        }
+        for imported in t.imports {
+            files += 1
+            items += 1
+            let length = imported.durationFrames
+            audioTracks.append("""
+                    <track>
+                      <clipitem id="clipitem-\(items)">
+                        <name>\(MarkupText.escaped(imported.name))</name>
+                        <duration>\(length)</duration>
+                        \(rate)
+                        <start>0</start>
+                        <end>\(length)</end>
+                        <in>0</in>
+                        <out>\(length)</out>
+                        <file id="file-\(files)">
+                          <name>\(MarkupText.escaped(lastComponent(imported.sound.path)))</name>
+                          <pathurl>\(MarkupText.escaped(MarkupText.url(imported.sound.path)))</pathurl>
+                          \(rate)
+                          <duration>\(length)</duration>
+                          \(timecodeElement(t.start, t))
+                          <media>
+                            <audio><samplecharacteristics><depth>24</depth><samplerate>\(imported.sound.sampleRate)</samplerate></samplecharacteristics><channelcount>\(imported.sound.channels)</channelcount></audio>
                           </media>
                         </file>
                         <sourcetrack><mediatype>audio</mediatype><trackindex>1</trackindex></sourcetrack>
