@@ -42,59 +42,15 @@ public enum XMEMLWriter {
             files += 1
             items += 1
             soundIDs[items] = clip.name
-            let length = t.durationFrames
-            audioTracks.append("""
-                    <track>
-                      <clipitem id="clipitem-\(items)">
-                        <name>\(MarkupText.escaped(clip.name)) sound</name>
-                        <duration>\(length)</duration>
-                        \(rate)
-                        <start>0</start>
-                        <end>\(length)</end>
-                        <in>0</in>
-                        <out>\(length)</out>
-                        <file id="file-\(files)">
-                          <name>\(MarkupText.escaped(lastComponent(sound.path)))</name>
-                          <pathurl>\(MarkupText.escaped(MarkupText.url(sound.path)))</pathurl>
-                          \(rate)
-                          <duration>\(length)</duration>
-                          <media>
-                            <audio><samplecharacteristics><depth>16</depth><samplerate>\(sound.sampleRate)</samplerate></samplecharacteristics><channelcount>\(sound.channels)</channelcount></audio>
-                          </media>
-                        </file>
-                        <sourcetrack><mediatype>audio</mediatype><trackindex>1</trackindex></sourcetrack>
-                      </clipitem>
-                    </track>
-            """)
+            audioTracks.append(audioTrack(name: clip.name + " sound", sound: sound, length: t.durationFrames, depth: 16,
+                                          timecode: "", item: items, file: files, t: t))
         }
         for imported in t.imports {
             files += 1
             items += 1
-            let length = imported.durationFrames
-            audioTracks.append("""
-                    <track>
-                      <clipitem id="clipitem-\(items)">
-                        <name>\(MarkupText.escaped(imported.name))</name>
-                        <duration>\(length)</duration>
-                        \(rate)
-                        <start>0</start>
-                        <end>\(length)</end>
-                        <in>0</in>
-                        <out>\(length)</out>
-                        <file id="file-\(files)">
-                          <name>\(MarkupText.escaped(lastComponent(imported.sound.path)))</name>
-                          <pathurl>\(MarkupText.escaped(MarkupText.url(imported.sound.path)))</pathurl>
-                          \(rate)
-                          <duration>\(length)</duration>
-                          \(timecodeElement(t.start, t))
-                          <media>
-                            <audio><samplecharacteristics><depth>24</depth><samplerate>\(imported.sound.sampleRate)</samplerate></samplecharacteristics><channelcount>\(imported.sound.channels)</channelcount></audio>
-                          </media>
-                        </file>
-                        <sourcetrack><mediatype>audio</mediatype><trackindex>1</trackindex></sourcetrack>
-                      </clipitem>
-                    </track>
-            """)
+            // A Broadcast Wave from T0: its timecode is the timeline's start.
+            audioTracks.append(audioTrack(name: imported.name, sound: imported.sound, length: imported.durationFrames, depth: 24,
+                                          timecode: "\n                  " + timecodeElement(t.start, t), item: items, file: files, t: t))
         }
         let programme = programmeSequence(t, files: &files, items: &items)
         return """
@@ -111,6 +67,34 @@ public enum XMEMLWriter {
           </sequence>
         \(programme)</xmeml>
 
+        """
+    }
+
+    private static func audioTrack(name: String, sound: EditTimeline.Sound, length: Int64, depth: Int, timecode: String,
+                                   item: Int, file: Int, t: EditTimeline) -> String {
+        let rate = rateElement(t)
+        return """
+                <track>
+                  <clipitem id="clipitem-\(item)">
+                    <name>\(MarkupText.escaped(name))</name>
+                    <duration>\(length)</duration>
+                    \(rate)
+                    <start>0</start>
+                    <end>\(length)</end>
+                    <in>0</in>
+                    <out>\(length)</out>
+                    <file id="file-\(file)">
+                      <name>\(MarkupText.escaped(lastComponent(sound.path)))</name>
+                      <pathurl>\(MarkupText.escaped(MarkupText.url(sound.path)))</pathurl>
+                      \(rate)
+                      <duration>\(length)</duration>\(timecode)
+                      <media>
+                        <audio><samplecharacteristics><depth>\(depth)</depth><samplerate>\(sound.sampleRate)</samplerate></samplecharacteristics><channelcount>\(sound.channels)</channelcount></audio>
+                      </media>
+                    </file>
+                    <sourcetrack><mediatype>audio</mediatype><trackindex>1</trackindex></sourcetrack>
+                  </clipitem>
+                </track>
         """
     }
 
