@@ -89,7 +89,7 @@ struct LayoutOptions: ParsableArguments {
     @Flag(help: "The second camera large, the first small (pip) / first in the other slot.") var swap = false
     @Option(help: "Filter for the combined file: none, vivid, dramatic, cool, warm, bw, sepia, cinematic.") var filter = "none"
     @Option(parsing: .unconditional, help: "Filter intensity, 0-100 %.") var filterIntensity = 100
-    @Option(help: "Sound of the combined file: all (or both; every camera at 0 dB, the default), one role (host), or levels in dB (host=0,guest=-3). recompose keeps the session's mix unless given.")
+    @Option(help: "Sound of the combined file: all (or both; every camera at 0 dB, the default), one role (host), or levels in dB (host=0,guest=-3). recompose keeps the session's mix unless given, and takes an import's name (or external: every import) for another recorder's sound.")
     var mix: String?
     @Option(help: "Integrated loudness of the combined file's sound, in LUFS: -16 (the default: podcasts, streaming), -23 (EBU R128 broadcast), or off (the plain mix). True peaks stay under -1 dBTP. The per-camera files and WAVs are never levelled.")
     var loudness: String?

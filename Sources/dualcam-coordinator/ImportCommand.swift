@@ -45,7 +45,10 @@ struct Import: ParsableCommand {
             }
             let sync = o.lipSyncMs.map { $0.map { String(format: "%+.2f ms", $0) } ?? "silent" }
             print("  against the cameras' sound after alignment: start \(sync[0]), middle \(sync[1]), end \(sync[2])")
-            if o.isVideo { print("  its pictures are not retimed yet: the aligned copy is its sound (docs/IMPORT.md)") }
+            if let video = o.video {
+                print(String(format: "  its pictures: %@, %d copied from %+.3f s of the take", video.file, video.pictures, video.firstPictureSeconds)
+                    + (video.leftOut > 0 ? ", \(video.leftOut) recorded before the take left out (the original keeps them)" : ""))
+            }
         }
     }
 }

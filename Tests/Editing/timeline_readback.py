@@ -43,8 +43,10 @@ def main(session):
     sid = manifest["sessionID"]
     cameras = [c["file"] for c in manifest["cameras"]]
     combined = manifest["composite"]["file"]
-    files = cameras + [combined]
-    names = [c.split("_")[1] for c in cameras] + ["Combined"]
+    # An imported video is one more angle (its pictures retimed onto the session).
+    videos = [i for i in manifest.get("imports") or [] if i.get("video")]
+    files = cameras + [i["video"]["file"] for i in videos] + [combined]
+    names = [c.split("_")[1] for c in cameras] + [i["name"] for i in videos] + ["Combined"]
     media = {f: probe(os.path.join(session, f)) for f in files}
     fps = media[combined]["fps"]
     expected = {n: (round(media[f]["start"] * fps), round(media[f]["duration"] * fps)) for n, f in zip(names, files)}
@@ -116,8 +118,9 @@ def main(session):
     compare("xmeml", clips_of(sequence.tracks))
     audio = [t for t in sequence.tracks if t.kind == otio.schema.TrackKind.Audio]
     sounds = [c.get("soundFile") for c in manifest["cameras"] if c.get("soundFile")]
-    imports = manifest.get("imports") or []
-    check(len(audio) == len(sounds) + len(imports), f"xmeml: {len(audio)} audio tracks for {len(sounds)} WAVs and {len(imports)} imports")
+    imports = [i for i in manifest.get("imports") or [] if not i.get("video")]
+    check(len(audio) == len(sounds) + len(videos) + len(imports),
+          f"xmeml: {len(audio)} audio tracks for {len(sounds)} WAVs, {len(videos)} video imports and {len(imports)} sound imports")
     check_imports(imports, fps, session, sid, timeline, tree, audio)
 
     edl = otio.adapters.read_from_file(os.path.join(session, f"DualCam_{sid}.edl"), adapter_name="cmx_3600", rate=fps)

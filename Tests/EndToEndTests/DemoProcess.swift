@@ -60,9 +60,10 @@ struct DemoRun {
 /// Collects a pipe's text as it arrives (POSIX reads: Foundation's readDataToEndOfFile
 /// traps on EINTR).
 final class LineCollector: @unchecked Sendable {
-    // Invariant: `buffer` is touched only under `lock`.
+    // Invariant: `buffer` is touched only under `lock`. Bytes, decoded when read: a read
+    // can end inside a character (é is two bytes), which decoding each read would mangle.
     private let lock = NSLock()
-    private var buffer = ""
+    private var buffer: [UInt8] = []
     private let ended = DispatchSemaphore(value: 0)
 
     init(_ handle: FileHandle) {
@@ -73,14 +74,13 @@ final class LineCollector: @unchecked Sendable {
                 let n = read(fd, &chunk, chunk.count)
                 if n < 0 && errno == EINTR { continue }
                 if n <= 0 { break }
-                let text = String(decoding: chunk[0..<n], as: UTF8.self)
-                lock.withLock { buffer += text }
+                lock.withLock { buffer += chunk[0..<n] }
             }
             ended.signal()
         }
     }
 
-    var text: String { lock.withLock { buffer } }
+    var text: String { lock.withLock { String(decoding: buffer, as: UTF8.self) } }
 
     /// The whole text, once the writer has closed the pipe. May be called again (in an
     /// assertion's message, say): the semaphore is handed on for the next caller.

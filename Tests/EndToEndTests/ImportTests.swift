@@ -23,6 +23,7 @@ import Testing
         struct Manifest: Decodable {
             struct Import: Decodable {
                 struct LipSync: Decodable { var startMs: Double?; var middleMs: Double?; var endMs: Double? }
+                struct Video: Decodable { var file: String; var pictures: Int }
                 var name: String
                 var file: String
                 var original: String
@@ -31,6 +32,7 @@ import Testing
                 var confidence: Double
                 var lipSync: LipSync?
                 var pieces: [PieceEntry]
+                var video: Video?
             }
             struct PieceEntry: Decodable { var offsetSeconds: Double }
             var timecode: String?
@@ -72,15 +74,27 @@ import Testing
                          "[0][1]amix=inputs=2:normalize=0,atrim=start=4,asetpts=PTS-STARTPTS,aecho=0.8:0.6:37|61:0.3|0.2,"
                          + "asetrate=48006,aresample=48000[v];anoisesrc=a=0.01:d=60:r=48000[n];[v][n]amix=inputs=2:duration=first:normalize=0",
                          "-c:a", "aac", "-b:a", "128k", phone])
+        // A phone's video: the host camera's pictures (their DCTC codes say when each was
+        // captured) and the room's sound from 6 s into the take, its clock 104 ppm fast,
+        // each picture's time stretched with it (not resampled to a constant rate).
+        let hostFile = try #require(try FileManager.default.contentsOfDirectory(atPath: folder)
+            .first { $0.hasPrefix("DualCam_Host_") && $0.hasSuffix(".mp4") })
+        let phoneVideo = out + "/phone video.mp4"
+        try Self.ffmpeg(["-i", folder + "/" + hostFile, "-i", talk + "/host.wav", "-i", talk + "/guest.wav", "-filter_complex",
+                         "[0:v]trim=start=6,setpts=(PTS-STARTPTS)*48000/47995[v];"
+                         + "[1][2]amix=inputs=2:normalize=0,atrim=start=6,asetpts=PTS-STARTPTS,asetrate=47995,aresample=48000[a]",
+                         "-map", "[v]", "-map", "[a]", "-c:v", "libx264", "-preset", "ultrafast", "-crf", "16", "-g", "30",
+                         "-fps_mode", "passthrough", "-enc_time_base:v", "1/90000", "-video_track_timescale", "90000",
+                         "-c:a", "aac", phoneVideo])
         let manifestBefore = try Data(contentsOf: URL(fileURLWithPath: folder + "/manifest.json"))
 
-        let run = try DemoRun.child(Self.coordinator, ["import", session, lavalier, phone, "--out", library])
+        let run = try DemoRun.child(Self.coordinator, ["import", session, lavalier, phone, phoneVideo, "--out", library])
         try #require(run.exitCode == 0, "import failed: \(run.stderr)\n\(run.stdout)")
         print(run.stdout)
         let imports = try #require(try Self.shown(session, library: library).manifest?.imports)
-        try #require(imports.count == 2)
-        let (lav, ph) = (imports[0], imports[1])
-        #expect(lav.name == "lav-zoom-é" && ph.name == "phone")
+        try #require(imports.count == 3)
+        let (lav, ph, video) = (imports[0], imports[1], imports[2])
+        #expect(lav.name == "lav-zoom-é" && ph.name == "phone" && video.name == "phone-video")
         // 2.5 s of the lavalier's (fast) clock before T0; the phone's first sample is the take's 4 s.
         let lavDrift = (48_000.0 / 47_996 - 1) * 1e6, phoneDrift = (48_000.0 / 48_006 - 1) * 1e6
         #expect(abs(lav.offsetSeconds - (-2.5 / (1 + lavDrift * 1e-6))) < 0.0005, "lavalier at \(lav.offsetSeconds) s")
@@ -88,6 +102,20 @@ import Testing
         #expect(abs(ph.offsetSeconds - 4) < 0.0005, "phone at \(ph.offsetSeconds) s")
         #expect(abs(ph.driftPpm - phoneDrift) < 2, "phone drift \(ph.driftPpm) ppm, made \(phoneDrift)")
         #expect(lav.confidence > 0.8 && ph.confidence > 0.8, "confidence \(lav.confidence), \(ph.confidence)")
+        // The video's pictures on the session's timeline: each at the time the host camera's
+        // file holds the same picture (read by its DCTC code), within a millisecond.
+        #expect(abs(video.offsetSeconds - 6) < 0.0005, "video at \(video.offsetSeconds) s")
+        let copy = try #require(video.video, "no retimed pictures for the video")
+        var hostTimes: [UInt32: Int64] = [:]
+        try MediaProbe.forEachFrame(path: folder + "/" + hostFile) { hostTimes[DCTC.read($0.image)] = $0.ptsNanoseconds }
+        var errors: [Int64] = []
+        try MediaProbe.forEachFrame(path: folder + "/" + copy.file) { frame in
+            if let host = hostTimes[DCTC.read(frame.image)] { errors.append(frame.ptsNanoseconds - host) }
+        }
+        #expect(errors.count >= copy.pictures * 9 / 10 && copy.pictures >= 400, "\(errors.count) of \(copy.pictures) pictures matched")
+        let worst = errors.map { abs($0) }.max() ?? .max
+        #expect(worst < 1_000_000, "pictures off the host's by up to \(worst) ns: \(errors.prefix(10))")
+        print("video import: \(errors.count) pictures matched the host camera's, worst \(Double(worst) / 1e6) ms")
         // The phone heard both people as the cameras did: its aligned copy within 1 ms of
         // the take's sound at its start, middle and end.
         let sync = try #require(ph.lipSync)
@@ -151,10 +179,27 @@ import Testing
         #expect(busy.exitCode != 0 && busy.stderr.contains("still being recorded"), "\(busy.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/manifest.json")) == manifestAfter)
 
+        // The phone as the programme's sound: a render mixed from the import alone.
+        let recompose = try DemoRun.child(Self.coordinator, ["recompose", session, "--out", library, "--mix", "phone",
+                                                             "--loudness", "off", "--layout", "split-horizontal"])
+        try #require(recompose.exitCode == 0, "recompose --mix phone: \(recompose.stderr)")
+        let render = try #require(try FileManager.default.contentsOfDirectory(atPath: folder).first { $0.hasSuffix("_split-horizontal.mp4") })
+        let programme = try #require(try AudioTrackReader.read(path: folder + "/" + render, fromNanoseconds: 8_000_000_000,
+                                                               toNanoseconds: 14_000_000_000))
+        // The aligned WAV's sample 0 is T0.
+        let reader = try SoundFileReader(path: folder + "/" + ph.file, sampleRate: 48_000, channels: 1)
+        _ = try reader.read(frames: 8 * 48_000)
+        let phoneSound = try reader.read(frames: 6 * 48_000)
+        let same = try #require(AudioCorrelation.offset(reference: phoneSound, other: programme.mono, sampleRate: 48_000,
+                                                        maxLagNanoseconds: 20_000_000))
+        #expect(abs(same.nanoseconds) < 500_000 && same.confidence > 0.9, "the render's sound against the phone's: \(same)")
+        let wrong = try DemoRun.child(Self.coordinator, ["recompose", session, "--out", library, "--mix", "zoom"])
+        #expect(wrong.exitCode != 0 && wrong.stderr.contains("its imports lav-zoom-é, phone, phone-video"), "\(wrong.stderr)")
+
         // Undo: the import's copies and entry go, the other stays.
         let removed = try DemoRun.child(Self.coordinator, ["import", session, "--remove", "phone", "--out", library])
         #expect(removed.exitCode == 0, "\(removed.stderr)")
-        #expect(try Self.shown(session, library: library).manifest?.imports?.map(\.name) == ["lav-zoom-é"])
+        #expect(try Self.shown(session, library: library).manifest?.imports?.map(\.name) == ["lav-zoom-é", "phone-video"])
         #expect(!FileManager.default.fileExists(atPath: folder + "/" + ph.file))
         #expect(!FileManager.default.fileExists(atPath: folder + "/" + ph.original))
     }

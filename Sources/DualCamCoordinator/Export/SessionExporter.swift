@@ -72,7 +72,12 @@ public enum SessionExporter {
         let combined = try clip(name: "Combined", role: "combined", file: manifest.composite.file, sound: nil)
         var timeline = EditTimeline(name: "DualCam " + manifest.sessionID, rate: rate, width: manifest.settings.width,
                                     height: manifest.settings.height, start: sessionStart, cameras: cameras, combined: combined)
+        // An imported video is one more angle, its aligned sound beside it as a camera's WAV.
         for imported in manifest.imports ?? [] {
+            guard let video = imported.video else { continue }
+            timeline.cameras.append(try clip(name: imported.name, role: "import", file: video.file, sound: imported.file))
+        }
+        for imported in manifest.imports ?? [] where imported.video == nil {
             guard problem(ofFile: imported.file, in: session.path) == nil, let info = WAVInfo(path: session.path + "/" + imported.file) else {
                 throw CoordinatorError("session \(session.id) cannot be exported: the import \(imported.name)'s file \(imported.file) is missing "
                     + "or damaged (remove it with `dualcam-coordinator import \(session.id) --remove \(imported.name)`); nothing written")

@@ -19,6 +19,16 @@ struct ImportRecord: Codable, Sendable {
         var middleMs: Double?
         var endMs: Double?
     }
+    /// A video's pictures on the session's timeline, copied packet for packet.
+    struct Video: Codable, Sendable {
+        /// Relative to the session folder: an MP4 whose times are the session's (from T0).
+        var file: String
+        /// Session time of its first picture (a key frame at or after T0).
+        var firstPictureSeconds: Double
+        var pictures: Int
+        /// Pictures recorded before T0 (up to the first key frame after it), left out.
+        var leftOutBeforeT0: Int
+    }
     var name: String
     /// The aligned copy on the session's timeline (its first sample at T0), relative to
     /// the session folder.
@@ -29,6 +39,8 @@ struct ImportRecord: Codable, Sendable {
     var source: String
     /// "sound", or "video" for a file with moving pictures.
     var kind: String
+    /// The video's pictures retimed onto the session, for a video.
+    var video: Video? = nil
     var format: String
     var durationSeconds: Double
     /// Session time (seconds from T0) at which the file's first sample was recorded.

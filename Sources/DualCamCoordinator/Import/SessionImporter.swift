@@ -13,7 +13,9 @@ public struct ImportOutcome: Sendable {
     public var beforeT0Seconds: Double
     public var lipSyncMs: [Double?]
     public var alignSeconds: Double
-    public var isVideo: Bool
+    /// A video's retimed copy: its path, its first picture's session time, pictures
+    /// written and left out before T0.
+    public var video: (file: String, firstPictureSeconds: Double, pictures: Int, leftOut: Int)?
 }
 
 /// `import`: other recorders' files into a finished session. Every file is checked and
@@ -64,10 +66,22 @@ public enum SessionImporter {
             let before = try AlignedSoundWriter.write(source, alignment: alignment, to: scratch + "/" + aligned,
                                                       broadcast: ImportBroadcast.metadata(name: name, source: source, manifest: manifest))
             let lipSync = try AlignedSoundWriter.lipSync(alignedPath: scratch + "/" + aligned, reference: reference)
+            var video: ImportRecord.Video?
+            if source.hasPictures {
+                progress("copying \(name)'s pictures onto the session's timeline")
+                let start = SessionTimecode.parse(manifest.timecode, fps: manifest.settings.fps)
+                let written = try AlignedVideoWriter.write(source, alignment: alignment, alignedSound: scratch + "/" + aligned,
+                                                           to: scratch + "/\(name).mp4") { first in
+                    SessionTimecode.tags(camera: name, role: "import", sessionID: manifest.sessionID, creation: nil,
+                                         timecode: start?.at(presentationNanoseconds: first))
+                }
+                video = ImportRecord.Video(file: folder + "/\(name).mp4", firstPictureSeconds: written.firstPictureSeconds,
+                                           pictures: written.pictures, leftOutBeforeT0: written.leftOutBeforeT0)
+            }
             try copyOriginal(source.path, to: scratch + "/" + original)
             let record = ImportRecord(
                 name: name, file: folder + "/" + aligned, original: folder + "/" + original, source: source.path,
-                kind: source.hasPictures ? "video" : "sound", format: source.formatDescription,
+                kind: source.hasPictures ? "video" : "sound", video: video, format: source.formatDescription,
                 durationSeconds: alignment.fileSeconds, offsetSeconds: alignment.offsetSeconds, driftPpm: alignment.driftPPM,
                 confidence: alignment.confidence,
                 pieces: alignment.pieces.map {
@@ -80,14 +94,14 @@ public enum SessionImporter {
             outcomes.append(ImportOutcome(name: name, file: session.path + "/" + record.file, offsetSeconds: record.offsetSeconds,
                                           driftPPM: record.driftPpm, confidence: record.confidence, pieces: record.pieces.count,
                                           beforeT0Seconds: before, lipSyncMs: [lipSync.startMs, lipSync.middleMs, lipSync.endMs],
-                                          alignSeconds: alignSeconds, isVideo: source.hasPictures))
+                                          alignSeconds: alignSeconds, video: video.map { (session.path + "/" + $0.file, $0.firstPictureSeconds, $0.pictures, $0.leftOutBeforeT0) }))
         }
         let fm = FileManager.default
         var moved: [(String, String)] = []
         do {
             try fm.createDirectory(atPath: session.path + "/" + folder + "/originals", withIntermediateDirectories: true)
             for record in records {
-                for relative in [record.file, record.original] {
+                for relative in [record.file, record.original] + (record.video.map { [$0.file] } ?? []) {
                     let from = scratch + "/" + String(relative.dropFirst(folder.count + 1)), to = session.path + "/" + relative
                     try fm.moveItem(atPath: from, toPath: to)
                     moved.append((from, to))
@@ -120,7 +134,7 @@ public enum SessionImporter {
         // The manifest first: a crash then leaves stray files, never an entry without its file.
         try manifest.write(sessionDirectory: session.path)
         var removed: [String] = []
-        for relative in [record.file, record.original] where SessionFileName.isImport(relative) {
+        for relative in [record.file, record.original] + (record.video.map { [$0.file] } ?? []) where SessionFileName.isImport(relative) {
             if (try? FileManager.default.removeItem(atPath: session.path + "/" + relative)) != nil { removed.append(relative) }
         }
         refreshTimelines(session) { _ in }

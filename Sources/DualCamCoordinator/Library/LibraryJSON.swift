@@ -27,6 +27,8 @@ public enum LibraryJSON {
         var sound: [String]
         var combined: String
         var renders: [String]
+        /// Other recorders' aligned copies (`import`), oldest first.
+        var imports: [String]
         var manifest: String
         /// The contact sheet and thumbnail (JPEG), nil when the session has none (recorded
         /// before them, or the sheet could not be written).
@@ -93,6 +95,7 @@ public enum LibraryJSON {
         let files = s.manifest.map { m in
             Files(cameras: m.cameras.map { s.path + "/" + $0.file }, sound: m.cameras.compactMap(\.soundFile).map { s.path + "/" + $0 },
                   combined: s.path + "/" + m.composite.file, renders: (m.renders ?? []).map { s.path + "/" + $0.file },
+                  imports: (m.imports ?? []).map { s.path + "/" + $0.file },
                   manifest: s.path + "/" + SessionManifest.fileName,
                   contactSheet: present(m.contactSheet?.file, in: s), thumbnail: present(m.contactSheet?.thumbnail, in: s),
                   timelines: Dictionary(uniqueKeysWithValues: ExportFormat.allCases.compactMap { format in

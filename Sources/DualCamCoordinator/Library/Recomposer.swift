@@ -41,8 +41,13 @@ public enum Recomposer {
         }
         let filters = try request.filter.map { ChangeTimeline(initial: FilterSetting($0)) } ?? manifest.compositeFilters()
         let cameraNames = manifest.cameras.map { SessionNaming.cameraName(ofFile: $0.file) }
-        try request.mix?.check(cameraNames: cameraNames)
-        let mixes = try request.mix.map { ChangeTimeline(initial: $0) } ?? manifest.compositeMixes()
+        // Another recorder's sound is heard only where the mix asked names it (or says
+        // external): `all` means every camera, as it did when the take was recorded.
+        let imports = manifest.imports ?? []
+        let asked = try request.mix?.expandingExternal(importNames: imports.map(\.name))
+        try asked?.check(cameraNames: cameraNames, importNames: imports.map(\.name))
+        let heard = imports.filter { asked?.levels?[$0.name.lowercased()] != nil }
+        let mixes = try asked.map { ChangeTimeline(initial: $0) } ?? manifest.compositeMixes()
         let encoding = Self.encoding(manifest, request: request, rate: rate)
         let width = manifest.settings.width, height = manifest.settings.height
         let durationNanoseconds = Int64((manifest.durationSeconds * 1e9).rounded())
@@ -68,11 +73,13 @@ public enum Recomposer {
                                           bitrate: encoding.bitrate, gopFrames: encoding.gopFrames, threads: 0),
             tags: SessionTimecode.tags(camera: "Combined", role: "combined", sessionID: manifest.sessionID, creation: creation,
                                        timecode: SessionTimecode.parse(manifest.timecode, fps: manifest.settings.fps)),
-            mixes: mixes, cameraNames: cameraNames, director: request.director, loudnessTarget: request.loudnessTarget)
+            mixes: mixes, cameraNames: cameraNames, soundNames: cameraNames + heard.map(\.name), director: request.director,
+            loudnessTarget: request.loudnessTarget)
         let feeds = manifest.cameras.map { CameraFrameFeed(path: session.path + "/" + $0.file) }
-        let sound = try manifest.cameras.map { try CameraAudioFeed(path: session.path + "/" + $0.file) }
-        for parameters in sound.compactMap(\.parameters) {
-            renderer.openAudio(sampleRate: parameters.sampleRate, channels: parameters.channels)
+        let sound: [any AudioFeed] = try manifest.cameras.map { try CameraAudioFeed(path: session.path + "/" + $0.file) }
+            + heard.map { try ImportSoundFeed(path: session.path + "/" + $0.file) }
+        for format in sound.compactMap(\.format) {
+            renderer.openAudio(sampleRate: format.sampleRate, channels: format.channels)
         }
         defer { feeds.forEach { $0.cancel() } }
 

@@ -29,10 +29,11 @@ final class CompositeRenderer {
     /// The sound mix, once a camera's sound format is known (`openAudio`).
     private var mixer: AudioMixer?
     private var mixRate = 0
-    /// The sound mix over the session (changed while recording, like the layout), and
-    /// the camera names its levels are given for.
+    /// The sound mix over the session (changed while recording, like the layout).
     var mixes: ChangeTimeline<AudioMixSpec>
-    private let cameraNames: [String]
+    /// The sound streams' names: the cameras', then any imported recorder's that the mix
+    /// takes (`recompose --mix NAME`), whose sound has no picture.
+    private let soundNames: [String]
     /// Sound is mixed this far behind the pictures: a segment's last audio packets may
     /// ride in the camera's next segment.
     static let mixLagNanoseconds: Int64 = 500_000_000
@@ -40,7 +41,8 @@ final class CompositeRenderer {
     init(outputPath: String, streamCount: Int, width: Int, height: Int, rate: FrameRate,
          latencyWindowNanoseconds: Int64, timeline: LayoutTimeline, filters: ChangeTimeline<FilterSetting>,
          encoder: VideoEncoderSettings, tags: MP4Tags, mixes: ChangeTimeline<AudioMixSpec> = ChangeTimeline(initial: .all),
-         cameraNames: [String], director: DirectorSettings? = nil, loudnessTarget: Double? = ProgrammeLoudness.defaultTarget) throws {
+         cameraNames: [String], soundNames: [String]? = nil, director: DirectorSettings? = nil,
+         loudnessTarget: Double? = ProgrammeLoudness.defaultTarget) throws {
         self.loudnessTarget = loudnessTarget
         self.outputPath = outputPath
         self.rate = rate
@@ -54,7 +56,7 @@ final class CompositeRenderer {
         self.encoder = encoder
         self.tags = tags
         self.mixes = mixes
-        self.cameraNames = cameraNames
+        self.soundNames = soundNames ?? cameraNames
         self.streamCount = streamCount
         direction = director.map { CompositeDirection(settings: $0, base: timeline.initial, cameras: streamCount) }
     }
@@ -109,7 +111,7 @@ final class CompositeRenderer {
         if let mixer, mixer.channels >= channels { return }
         mixRate = mixRate == 0 ? sampleRate : mixRate
         direction?.listen(sampleRate: mixRate)
-        mixer = AudioMixer(streamCount: streamCount, channels: channels, gains: mixes.initial.gains(for: cameraNames))
+        mixer = AudioMixer(streamCount: soundNames.count, channels: channels, gains: mixes.initial.gains(for: soundNames))
     }
 
     /// The sample rate of the mix, 0 while it has no sound.
@@ -120,7 +122,10 @@ final class CompositeRenderer {
         guard mixer != nil, mixRate > 0 else { return }
         let position = chunk.ptsNanoseconds * Int64(mixRate) / 1_000_000_000
         mixer!.push(stream: stream, startPosition: position, samples: chunk.samples, sourceChannels: chunk.channels)
-        direction?.push(stream: stream, startPosition: position, samples: chunk.samples, channels: chunk.channels)
+        // The director listens to the cameras: who speaks is whose camera to show.
+        if stream < streamCount {
+            direction?.push(stream: stream, startPosition: position, samples: chunk.samples, channels: chunk.channels)
+        }
     }
 
     /// The camera's sound ends here (it stopped, or the take gave it up): the director
@@ -156,7 +161,7 @@ final class CompositeRenderer {
                 let at = sample(change.presentationNanoseconds)
                 if at <= m.position { spec = change.value } else { pieceEnd = min(pieceEnd, at); break }
             }
-            m.gains = spec.gains(for: cameraNames)
+            m.gains = spec.gains(for: soundNames)
             let piece = m.mix(upTo: pieceEnd)
             try writer.writeAudio(try programme?.process(piece) ?? piece)
         }

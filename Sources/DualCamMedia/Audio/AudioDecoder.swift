@@ -7,6 +7,12 @@ public struct DecodedAudio: Sendable {
     public var samples: [Float]
     public var channels: Int
     public var sampleCount: Int { samples.count / max(channels, 1) }
+
+    public init(ptsNanoseconds: Int64, samples: [Float], channels: Int) {
+        self.ptsNanoseconds = ptsNanoseconds
+        self.samples = samples
+        self.channels = channels
+    }
 }
 
 /// Decodes AAC, SMPTE 302M (or any codec putting out float or 16/32-bit integer
