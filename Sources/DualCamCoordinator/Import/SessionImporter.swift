@@ -25,8 +25,10 @@ public struct ImportOutcome: Sendable {
 public enum SessionImporter {
     public static let folder = "imports"
 
+    /// `sourceNames`: what the manifest says each file came from (default: its path); the
+    /// studio's upload names the browser's file instead of its scratch copy.
     public static func run(session: SessionFolder, files: [String], name: String?, library: SessionLibrary,
-                           progress: (String) -> Void) throws -> [ImportOutcome] {
+                           sourceNames: [String]? = nil, progress: (String) -> Void) throws -> [ImportOutcome] {
         let lock = try lockFinished(session, library: library, doing: "import into")
         defer { withExtendedLifetime(lock) {} }
         var manifest = try SessionManifest.read(sessionDirectory: session.path)
@@ -45,7 +47,9 @@ public enum SessionImporter {
                 let seconds = ContinuousClock.now - started
                 placed.append((source, result, Double(seconds.components.seconds) + Double(seconds.components.attoseconds) / 1e18))
             } catch {
-                throw CoordinatorError("cannot import '\(source.path)': \(error). Nothing in session \(session.id) was changed")
+                let said = "\(error)"
+                throw CoordinatorError("cannot import '\(source.path)': \(said)\(said.hasSuffix("?") ? "" : ".") "
+                    + "Nothing in session \(session.id) was changed")
             }
         }
 
@@ -59,7 +63,7 @@ public enum SessionImporter {
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         var records: [ImportRecord] = []
         var outcomes: [ImportOutcome] = []
-        for ((source, alignment, alignSeconds), name) in zip(placed, names) {
+        for (index, ((source, alignment, alignSeconds), name)) in zip(placed, names).enumerated() {
             progress("writing \(name) on the session's timeline")
             let aligned = "\(name).wav"
             let original = "originals/\(name)." + ((source.path as NSString).pathExtension.isEmpty ? "bin" : (source.path as NSString).pathExtension)
@@ -80,7 +84,8 @@ public enum SessionImporter {
             }
             try copyOriginal(source.path, to: scratch + "/" + original)
             let record = ImportRecord(
-                name: name, file: folder + "/" + aligned, original: folder + "/" + original, source: source.path,
+                name: name, file: folder + "/" + aligned, original: folder + "/" + original,
+                source: sourceNames.map { $0[index] } ?? source.path,
                 kind: source.hasPictures ? "video" : "sound", video: video, format: source.formatDescription,
                 durationSeconds: alignment.fileSeconds, offsetSeconds: alignment.offsetSeconds, driftPpm: alignment.driftPPM,
                 confidence: alignment.confidence,

@@ -34,6 +34,18 @@ public struct LibraryBrowser: Sendable {
         /// Every warning of the manifest (frames dropped, segments lost, clocks): the
         /// card and the session's page show them, as `show` does.
         public var warnings: [String]
+        /// Other recorders placed by their sound (`import`), oldest first.
+        public var imports: [Import]
+    }
+
+    /// An import as the studio's library shows it.
+    public struct Import: Codable, Sendable {
+        public var name: String
+        public var kind: String
+        public var offsetSeconds: Double
+        public var driftPpm: Double
+        public var confidence: Double
+        public var pieces: Int
     }
 
     /// Newest first (as the studio shows them; `list` prints oldest first). Only the
@@ -62,7 +74,11 @@ public struct LibraryBrowser: Sendable {
                     durationSeconds: s.durationSeconds, sizeBytes: s.totalBytes,
                     layout: s.manifest.map { _ in s.layoutText }, timecode: s.manifest?.timecode,
                     thumbnail: files.first { $0.kind == "thumbnail" }?.name,
-                    contactSheet: files.first { $0.kind == "contactSheet" }?.name, files: files, warnings: s.warnings)
+                    contactSheet: files.first { $0.kind == "contactSheet" }?.name, files: files, warnings: s.warnings,
+                    imports: (s.manifest?.imports ?? []).map {
+                        Import(name: $0.name, kind: $0.kind, offsetSeconds: $0.offsetSeconds, driftPpm: $0.driftPpm,
+                               confidence: $0.confidence, pieces: $0.pieces.count)
+                    })
     }
 
     /// The files of `s` a browser may fetch: those its manifest names, its sheet and

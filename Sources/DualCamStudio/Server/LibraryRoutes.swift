@@ -17,13 +17,15 @@ extension Studio {
 
     func libraryRoutes(_ router: Router<StudioContext>) {
         router.get("/api/library") { _, _ in
-            try WebFileResponse.json(LibraryListing(sessions: self.libraryBrowser.cards(), recompose: self.recomposeJob.withLockedValue { $0 }))
+            try WebFileResponse.json(LibraryListing(sessions: self.libraryBrowser.cards(), recompose: self.recomposeJob.withLockedValue { $0 },
+                                                    importJob: self.importJob.withLockedValue { $0 }))
         }
         router.get("/api/library/{session}") { _, context in
             let browser = self.libraryBrowser
             let session = try Self.found { try browser.session(context.parameters.require("session")) }
             return try WebFileResponse.json(browser.card(session))
         }
+        importRoute(router)
         router.post("/api/library/{session}/{action}") { request, context in
             try await self.libraryAction(request, session: context.parameters.require("session"),
                                          action: context.parameters.require("action"))
@@ -173,6 +175,7 @@ extension Studio {
 struct LibraryListing: Encodable {
     var sessions: [LibraryBrowser.Card]
     var recompose: RecomposeJob?
+    var importJob: ImportJob?
 }
 
 /// A recompose started from the studio, as the page polls it.

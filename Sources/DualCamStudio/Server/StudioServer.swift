@@ -42,6 +42,8 @@ public final class Studio: Sendable {
     let takeManifest = TakeManifest()
     /// The recompose the library runs (one at a time), for its progress.
     let recomposeJob = NIOLockedValueBox<RecomposeJob?>(nil)
+    /// The import "Add recording" runs (one at a time), for its stage and result.
+    let importJob = NIOLockedValueBox<ImportJob?>(nil)
 
     func planChanges() -> AsyncStream<Void> {
         planWatchers.add(bufferingNewest: 1)

@@ -2,8 +2,9 @@
 // status and every warning of the manifest), filtered by date and duration; a session's page with its contact sheet, a
 // player per file (the server answers range requests, so the players seek), downloads of
 // every file and timeline, export, recompose with live progress, and delete with the
-// confirmation the terminal asks. Everything comes from GET /api/library; actions are
-// POST /api/library/SESSION/ACTION.
+// confirmation the terminal asks, and "Add recording": another recorder's file uploaded
+// (the browser's own upload progress) and placed on the take by its sound. Everything
+// comes from GET /api/library; actions are POST /api/library/SESSION/ACTION.
 
 import { store } from './store.js';
 import { postJSON, getJSON } from './api.js';
@@ -62,6 +63,9 @@ export class Library {
     this.filters = root.querySelector('#library-filters');
     this.sessions = [];
     this.recompose = null;
+    this.importJob = null;
+    /** The upload under way: {id, fraction}; the detail is redrawn while it runs. */
+    this.uploading = null;
     this.openID = null;
     this.filters.addEventListener('input', () => this.renderList());
   }
@@ -71,6 +75,7 @@ export class Library {
       const listing = await getJSON('/api/library');
       this.sessions = listing.sessions ?? [];
       this.recompose = listing.recompose ?? null;
+      this.importJob = listing.importJob ?? null;
     } catch (error) {
       showError(`The library could not be read: ${error.message}`);
       return;
@@ -153,6 +158,7 @@ export class Library {
       parts.push(element('p', { class: 'muted export-result', role: 'status',
         text: done ? `Written ${done.name} at ${done.at.toLocaleTimeString()}, beside the session's files: download it above.` : '' }));
       parts.push(this.recomposeForm(s));
+      parts.push(this.importForm(s));
     }
     parts.push(element('button', {
       type: 'button', class: 'danger', id: 'library-delete', text: 'Delete session…',
@@ -192,13 +198,80 @@ export class Library {
       element('div', { class: 'progress-row' }, progress, text));
   }
 
+  /** "Add recording": the imports so far, a file to choose, its upload and import. */
+  importForm(s) {
+    const job = this.importJob && this.importJob.session === s.id ? this.importJob : null;
+    const up = this.uploading && this.uploading.id === s.id ? this.uploading : null;
+    const list = element('ul', { class: 'imports', id: 'import-list' }, ...(s.imports ?? []).map((i) => element('li', {
+      'data-name': i.name,
+      text: `${i.name} (${i.kind}): recorded from ${i.offsetSeconds >= 0 ? '+' : ''}${i.offsetSeconds.toFixed(3)} s of the take, `
+        + `drift ${i.driftPpm >= 0 ? '+' : ''}${i.driftPpm.toFixed(1)} ppm, confidence ${Math.round(i.confidence * 100)} %`
+        + (i.pieces > 1 ? `, ${i.pieces} pieces (the recorder was paused)` : ''),
+    })));
+    const input = element('input', { type: 'file', id: 'import-file',
+      accept: 'audio/*,video/*,.wav,.bwf,.flac,.mp3,.m4a,.aac,.mp4,.mov' });
+    const progress = element('progress', { id: 'import-progress', max: '1',
+      value: String(up ? up.fraction : job?.finished ? 1 : 0) });
+    const text = element('span', { class: 'muted', id: 'import-text', role: 'status', text: up ? `Uploading ${up.file}: ${Math.round(up.fraction * 100)} %`
+      : !job ? '' : job.error ? job.error : job.finished ? job.summary : `${job.file}: ${job.stage}` });
+    if (job?.error) text.dataset.state = 'refused';
+    const button = element('button', { type: 'button', class: 'chip', id: 'import-button', text: 'Add recording',
+      onclick: () => this.upload(s, input.files[0]) });
+    if (job && !job.finished) this.follow();
+    return element('section', { class: 'import-panel' }, element('h4', { text: 'Other recorders (aligned by their sound)' }),
+      list, element('p', { class: 'muted', text: 'A sound recorder\'s or a phone\'s file (WAV, FLAC, MP3, AAC, MP4, MOV): placed on the take by matching its sound, its clock\'s drift taken out.' }),
+      element('div', { class: 'button-row' }, input, button), element('div', { class: 'progress-row' }, progress, text));
+  }
+
+  /** Sends the file as the request's body, its progress from the browser's upload. */
+  upload(s, file) {
+    const text = document.getElementById('import-text');
+    if (!file) {
+      if (text) text.textContent = 'Choose a file first.';
+      return;
+    }
+    const csrf = store.state && store.state.csrf;
+    if (!csrf) {
+      showError('Not connected to the studio yet, so nothing was uploaded. Wait for the pictures, then try again.');
+      return;
+    }
+    this.uploading = { id: s.id, file: file.name, fraction: 0 };
+    this.renderDetail();
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', `/api/library/${encodeURIComponent(s.id)}/import?name=${encodeURIComponent(file.name)}`);
+    xhr.setRequestHeader('X-DualCam-CSRF', csrf);
+    xhr.setRequestHeader('Content-Type', 'application/octet-stream');
+    xhr.upload.onprogress = (event) => {
+      if (!event.lengthComputable || !this.uploading) return;
+      this.uploading.fraction = event.loaded / event.total;
+      const bar = document.getElementById('import-progress');
+      const line = document.getElementById('import-text');
+      if (bar) bar.value = this.uploading.fraction;
+      if (line) line.textContent = `Uploading ${file.name}: ${Math.round(this.uploading.fraction * 100)} %`;
+    };
+    const done = async (message) => {
+      this.uploading = null;
+      if (message) showError(message);
+      await this.refresh();
+      this.follow();
+    };
+    xhr.onload = () => {
+      if (xhr.status >= 200 && xhr.status < 300) { done(null); return; }
+      let message = `${xhr.status} ${xhr.statusText}`;
+      try { message = JSON.parse(xhr.responseText).error ?? message; } catch { /* not JSON: the status line */ }
+      done(`${file.name} was not imported: ${message}`);
+    };
+    xhr.onerror = () => done(`${file.name} was not uploaded: the studio server did not answer.`);
+    xhr.send(file);
+  }
+
   /** Polls the recompose's progress until it is done, then shows the new file. */
   follow() {
     if (this.following) return;
     this.following = true;
     const tick = async () => {
       await this.refresh();
-      if (this.recompose && !this.recompose.finished) setTimeout(tick, 500);
+      if ((this.recompose && !this.recompose.finished) || (this.importJob && !this.importJob.finished)) setTimeout(tick, 500);
       else this.following = false;
     };
     setTimeout(tick, 300);
