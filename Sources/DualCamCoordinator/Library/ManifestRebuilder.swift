@@ -81,8 +81,45 @@ enum ManifestRebuilder {
         for i in manifest.cameras.indices {
             manifest.cameras[i].statistics.framesCaptured = (try? videoFrames(session.path + "/" + manifest.cameras[i].file)) ?? 0
         }
+        let kept = keptImports(damaged: session.path + "/" + setAsideName, sessionDirectory: session.path)
+        manifest.imports = kept.imports
+        manifest.warnings += kept.warnings
         try manifest.write(sessionDirectory: session.path)
         return result
+    }
+
+    /// Other recorders' imports, which only the manifest describes: those the damaged one
+    /// still holds whole, with their files in `imports/`, are kept; files it no longer
+    /// describes are named in a warning, as their originals can be imported again.
+    static func keptImports(damaged path: String, sessionDirectory: String) -> (imports: [ImportRecord]?, warnings: [String]) {
+        var kept: [ImportRecord] = []
+        if let data = FileManager.default.contents(atPath: path),
+           let top = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+           let entries = top["imports"] as? [Any] {
+            for entry in entries {
+                guard let json = try? JSONSerialization.data(withJSONObject: entry),
+                      let record = try? JSONDecoder().decode(ImportRecord.self, from: json),
+                      ([record.file, record.original] + (record.video.map { [$0.file] } ?? [])).allSatisfy({
+                          SessionFileName.isImport($0) && FileManager.default.fileExists(atPath: sessionDirectory + "/" + $0)
+                      }) else { continue }
+                kept.append(record)
+            }
+        }
+        var warnings: [String] = []
+        if !kept.isEmpty {
+            warnings.append("\(kept.count) import(s) kept from the damaged manifest: \(kept.map(\.name).joined(separator: ", "))")
+        }
+        let described = Set(kept.flatMap { [$0.file, $0.original] + ($0.video.map { [$0.file] } ?? []) })
+        let folder = sessionDirectory + "/" + SessionImporter.folder
+        let present = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { !$0.hasPrefix(".") && $0 != "originals" }
+            .map { SessionImporter.folder + "/" + $0 }
+            + ((try? FileManager.default.contentsOfDirectory(atPath: folder + "/originals")) ?? []).map { SessionImporter.folder + "/originals/" + $0 }
+        let stray = present.filter { !described.contains($0) }.sorted()
+        if !stray.isEmpty {
+            warnings.append("\(SessionImporter.folder)/ holds files no import describes any more (\(stray.joined(separator: ", "))): "
+                + "import the originals again with `dualcam-coordinator import`, or remove them")
+        }
+        return (kept.isEmpty ? nil : kept, warnings)
     }
 
     private static func videoFrames(_ path: String) throws -> Int {
