@@ -76,10 +76,14 @@ import Testing
 
     /// Take IDs keep the readable start second and differ within it (two coordinators, or
     /// two runs of one, starting in the same second got one ID and shared spool folders).
+    /// The suffix is 24 random bits: among 1,000 IDs of one second two are alike about
+    /// 3 % of the time (the birthday bound; CI met it once), which the folder's mkdir
+    /// claiming the ID turns away. What is checked is that alike IDs stay that rare: five
+    /// or more pairs would happen by chance about once in five billion runs.
     @Test func takeIDsOfOneSecondDiffer() {
         let now = Date()
         let ids = (0..<1000).map { _ in SessionNaming.sessionID(for: now) }
-        #expect(Set(ids).count == ids.count)
+        #expect(Set(ids).count >= ids.count - 4, "\(ids.count - Set(ids).count) IDs alike among \(ids.count)")
         let stamp = SessionNaming.stamp(for: now)
         for id in ids.prefix(20) {
             #expect(id.hasPrefix(stamp + "-") && id.count == 22 && id.dropFirst(16).allSatisfy(\.isHexDigit), "\(id)")
