@@ -85,13 +85,7 @@ func runImportBenchmarks(arguments: [String]) throws {
 }
 
 private func readAt8k(_ path: String) throws -> [Float] {
-    let reader = try SoundFileReader(path: path, sampleRate: SoundAlignment.rate, channels: 1)
-    var out: [Float] = []
-    while true {
-        let block = try reader.read(frames: 1 << 16)
-        if block.isEmpty { return out }
-        out += block
-    }
+    try SoundFileReader(path: path, sampleRate: SoundAlignment.rate, channels: 1).readAll()
 }
 
 /// The talk as a recorder at `rate` heard it, written a minute at a time.

@@ -48,7 +48,7 @@ enum AlignedSoundWriter {
     /// The aligned copy against the take's sound near its start, middle and end (ms; nil
     /// where either is silent there): what an editor would see as lip sync.
     static func lipSync(alignedPath: String, reference: [Float]) throws -> ImportRecord.LipSync {
-        let aligned = try ImportSource.readAll(SoundFileReader(path: alignedPath, sampleRate: SoundAlignment.rate, channels: 1))
+        let aligned = try SoundFileReader(path: alignedPath, sampleRate: SoundAlignment.rate, channels: 1).readAll()
         let rate = SoundAlignment.rate
         let first = aligned.firstIndex { $0 != 0 } ?? 0
         let end = min(aligned.count, reference.count)

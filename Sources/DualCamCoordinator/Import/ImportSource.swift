@@ -45,15 +45,6 @@ struct ImportSource {
 
     /// The file's sound, mono at the alignment's rate.
     func analysisSound() throws -> [Float] {
-        try Self.readAll(SoundFileReader(path: path, sampleRate: SoundAlignment.rate, channels: 1))
-    }
-
-    static func readAll(_ reader: SoundFileReader) throws -> [Float] {
-        var out: [Float] = []
-        while true {
-            let block = try reader.read(frames: 1 << 16)
-            if block.isEmpty { return out }
-            out += block
-        }
+        try SoundFileReader(path: path, sampleRate: SoundAlignment.rate, channels: 1).readAll()
     }
 }

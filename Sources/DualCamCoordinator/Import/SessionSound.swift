@@ -17,7 +17,7 @@ enum SessionSound {
         }
         for camera in manifest.cameras {
             if let wav = camera.soundFile, FileManager.default.fileExists(atPath: session.path + "/" + wav) {
-                add(try ImportSource.readAll(SoundFileReader(path: session.path + "/" + wav, sampleRate: rate, channels: 1)), at: 0)
+                add(try SoundFileReader(path: session.path + "/" + wav, sampleRate: rate, channels: 1).readAll(), at: 0)
             } else if let track = try AudioTrackReader.read(path: session.path + "/" + camera.file) {
                 let resampler = try AudioResampler(inputRate: track.sampleRate, outputRate: rate, channels: 1)
                 let mono = track.mono

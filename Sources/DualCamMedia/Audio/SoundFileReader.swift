@@ -106,6 +106,17 @@ public final class SoundFileReader {
         return out
     }
 
+    /// Everything left, interleaved: for a file the caller will hold whole (an import's
+    /// sound at 8 kHz for alignment).
+    public func readAll() throws -> [Float] {
+        var out: [Float] = []
+        while true {
+            let block = try read(frames: 1 << 16)
+            if block.isEmpty { return out }
+            out += block
+        }
+    }
+
     /// Decodes at least one frame into `pending`, or reaches the end and drains the
     /// decoder and the converter.
     private func decodeMore() throws {
