@@ -1,5 +1,6 @@
 import DualCamCore
 import DualCamMedia
+import DualCamNet
 import Foundation
 
 /// What one import placed, for the command's report.
@@ -26,9 +27,11 @@ public enum SessionImporter {
     public static let folder = "imports"
 
     /// `sourceNames`: what the manifest says each file came from (default: its path); the
-    /// studio's upload names the browser's file instead of its scratch copy.
+    /// studio's upload names the browser's file instead of its scratch copy. `clock` times
+    /// the alignment and dates the import, as the recomposer's does.
     public static func run(session: SessionFolder, files: [String], name: String?, library: SessionLibrary,
-                           sourceNames: [String]? = nil, progress: (String) -> Void) throws -> [ImportOutcome] {
+                           sourceNames: [String]? = nil, clock: any TimeSource = SystemClock(),
+                           progress: (String) -> Void) throws -> [ImportOutcome] {
         let lock = try lockFinished(session, library: library, doing: "import into")
         defer { withExtendedLifetime(lock) {} }
         var manifest = try SessionManifest.read(sessionDirectory: session.path)
@@ -40,12 +43,11 @@ public enum SessionImporter {
         var placed: [(ImportSource, SoundAlignmentResult, Double)] = []
         for source in sources {
             progress("aligning \(source.path) (\(source.formatDescription))")
-            let started = ContinuousClock.now
+            let started = clock.now
             let sound = try source.analysisSound()
             do {
                 let result = try SoundAlignment.align(reference: reference, file: sound)
-                let seconds = ContinuousClock.now - started
-                placed.append((source, result, Double(seconds.components.seconds) + Double(seconds.components.attoseconds) / 1e18))
+                placed.append((source, result, Double(clock.now - started) / 1e9))
             } catch {
                 let said = "\(error)"
                 throw CoordinatorError("cannot import '\(source.path)': \(said)\(said.hasSuffix("?") ? "" : ".") "
@@ -93,7 +95,7 @@ public enum SessionImporter {
                     ImportRecord.Piece(fileStartSeconds: $0.fileStart, fileEndSeconds: $0.fileEnd, offsetSeconds: $0.sessionStart,
                                        driftPpm: $0.driftPPM, matchedWindows: $0.matched, residualMicroseconds: $0.residualMicroseconds)
                 },
-                lipSync: lipSync, beforeT0Seconds: before, importedAt: ISO8601DateFormatter().string(from: Date()),
+                lipSync: lipSync, beforeT0Seconds: before, importedAt: ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: clock.wallSeconds)),
                 alignSeconds: alignSeconds)
             records.append(record)
             outcomes.append(ImportOutcome(name: name, file: session.path + "/" + record.file, offsetSeconds: record.offsetSeconds,
