@@ -84,15 +84,20 @@ public enum SoundAlignment {
     }
 
     static func envelope(_ x: [Float]) -> [Float] {
-        let blocks = x.count / envelopeBlock
+        // The fourth root of the power: loud and quiet passages both count, as a
+        // microphone near one person and far from the other hears them.
+        rootMeanSquares(x, block: envelopeBlock).map { $0.squareRoot() }
+    }
+
+    /// The RMS of each whole block of `block` samples.
+    static func rootMeanSquares(_ x: [Float], block: Int) -> [Float] {
+        let blocks = x.count / block
         var out = [Float](repeating: 0, count: blocks)
         x.withUnsafeBufferPointer { input in
             for b in 0..<blocks {
                 var sum: Float = 0
-                for i in (b * envelopeBlock)..<((b + 1) * envelopeBlock) { sum += input[i] * input[i] }
-                // The fourth root of the power: loud and quiet passages both count, as a
-                // microphone near one person and far from the other hears them.
-                out[b] = (sum / Float(envelopeBlock)).squareRoot().squareRoot()
+                for i in (b * block)..<((b + 1) * block) { sum += input[i] * input[i] }
+                out[b] = (sum / Float(block)).squareRoot()
             }
         }
         return out
@@ -279,15 +284,7 @@ struct WindowLoudness {
     let loud: Float
 
     init(_ x: [Float]) {
-        let blocks = x.count / Self.block
-        var rms = [Float](repeating: 0, count: blocks)
-        x.withUnsafeBufferPointer { input in
-            for b in 0..<blocks {
-                var sum: Float = 0
-                for i in (b * Self.block)..<((b + 1) * Self.block) { sum += input[i] * input[i] }
-                rms[b] = (sum / Float(Self.block)).squareRoot()
-            }
-        }
+        let rms = SoundAlignment.rootMeanSquares(x, block: Self.block)
         self.rms = rms
         let sorted = rms.sorted()
         loud = sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, sorted.count * 9 / 10)]
