@@ -22,6 +22,9 @@
 //                                    another recorder's file placed by its sound: offset and drift errors
 //                                    on A-minute files (default 10), and the time for an M-minute 48 kHz
 //                                    stereo file (default 60) beside the ffmpeg CLI decoding it
+//   dualcam-bench start-phase [--device D] [--starts N] [--size WxH] [--fps F]
+//                                    a V4L2 camera's first-frame phase against the grid, started as it comes
+//                                    and started aligned (tools/bench/vivid-start-phase.sh runs it on vivid)
 //   dualcam-bench clock-replay FILE... [--same-clock]
 //                                    an agent's clock log (--clock-log) through its estimator again;
 //                                    --same-clock: one kernel clock, so the true error is known
@@ -45,8 +48,10 @@ case "director":
     try runDirectorBenchmarks(arguments: Array(CommandLine.arguments.dropFirst(2)))
 case "import":
     try runImportBenchmarks(arguments: Array(CommandLine.arguments.dropFirst(2)))
+case "start-phase":
+    try runStartPhaseMeasurement(arguments: Array(CommandLine.arguments.dropFirst(2)))
 case "clock-replay":
     try runClockReplay(arguments: Array(CommandLine.arguments.dropFirst(2)))
 default:
-    print("usage: dualcam-bench [core|net|clock-replay FILE... [--same-clock]|capture [rounds]|preview [frames]|presets [--frames N] [--sizes WxH,…] [--presets P,…] [--no-peer]|avsync FILE... [--layout SPEC --streams N]|director [--crosstalk DB,...] [--script FILE] [--style S]|import [--minutes M] [--accuracy-minutes A]|recompose [--session DIR] [--rounds N] [--duration S] [--preset P] [--crf Q] [--tune T]]")
+    print("usage: dualcam-bench [core|net|clock-replay FILE... [--same-clock]|capture [rounds]|preview [frames]|presets [--frames N] [--sizes WxH,…] [--presets P,…] [--no-peer]|avsync FILE... [--layout SPEC --streams N]|director [--crosstalk DB,...] [--script FILE] [--style S]|import [--minutes M] [--accuracy-minutes A]|start-phase [--device D] [--starts N] [--size WxH] [--fps F]|recompose [--session DIR] [--rounds N] [--duration S] [--preset P] [--crf Q] [--tune T]]")
 }

@@ -156,7 +156,7 @@ import Testing
         try #require(speak.exitCode == 0, "espeak-ng: \(speak.stderr)")
         try Self.ffmpeg(["-i", out + "/other.wav", "-ar", "44100", other])
         let empty = out + "/empty.wav"
-        FileManager.default.createFile(atPath: empty, contents: Data())
+        try #require(FileManager.default.createFile(atPath: empty, contents: Data()))
         let notMedia = out + "/notes.wav"
         try "these are my notes, not a recording\n".write(toFile: notMedia, atomically: true, encoding: .utf8)
         let cut = out + "/cut short.wav"

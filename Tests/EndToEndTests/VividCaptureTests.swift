@@ -57,6 +57,12 @@ enum VividRun {
         return numbers.count == 3 ? (numbers[0], numbers[1], numbers[2]) : nil
     }
 
+    /// "first frame started +0.2 ms from the grid (…)" in the source's description.
+    static func alignedStartMilliseconds(_ log: String) -> Double? {
+        guard let range = log.range(of: "first frame started ") else { return nil }
+        return Double(log[range.upperBound...].prefix { $0 != " " })
+    }
+
     static func movie(_ log: String) -> String? {
         log.split(separator: "\n").first { $0.hasPrefix("file: /out/") }.map { out + "/" + $0.dropFirst("file: /out/".count) }
     }
@@ -94,6 +100,11 @@ extension EndToEnd {
             let log = try VividRun.file(format + ".log")
             #expect(try VividRun.status(format) == 0, "\(log.suffix(2000))")
             #expect(log.contains("source: v4l2 /dev/video0: \(format.uppercased()) 320x180 @ 30 fps"), "\(log.suffix(2000))")
+            // Started so that its first frame lands on the grid (of the lone node's own
+            // clock): vivid's frames follow stream-on, so within a few timer ticks of the
+            // emulated guest. Unaligned it would be anywhere within half a frame (16.7 ms).
+            let aligned = try #require(VividRun.alignedStartMilliseconds(log), "\(log.suffix(2000))")
+            #expect(abs(aligned) <= 3, "first frame \(aligned) ms from the grid")
             let counts = try #require(VividRun.counts(log), "\(log.suffix(2000))")
             // 3 s at 30 fps; a frame the guest lost shows up as dropped, never as missing.
             #expect((88...91).contains(counts.frames + counts.dropped), "\(counts)")

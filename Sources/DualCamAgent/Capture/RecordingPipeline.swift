@@ -267,7 +267,8 @@ enum SourceFactory {
             // What was set on this camera comes back whenever it is opened (a replug too).
             CameraControlsService.current.withLockedValue { $0 }?.reapply(device: device)
             return try V4L2Source(device: device, pixelFormat: pixelFormat, width: settings.width, height: settings.height,
-                                  rate: settings.rate, clock: clock, frameLogPath: settings.frameLogPath)
+                                  rate: settings.rate, clock: clock, frameLogPath: settings.frameLogPath,
+                                  alignStart: settings.phaseLock)
         case .stdin(let format):
             let pipe = settings.pipeMode
             let input = PipeInput.shared(format: format, width: pipe.width, height: pipe.height, rate: pipe.rate, clock: clock,

@@ -14,9 +14,14 @@ struct V4L2Source: FrameSource {
     private let frameLog: FileHandle?
     /// Raw formats are converted into these; compressed ones need none.
     private let pictures: PicturePool?
+    /// How the start was placed on the grid (nil: started as it came, no clock estimate
+    /// or `--no-phase-lock`).
+    let startAlignment: StartAlignment.Report?
 
+    /// `alignStart`: start the camera so its first frame lands on the shared grid (it
+    /// cannot be steered after; the frames' stamps tell how it drifts).
     init(device: String, pixelFormat: String?, width: Int, height: Int, rate: FrameRate, clock: AgentClock,
-         frameLogPath: String? = nil) throws {
+         frameLogPath: String? = nil, alignStart: Bool = true) throws {
         if let frameLogPath {
             guard FileManager.default.createFile(atPath: frameLogPath, contents: nil),
                   let handle = FileHandle(forWritingAtPath: frameLogPath) else {
@@ -42,10 +47,22 @@ struct V4L2Source: FrameSource {
                         limit: RecordingPipeline.pacedQueueCapacity(width: size.width, height: size.height, rate: rate) + 2,
                         strideAlignment: RawPictureConverter.strideAlignment)
         }
-        try capture.start()
+        if alignStart, let estimate = clock.estimate {
+            let error = clock.simulatedError
+            startAlignment = try capture.startAligned(
+                StartAlignment(rate: capture.format.rate ?? rate),
+                toGrid: { estimate.shared(fromLocal: error.local(fromTrue: $0)) },
+                fromGrid: { error.trueTime(fromLocal: estimate.local(fromShared: $0)) },
+                timeoutMilliseconds: Self.stallMilliseconds)
+        } else {
+            startAlignment = nil
+            try capture.start()
+        }
     }
 
-    var description: String { "v4l2 \(capture.path): \(capture.format)" }
+    var description: String {
+        "v4l2 \(capture.path): \(capture.format)" + (startAlignment.map { ", \($0.sentence)" } ?? "")
+    }
     var codedSize: (width: Int, height: Int) { (capture.format.width, capture.format.height) }
     var deliversH264: Bool { capture.format.fourcc == .h264 }
     var isPaced: Bool { true }

@@ -30,8 +30,9 @@ public struct RecordingSettings: Sendable {
     public var freeRunPhaseNanoseconds: Int64?
     /// The synthetic free-running source's crystal error in ppm (+: its frames come early).
     public var crystalPPM: Double = 0
-    /// A free-running source that can be steered is phase-locked onto the shared grid:
-    /// the agent's `--no-phase-lock` turns it off for good, a Prepare's for its take.
+    /// A free-running source that can be steered is phase-locked onto the shared grid, and
+    /// a V4L2 camera, which cannot, is started so that its first frame lands on it: the
+    /// agent's `--no-phase-lock` turns both off for good, a Prepare's for its take.
     public var phaseLock = true
     /// V4L2: where each delivered buffer's sequence and driver timestamp is logged.
     public var frameLogPath: String?

@@ -128,11 +128,17 @@ public final class V4L2Capture {
         }
     }
 
-    public func start() throws {
+    /// Queues every buffer and starts streaming; returns the CLOCK_MONOTONIC instant just
+    /// before the stream-on call (from which a start latency is measured).
+    @discardableResult
+    public func start() throws -> Int64 {
         for index in buffers.indices { try queue(UInt32(index)) }
         var type = Int32(V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue)
+        lastSequence = nil
+        let instant = Self.monotonicNow()
         try device.control(dc_vidioc_streamon(), "VIDIOC_STREAMON", &type)
         streaming = true
+        return instant
     }
 
     public func stop() {
@@ -168,6 +174,12 @@ public final class V4L2Capture {
     public func next(timeoutMilliseconds: Int32) throws -> CameraPicture? {
         precondition(converter == nil, "a raw format is converted into a picture: next(timeoutMilliseconds:into:)")
         return try dequeue(timeoutMilliseconds: timeoutMilliseconds) { .compressed(Array($0)) }
+    }
+
+    /// Waits for the next picture and lets it go unread: its stamp and sequence are all a
+    /// start measurement needs.
+    public func skipNext(timeoutMilliseconds: Int32) throws -> CameraPicture? {
+        try dequeue(timeoutMilliseconds: timeoutMilliseconds) { _ in .compressed([]) }
     }
 
     /// Dequeues one buffer, hands its bytes to `read` and queues it again.
