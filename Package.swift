@@ -183,6 +183,9 @@ let package = Package(
                 "DualCamTestSupport",
                 logging,
                 nioLocks,
+                // A UDP receiver standing in for a Pi camera's sync client.
+                nioCore,
+                nioPosix,
             ]),
         .testTarget(
             name: "DualCamStudioTests",

@@ -36,8 +36,10 @@ struct CaptureOptions: ParsableArguments {
     var freeRunPhaseMs: Double?
     @Option(parsing: .unconditional, help: "Synthetic free-running source: its crystal's error in ppm (+ runs fast; for testing the phase lock).")
     var freeRunCrystalPpm: Double = 0
-    @Flag(help: "Never steer a free-running camera's frame durations onto the shared frame grid (the phase lock is on by default wherever the source can be steered: the synthetic source, a Pi camera module).")
+    @Flag(help: "Never steer a free-running camera's frame durations onto the shared frame grid (the phase lock is on by default wherever the source can be steered: the synthetic source, a Pi camera module with --pi-sync-port), nor start a V4L2 camera aligned onto it.")
     var noPhaseLock = false
+    @Option(parsing: .unconditional, help: "Piped input from `rpicam-vid --sync client` (rpicam-apps 1.6 or later): steer the Pi camera onto the shared frame grid by sending its sync client our grid on this UDP port of 127.0.0.1 (rpicam-vid listens on 10000). Keep the port closed to the network: the client obeys any sender.")
+    var piSyncPort: Int?
     @Option(parsing: .unconditional, help: "Testing: the node's clock estimate steps by this many µs at --simulate-estimate-step-at-s (0: never), as a re-converging estimate would.")
     var simulateEstimateStepUs: Double = 0
     @Option(parsing: .unconditional, help: "Testing: when the clock estimate steps, in seconds after the agent starts.")
@@ -137,6 +139,13 @@ struct CaptureOptions: ParsableArguments {
         settings.freeRunPhaseNanoseconds = freeRunPhaseMs.map { Int64(($0 * 1e6).rounded()) }
         settings.crystalPPM = freeRunCrystalPpm
         settings.phaseLock = !noPhaseLock
+        if let piSyncPort {
+            guard case .stdin = settings.source else {
+                throw ValidationError("--pi-sync-port steers a Pi camera piped in by `rpicam-vid --sync client`: it needs --source stdin")
+            }
+            guard (1...65_535).contains(piSyncPort) else { throw ValidationError("--pi-sync-port must be 1-65535 (rpicam-vid listens on 10000)") }
+            settings.piSyncPort = noPhaseLock ? nil : piSyncPort
+        }
         settings.audio = try audioSettings(videoSource: settings.source)
         return settings
     }

@@ -208,7 +208,10 @@ struct StdinSource: FrameSource {
         input.listen(true)
     }
 
-    var description: String { "stdin \(input.format.rawValue) \(input.width)x\(input.height)" }
+    var description: String {
+        "stdin \(input.format.rawValue) \(input.width)x\(input.height)"
+            + (PiSyncSender.current.withLockedValue { $0 } != nil ? ", steered onto the shared grid through rpicam-vid --sync client" : "")
+    }
     var codedSize: (width: Int, height: Int) { (input.width, input.height) }
     var deliversH264: Bool { input.format == .h264 }
     var isPaced: Bool { false }

@@ -40,6 +40,10 @@ public struct AgentServer: Sendable {
         watch.checkNow()
         let watching = Task { await watch.run() }
         defer { watching.cancel() }
+        let steering = options.defaults.piSyncPort.map { port in
+            Task { await PiSyncSender(rate: options.defaults.rate, clock: clock, port: port, logger: logger).run() }
+        }
+        defer { steering?.cancel() }
         CameraControlsService(source: options.defaults.source, stateDirectory: options.stateDirectory,
                               now: { clock.localNow() }, logger: logger).install()
         let paired = PairedDevices(stateDirectory: options.stateDirectory)

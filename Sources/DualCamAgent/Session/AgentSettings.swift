@@ -34,6 +34,9 @@ public struct RecordingSettings: Sendable {
     /// a V4L2 camera, which cannot, is started so that its first frame lands on it: the
     /// agent's `--no-phase-lock` turns both off for good, a Prepare's for its take.
     public var phaseLock = true
+    /// Piped input from `rpicam-vid --sync client`: its sync client's UDP port on this
+    /// host, sent our frame grid (`PiSyncSender`; nil: not steered).
+    public var piSyncPort: Int?
     /// V4L2: where each delivered buffer's sequence and driver timestamp is logged.
     public var frameLogPath: String?
     /// The node's microphone (agent-side, like the camera).

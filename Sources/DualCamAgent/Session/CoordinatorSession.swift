@@ -66,6 +66,7 @@ final class CoordinatorSession: Sendable {
         }
         defer {
             watch.unlisten(listening)
+            PiSyncSender.current.withLockedValue { $0 }?.setPaused(false)
             lane.withLockedValue { $0?.stop(); $0 = nil }
             reportBetweenTakes(false, connection)
             preview.end()
@@ -190,6 +191,7 @@ final class CoordinatorSession: Sendable {
             identity.role = prepare.role.name
             settings.patternIdentity = identity
         }
+        PiSyncSender.current.withLockedValue { $0 }?.setPaused(!settings.phaseLock)
         let opened = clock.source.now
         // A microphone that cannot open costs the take its sound, never its pictures.
         let soundProblem = AudioProbe.problem(settings.audio)

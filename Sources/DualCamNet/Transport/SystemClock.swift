@@ -23,6 +23,14 @@ public enum MonotonicTime {
         while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
     }
 
+    /// Nanoseconds since 1970 by the wall clock (CLOCK_REALTIME): only where another
+    /// program speaks in wall-clock instants (a Pi camera's sync client), never a deadline.
+    public static func wallNanoseconds() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+    }
+
     /// Seconds since 1970 by the wall clock (CLOCK_REALTIME): for names and dates only.
     static func wallSeconds() -> Double {
         var ts = timespec()
