@@ -55,7 +55,9 @@ final class PiSyncSender: Sendable {
         logger.info("steering the Pi camera onto the shared frame grid: rpicam-vid --sync client on UDP port \(port)")
         var next = clock.source.now
         while !Task.isCancelled {
-            next += feeder.intervalNanoseconds
+            // A thread that was held up sends once and goes on from now: a burst of
+            // packets would only make the client correct on the last.
+            next = max(next + feeder.intervalNanoseconds, clock.source.now)
             do { try await clock.source.sleep(until: next) } catch { return }
             guard !paused.withLockedValue({ $0 }) else { continue }
             let envelope = AddressedEnvelope(remoteAddress: client, data: channel.allocator.buffer(bytes: packetNow().bytes))
