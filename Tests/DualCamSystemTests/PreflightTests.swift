@@ -155,7 +155,7 @@ import Testing
         #expect(try config.layout()?.kind == .splitVertical)
         #expect(config.required == ["host", "guest"])
         #expect(config.library == NSHomeDirectory() + "/Films")
-        #expect(config.problems == ["\(path) line 5: unknown key `colour`; the keys are layout, require, library, director, style, min-shot, switch-delay, phase-lock, stream"])
+        #expect(config.problems == ["\(path):5: unknown key `colour`; the keys are layout, require, library, director, style, min-shot, switch-delay, phase-lock, stream"])
         #expect(throws: CoordinatorError.self) { try config.check() }
 
         // The phase lock's key: on unless the file says off; a word it does not know is refused.
@@ -178,6 +178,15 @@ import Testing
 
         try "layout = pipp\n".write(toFile: path, atomically: true, encoding: .utf8)
         #expect(throws: CoordinatorError.self) { try CoordinatorConfig(path: path).layout() }
+
+        // The agent.conf's dialect (KeyValueLines): a comment after a value is no part of
+        // it, a quoted value keeps its #, and a broken line is named as the agent names it.
+        try "layout = split-vertical  # for interviews\r\nlibrary = \"/srv/Take #2\"\nlayout pip\n"
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        config = CoordinatorConfig(path: path)
+        #expect(try config.layout()?.kind == .splitVertical)
+        #expect(config.library == "/srv/Take #2")
+        #expect(config.problems.count == 1 && config.problems[0].hasPrefix("\(path):3: expected `key = value`"), "\(config.problems)")
     }
 
     /// A paired agent that does not answer over mDNS is named, with what to do, so that a

@@ -74,43 +74,11 @@ public enum ConfigFile {
     static let opposites: [String: String] = ["genlock": "free-run"]
 
     public static func parse(_ text: String, path: String, keys: Keys? = nil) throws -> [String] {
-        var options: [String] = []
-        // isNewline splits at "\r\n" too (one Character in Swift), so a file saved on
-        // Windows reads like any other.
-        for (number, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
-            let at = "\(path):\(number + 1)"
-            guard let (key, value) = try line(String(raw), at: at) else { continue }
-            options += try arguments(key: key, value: value, keys: keys, at: at)
+        let read = KeyValueLines.parse(text)
+        if let problem = read.problems.first { throw Failure(description: problem.sentence(path: path)) }
+        return try read.lines.flatMap { line in
+            try arguments(key: line.key, value: Value(text: line.value, quoted: line.quoted), keys: keys, at: "\(path):\(line.number)")
         }
-        return options
-    }
-
-    /// The key and value of one line; nil for a blank or comment line. `#` starts a
-    /// comment only outside double quotes.
-    private static func line(_ raw: String, at: String) throws -> (String, Value)? {
-        let text = raw.trimmingCharacters(in: .whitespaces)
-        if text.isEmpty || text.hasPrefix("#") { return nil }
-        guard let equals = text.firstIndex(of: "=") else {
-            throw Failure(description: "\(at): expected `key = value`, got `\(text)`")
-        }
-        let key = text[..<equals].trimmingCharacters(in: .whitespaces)
-        guard !key.isEmpty, key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else {
-            throw Failure(description: "\(at): expected `key = value`, got `\(text)`")
-        }
-        var rest = Substring(text[text.index(after: equals)...].trimmingCharacters(in: .whitespaces))
-        guard rest.hasPrefix("\"") else {
-            let value = rest.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0]
-            return (key, Value(text: value.trimmingCharacters(in: .whitespaces), quoted: false))
-        }
-        rest = rest.dropFirst()
-        guard let close = rest.firstIndex(of: "\"") else {
-            throw Failure(description: "\(at): the value of \(key) opens a quote that does not close")
-        }
-        let after = rest[rest.index(after: close)...].trimmingCharacters(in: .whitespaces)
-        guard after.isEmpty || after.hasPrefix("#") else {
-            throw Failure(description: "\(at): `\(after)` after the quoted value of \(key); put a # before a comment")
-        }
-        return (key, Value(text: String(rest[..<close]), quoted: true))
     }
 
     private struct Value {

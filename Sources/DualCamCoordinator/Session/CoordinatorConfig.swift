@@ -2,7 +2,7 @@ import DualCamCore
 import Foundation
 
 /// The coordinator's defaults, as the user wrote them (`$XDG_CONFIG_HOME/dualcam/
-/// coordinator.conf`, `key = value` lines, `#` comments): never rewritten by the program,
+/// coordinator.conf`, in the agent.conf's dialect, `KeyValueLines`): never rewritten by the program,
 /// so nothing changes a later take behind the user's back (a layout key pressed in a demo
 /// once became every later start's layout), and each default used is said at the start.
 ///
@@ -36,22 +36,15 @@ public struct CoordinatorConfig: Sendable {
                 + "its layout is no longer used: write `layout = NAME` there yourself to keep a default")
             return
         }
-        for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !line.isEmpty, !line.hasPrefix("#") else { continue }
-            let parts = line.split(separator: "=", maxSplits: 1)
-            let key = parts.first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-            guard parts.count == 2 else {
-                problems.append("\(path) line \(n + 1): '\(line.prefix(60))' is not `key = value`; the keys are "
-                                + Self.keys.joined(separator: ", "))
-                continue
-            }
-            guard Self.keys.contains(key) else {
-                problems.append("\(path) line \(n + 1): unknown key `\(key.prefix(40))`" + Self.suggestion(for: key)
+        let read = KeyValueLines.parse(text)
+        problems = read.problems.map { $0.sentence(path: path) + "; the keys are " + Self.keys.joined(separator: ", ") }
+        for line in read.lines {
+            guard Self.keys.contains(line.key) else {
+                problems.append("\(path):\(line.number): unknown key `\(line.key.prefix(40))`" + Self.suggestion(for: line.key)
                                 + "; the keys are " + Self.keys.joined(separator: ", "))
                 continue
             }
-            values[key] = parts[1].trimmingCharacters(in: .whitespaces)
+            values[line.key] = line.value
         }
     }
 
