@@ -113,6 +113,9 @@ let package = Package(
                 nioLocks,
                 crypto,
             ]),
+        // A QR code for a terminal (the studio's address at `serve`): pure Swift, its only
+        // caller the command line.
+        .target(name: "DualCamQR"),
         // The studio: the browser screen's server, a client of the rig's API only.
         .target(
             name: "DualCamStudio",
@@ -137,7 +140,8 @@ let package = Package(
         .executableTarget(
             name: "dualcam-coordinator",
             dependencies: [
-                "DualCamCoordinator", "DualCamStudio", "DualCamCore", "DualCamNet", "DualCamProtocol", "DualCamMedia", "CLinux",
+                "DualCamCoordinator", "DualCamStudio", "DualCamQR", "DualCamCore", "DualCamNet", "DualCamProtocol", "DualCamMedia",
+                "CLinux",
                 argumentParser,
                 logging,
             ]),
@@ -192,6 +196,7 @@ let package = Package(
             dependencies: [
                 // The agent: the camera routes are tested against a real one in this process.
                 "DualCamStudio", "DualCamCoordinator", "DualCamCore", "DualCamNet", "DualCamAgent",
+                "DualCamQR",
                 nioCore,
                 logging,
                 nioLocks,

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DualCamCoordinator
 import DualCamStudio
+import DualCamQR
 import Foundation
 import Logging
 

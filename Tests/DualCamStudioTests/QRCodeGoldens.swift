@@ -1,4 +1,4 @@
-@testable import DualCamStudio
+@testable import DualCamQR
 
 /// Symbols made by an independent encoder (Python `qrcode` 8.2: byte mode, the level and
 /// version shown, and its own mask choice unless a name says the mask was forced), and

@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import DualCamStudio
+@testable import DualCamQR
 
 final class QRCodeTests: XCTestCase {
     private func assertMatches(_ golden: QRGolden, forcingMask: Bool = false, file: StaticString = #filePath, line: UInt = #line) throws {

@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import DualCamStudio
+@testable import DualCamQR
 
 final class QRTerminalTests: XCTestCase {
     /// Reads the half-block text back into module rows (quiet zone included).

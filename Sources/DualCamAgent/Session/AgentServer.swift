@@ -6,7 +6,7 @@ import Logging
 import NIOCore
 
 /// Serves coordinators: accepts pinned TLS connections one at a time and runs each
-/// through `CoordinatorSession`.
+/// through `CoordinatorLink`.
 public struct AgentServer: Sendable {
     public let options: AgentOptions
     public let identity: DeviceIdentity
@@ -210,7 +210,7 @@ public struct AgentServer: Sendable {
             try? await channel.executeThenClose { _, _ in }
             return false
         }
-        let session = CoordinatorSession(options: options, clock: clock, registry: registry,
+        let session = CoordinatorLink(options: options, clock: clock, registry: registry,
                                          prepared: PreparedSessions(camera: camera), held: held, watch: watch, logger: logger)
         do {
             let outcome = try await session.serve(channel)

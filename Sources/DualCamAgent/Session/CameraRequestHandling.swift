@@ -2,7 +2,7 @@ import DualCamCore
 import DualCamProtocol
 import Foundation
 
-extension CoordinatorSession {
+extension CoordinatorLink {
     /// A coordinator reads or changes the camera's controls (PROTOCOL.md §18): the change
     /// is applied off the connection's handler (ioctls and a file write), and answered
     /// with the camera as it now is. Whatever the camera refuses is in the answer; the

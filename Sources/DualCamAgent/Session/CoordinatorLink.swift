@@ -13,7 +13,7 @@ typealias AgentConnection = ProtocolConnection<AgentConnectionStateMachine>
 /// One coordinator connection, from Hello to its close. The protocol's rules are the
 /// agent state machine's (DualCamProtocol): what arrives here has been validated and fits
 /// the connection's phase; this shell opens sources, records, uploads and reports.
-final class CoordinatorSession: Sendable {
+final class CoordinatorLink: Sendable {
     enum Outcome: Sendable { case closed, shutdown }
 
     let options: AgentOptions

@@ -1,7 +1,7 @@
 import DualCamProtocol
 import Foundation
 
-extension CoordinatorSession {
+extension CoordinatorLink {
     /// The coordinator deleted a session (PROTOCOL.md §17): its spool goes, unless this
     /// agent still records it. The state machine has refused a session this connection
     /// prepares, records or stops; a recording outlives its connection, so the registry
