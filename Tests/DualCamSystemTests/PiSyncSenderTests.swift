@@ -31,8 +31,8 @@ import Testing
         let port = try #require(channel.localAddress?.port)
         // A lone node: its own clock is the shared one, so the grid is CLOCK_MONOTONIC's.
         let clock = AgentClock(standaloneWith: .none)
-        let sender = PiSyncSender(rate: .fps30, clock: clock, port: port, logger: Logger(label: "test"))
-        let task = Task { await sender.run() }
+        let sender = PiSyncSender(rate: .fps30, port: port, logger: Logger(label: "test"))
+        let task = Task { await sender.run(clock: clock) }
         defer { task.cancel() }
         let start = Date()
         while receiver.got.withLockedValue({ $0.count }) < 4 && Date().timeIntervalSince(start) < 10 {

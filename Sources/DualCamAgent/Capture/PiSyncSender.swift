@@ -16,17 +16,13 @@ import NIOPosix
 /// phase lock (until a take asks for it again or its coordinator goes): the camera runs free.
 final class PiSyncSender: Sendable {
     private let feeder: PiSyncFeeder
-    private let clock: AgentClock
     private let port: Int
     private let logger: Logger
     private let paused = NIOLockedValueBox(false)
     private let sent = NIOLockedValueBox(0)
 
-    /// The agent's one sender, while `run` runs (a Prepare sets what its take asked for).
-    static let current = NIOLockedValueBox<PiSyncSender?>(nil)
-
-    init(rate: FrameRate, clock: AgentClock, port: Int, logger: Logger) {
-        (self.feeder, self.clock, self.port, self.logger) = (PiSyncFeeder(rate: rate), clock, port, logger)
+    init(rate: FrameRate, port: Int, logger: Logger) {
+        (self.feeder, self.port, self.logger) = (PiSyncFeeder(rate: rate), port, logger)
     }
 
     /// A Prepare's `--no-phase-lock` holds the packets back; the next Prepare without it,
@@ -35,8 +31,8 @@ final class PiSyncSender: Sendable {
 
     var packetsSent: Int { sent.withLockedValue { $0 } }
 
-    /// Sends until the task is cancelled.
-    func run() async {
+    /// Sends, on `clock`'s grid, until the task is cancelled.
+    func run(clock: AgentClock) async {
         let channel: Channel
         let client: SocketAddress
         do {
@@ -47,20 +43,15 @@ final class PiSyncSender: Sendable {
             logger.error("cannot send the frame grid to rpicam-vid (--pi-sync-port \(port)): \(error); the camera runs free")
             return
         }
-        Self.current.withLockedValue { $0 = self }
-        defer {
-            Self.current.withLockedValue { $0 = nil }
-            channel.close(promise: nil)
-        }
+        defer { channel.close(promise: nil) }
         logger.info("steering the Pi camera onto the shared frame grid: rpicam-vid --sync client on UDP port \(port)")
-        var next = clock.source.now
         while !Task.isCancelled {
-            // A thread that was held up sends once and goes on from now: a burst of
-            // packets would only make the client correct on the last.
-            next = max(next + feeder.intervalNanoseconds, clock.source.now)
-            do { try await clock.source.sleep(until: next) } catch { return }
+            // Each packet an interval after the last was made, not on a fixed cadence: a
+            // task held up must not send two at once, or the client would correct twice
+            // before its first correction landed.
+            do { try await clock.source.sleep(nanoseconds: feeder.intervalNanoseconds) } catch { return }
             guard !paused.withLockedValue({ $0 }) else { continue }
-            let envelope = AddressedEnvelope(remoteAddress: client, data: channel.allocator.buffer(bytes: packetNow().bytes))
+            let envelope = AddressedEnvelope(remoteAddress: client, data: channel.allocator.buffer(bytes: packetNow(clock).bytes))
             // Lost or refused (nobody listening yet): the next one comes a few frames later.
             channel.writeAndFlush(envelope, promise: nil)
             sent.withLockedValue { $0 += 1 }
@@ -69,7 +60,7 @@ final class PiSyncSender: Sendable {
 
     /// Where the wall clock stands against the shared clock now, read between two
     /// monotonic readings so that the pair belongs to one instant.
-    private func packetNow() -> PiSyncPacket {
+    private func packetNow(_ clock: AgentClock) -> PiSyncPacket {
         let before = clock.source.now
         let wall = MonotonicTime.wallNanoseconds()
         let after = clock.source.now

@@ -201,16 +201,20 @@ struct StdinSource: FrameSource {
     let rate: FrameRate
     let clock: AgentClock
 
-    init(input: PipeInput, rate: FrameRate, clock: AgentClock) {
+    /// Whether `rpicam-vid --sync client` is steered onto the grid (`--pi-sync-port`).
+    let steered: Bool
+
+    init(input: PipeInput, rate: FrameRate, clock: AgentClock, steered: Bool = false) {
         self.input = input
         self.rate = rate
         self.clock = clock
+        self.steered = steered
         input.listen(true)
     }
 
     var description: String {
         "stdin \(input.format.rawValue) \(input.width)x\(input.height)"
-            + (PiSyncSender.current.withLockedValue { $0 } != nil ? ", steered onto the shared grid through rpicam-vid --sync client" : "")
+            + (steered ? ", steered onto the shared grid through rpicam-vid --sync client" : "")
     }
     var codedSize: (width: Int, height: Int) { (input.width, input.height) }
     var deliversH264: Bool { input.format == .h264 }

@@ -273,7 +273,7 @@ enum SourceFactory {
             let pipe = settings.pipeMode
             let input = PipeInput.shared(format: format, width: pipe.width, height: pipe.height, rate: pipe.rate, clock: clock,
                                          latencyNanoseconds: settings.inputLatencyNanoseconds)
-            return StdinSource(input: input, rate: pipe.rate, clock: clock)
+            return StdinSource(input: input, rate: pipe.rate, clock: clock, steered: settings.piSyncPort != nil && settings.phaseLock)
         }
     }
 }

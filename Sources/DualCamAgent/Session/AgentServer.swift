@@ -13,11 +13,14 @@ public struct AgentServer: Sendable {
     let logger: Logger
     /// Outlives every connection: a recording goes on while its coordinator is away.
     private let registry = RecordingRegistry()
+    /// Steers a Pi camera piped from `rpicam-vid --sync client` (`--pi-sync-port`).
+    private let piSync: PiSyncSender?
 
     public init(options: AgentOptions, identity: DeviceIdentity, logger: Logger) {
         self.options = options
         self.identity = identity
         self.logger = logger
+        piSync = options.defaults.piSyncPort.map { PiSyncSender(rate: options.defaults.rate, port: $0, logger: logger) }
     }
 
     /// For SIGTERM: ends every recording at a segment boundary and waits for the last
@@ -40,9 +43,7 @@ public struct AgentServer: Sendable {
         watch.checkNow()
         let watching = Task { await watch.run() }
         defer { watching.cancel() }
-        let steering = options.defaults.piSyncPort.map { port in
-            Task { await PiSyncSender(rate: options.defaults.rate, clock: clock, port: port, logger: logger).run() }
-        }
+        let steering = piSync.map { sender in Task { await sender.run(clock: clock) } }
         defer { steering?.cancel() }
         CameraControlsService(source: options.defaults.source, stateDirectory: options.stateDirectory,
                               now: { clock.localNow() }, logger: logger).install()
@@ -211,7 +212,8 @@ public struct AgentServer: Sendable {
             return false
         }
         let session = CoordinatorLink(options: options, clock: clock, registry: registry,
-                                         prepared: PreparedSessions(camera: camera), held: held, watch: watch, logger: logger)
+                                      prepared: PreparedSessions(camera: camera), held: held, watch: watch, piSync: piSync,
+                                      logger: logger)
         do {
             let outcome = try await session.serve(channel)
             guard outcome == .shutdown && options.allowRemoteShutdown else { return false }

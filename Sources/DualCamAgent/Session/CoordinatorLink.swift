@@ -34,10 +34,13 @@ final class CoordinatorLink: Sendable {
     private let held: HeldConnection
     /// Whether the camera is there, said in HelloAck and Telemetry (PROTOCOL.md §4.1).
     private let watch: SourceWatch
+    /// The Pi camera's steering, which a take may turn off (`--no-phase-lock`).
+    private let piSync: PiSyncSender?
 
     init(options: AgentOptions, clock: AgentClock, registry: RecordingRegistry, prepared: PreparedSessions, held: HeldConnection,
-         watch: SourceWatch, logger: Logger) {
+         watch: SourceWatch, piSync: PiSyncSender? = nil, logger: Logger) {
         self.options = options
+        self.piSync = piSync
         self.held = held
         self.watch = watch
         self.clock = clock
@@ -66,7 +69,7 @@ final class CoordinatorLink: Sendable {
         }
         defer {
             watch.unlisten(listening)
-            PiSyncSender.current.withLockedValue { $0 }?.setPaused(false)
+            piSync?.setPaused(false)
             lane.withLockedValue { $0?.stop(); $0 = nil }
             reportBetweenTakes(false, connection)
             preview.end()
@@ -191,7 +194,7 @@ final class CoordinatorLink: Sendable {
             identity.role = prepare.role.name
             settings.patternIdentity = identity
         }
-        PiSyncSender.current.withLockedValue { $0 }?.setPaused(!settings.phaseLock)
+        piSync?.setPaused(!settings.phaseLock)
         let opened = clock.source.now
         // A microphone that cannot open costs the take its sound, never its pictures.
         let soundProblem = AudioProbe.problem(settings.audio)
