@@ -47,3 +47,5 @@ python3 Tests/Browser/live_test.py
 # killed and back, and one at a third of the bitrate; the take keeps every frame.
 echo "== live out faults (tools/bench/live_out.py)"
 python3 tools/bench/live_out.py --seconds 12 --only restart,throttle --check < /dev/null
+# SRT notices a dead listener only after its 5 s peer idle timeout: a longer take.
+python3 tools/bench/live_out.py --seconds 20 --only restart_srt --check < /dev/null

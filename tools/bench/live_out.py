@@ -10,10 +10,11 @@ code on the receiving side.
   restart   no receiver at the start, one coming up once the first connect failed, killed
             2 s after the stream is live and back 3 s later: the stream connects late
             and reconnects, the take keeps every frame
+  restart_srt  the same with an SRT listener
   throttle  a receiver behind a proxy passing a third of the programme's bitrate: the
             stream drops pictures, the take none
 
-usage: tools/bench/live_out.py [--seconds 20] [--only latency,cost,restart,throttle] [--check]
+usage: tools/bench/live_out.py [--seconds 20] [--only latency,cost,restart,restart_srt,throttle] [--check]
 
 --check: exit 1 unless restart and throttle behave as docs/LIVE.md says (the suite runs
 `--seconds 12 --only restart,throttle --check`, deploy/test.sh).
@@ -116,10 +117,17 @@ def cost(work, seconds):
     print(f"cost at 1280x720p30, {seconds} s: without a stream: {without}\n                              with one:       {with_stream}")
 
 
-def restart(work, seconds):
+def restart(work, seconds, scheme="rtmp"):
     p = port()
-    url = f"rtmp://127.0.0.1:{p}/live/key"
-    args = ["ffmpeg", "-hide_banner", "-loglevel", "error", "-listen", "1", "-i", url, "-c", "copy", "-f", "null", "-"]
+    if scheme == "srt":
+        # SRT: the receiver listens (caller and listener as a platform's ingest and an
+        # encoder), the key travels as the streamid.
+        url, shown = f"srt://127.0.0.1:{p}?streamid=key", f"srt://127.0.0.1:{p}?streamid=****"
+        listen = ["-i", f"srt://127.0.0.1:{p}?mode=listener"]
+    else:
+        url, shown = f"rtmp://127.0.0.1:{p}/live/key", "/live/****"
+        listen = ["-listen", "1", "-i", url]
+    args = ["ffmpeg", "-hide_banner", "-loglevel", "error"] + listen + ["-c", "copy", "-f", "null", "-"]
     receivers = []
     steps = {"late": False, "killed": False}
 
@@ -134,27 +142,31 @@ def restart(work, seconds):
 
     def on_line(line):
         # Driven by what the demo says, not by the clock: a loaded machine starts slower.
-        if "/live/****: could not connect" in line and not steps["late"]:
+        if f"{shown}: could not connect" in line and not steps["late"]:
             steps["late"] = True
             receivers.append(receive())
-        elif "/live/****: live" in line and not steps["killed"]:
+        elif f"{shown}: live" in line and not steps["killed"]:
             steps["killed"] = True
             threading.Thread(target=fault, daemon=True).start()
     try:
-        manifest, _, _ = demo(work, "restart", seconds, "640x360", ["--stream", url], on_line)
+        manifest, _, _ = demo(work, "restart-" + scheme, seconds, "640x360", ["--stream", url], on_line)
     finally:
         for r in receivers:
             r.kill()
     s = manifest["liveOut"][0]
-    print(f"restart: no receiver at the start, one once the first connect failed, killed 2 s after live and back 3 s "
+    print(f"restart ({scheme}): no receiver at the start, one once the first connect failed, killed 2 s after live and back 3 s "
           f"later: {s['connections']} connections, {s['reconnects']} reconnects, "
           f"{s['liveSeconds']:.1f} s live, {s['droppedFrames']} frames not sent; events: "
           + "; ".join(f"{e['atSeconds']} s {e['what'][:60]}" for e in s["events"]) + f"; {take_complete(manifest, seconds)}")
     whats = [e["what"] for e in s["events"]]
     expect(any(w.startswith("could not connect") for w in whats) and s["connections"] >= 2 and s["reconnects"] >= 1
            and any(w.startswith("live again") for w in whats),
-           "restart: the stream connected once its receiver came up, and again after it was killed and back")
-    expect(is_complete(manifest, seconds), "restart: the take kept every frame of both cameras and the combined file")
+           f"restart ({scheme}): the stream connected once its receiver came up, and again after it was killed and back")
+    expect(is_complete(manifest, seconds), f"restart ({scheme}): the take kept every frame of both cameras and the combined file")
+
+
+def restart_srt(work, seconds):
+    restart(work, seconds, "srt")
 
 
 def throttle(work, seconds):
@@ -204,7 +216,7 @@ def throttle(work, seconds):
 if __name__ == "__main__":
     ap = argparse.ArgumentParser()
     ap.add_argument("--seconds", type=int, default=20)
-    ap.add_argument("--only", default="latency,cost,restart,throttle")
+    ap.add_argument("--only", default="latency,cost,restart,restart_srt,throttle")
     ap.add_argument("--check", action="store_true", help="exit 1 when restart or throttle did not behave as documented")
     args = ap.parse_args()
     work = tempfile.mkdtemp(prefix="dualcam-live-out-")
