@@ -531,7 +531,7 @@ extension EndToEnd {
                 let typo = try Child("dualcam-coordinator", command + (command[0] == "start" ? rig.agentOptions : []),
                                      environment: ["XDG_CONFIG_HOME": config])
                 #expect(typo.finish(seconds: 30) != 0, "\(command[0]) accepted a mistyped key")
-                #expect(typo.err.all().contains(config + "/dualcam/coordinator.conf line 2: unknown key `libary`, did you mean `library`?"),
+                #expect(typo.err.all().contains(config + "/dualcam/coordinator.conf:2: unknown key `libary`, did you mean `library`?"),
                         "\(command[0]): \(typo.err.all())")
             }
         }
