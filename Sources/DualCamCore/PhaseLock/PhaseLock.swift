@@ -56,8 +56,7 @@ public struct PhaseLock: Sendable {
     /// A frame was captured at `stampNanoseconds` on the shared clock.
     public mutating func frame(stampNanoseconds t: Int64) -> Step {
         let period = configuration.rate.periodNanoseconds
-        let grid = configuration.rate.instant(ofFrame: GenlockGrid(rate: configuration.rate).nearestFrameIndex(to: t))
-        let error = t - grid
+        let error = GenlockGrid(rate: configuration.rate).offsetFromNearestFrame(t)
         withinThreshold = error.magnitude <= configuration.lockThresholdNanoseconds.magnitude ? withinThreshold + 1 : 0
         let a = min(max(configuration.gain, 1e-6), 0.999)
         let limit = Double(configuration.maxAdjustNanoseconds)

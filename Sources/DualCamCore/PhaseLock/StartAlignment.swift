@@ -54,8 +54,7 @@ public struct StartAlignment: Sendable, Hashable {
 
     /// A stamp minus the nearest grid instant (negative: before it).
     public func phase(ofStampNanoseconds stamp: Int64) -> Int64 {
-        let grid = GenlockGrid(rate: rate)
-        return stamp - grid.sharedInstant(ofFrame: grid.nearestFrameIndex(to: stamp))
+        GenlockGrid(rate: rate).offsetFromNearestFrame(stamp)
     }
 
     /// What one aligned start did, for the log, the pre-flight and the measurement.

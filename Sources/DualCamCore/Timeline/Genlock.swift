@@ -29,4 +29,10 @@ public struct GenlockGrid: Sendable, Hashable {
     public func sharedInstant(ofFrame k: Int64) -> Int64 {
         rate.instant(ofFrame: k)
     }
+
+    /// How far `shared` lies from the nearest frame's instant (negative: before it): a
+    /// frame's phase against the grid.
+    public func offsetFromNearestFrame(_ shared: Int64) -> Int64 {
+        shared - sharedInstant(ofFrame: nearestFrameIndex(to: shared))
+    }
 }
