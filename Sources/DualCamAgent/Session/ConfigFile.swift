@@ -84,13 +84,7 @@ public enum ConfigFile {
     private struct Value {
         var text: String
         var quoted: Bool
-        var boolean: Bool? {
-            switch text.lowercased() {
-            case "true", "yes", "on": true
-            case "false", "no", "off": false
-            default: nil
-            }
-        }
+        var boolean: Bool? { KeyValueLines.boolean(text) }
     }
 
     private static func arguments(key: String, value: Value, keys: Keys?, at: String) throws -> [String] {

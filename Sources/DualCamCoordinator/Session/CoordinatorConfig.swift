@@ -104,11 +104,11 @@ public struct CoordinatorConfig: Sendable {
 
     /// `phase-lock = on|off` (default on).
     public func phaseLock() throws -> Bool {
-        switch values["phase-lock"]?.lowercased() {
-        case nil, "on", "yes", "true": return true
-        case "off", "no", "false": return false
-        case let other?: throw CoordinatorError("\(path): phase-lock = \(other) is not on or off")
+        guard let text = values["phase-lock"] else { return true }
+        guard let on = KeyValueLines.boolean(text) else {
+            throw CoordinatorError("\(path): phase-lock = \(text.lowercased()) is not on or off")
         }
+        return on
     }
 
     public var required: [String] {

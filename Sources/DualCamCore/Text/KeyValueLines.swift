@@ -22,6 +22,16 @@ public enum KeyValueLines {
         public func sentence(path: String) -> String { "\(path):\(number): \(reason)" }
     }
 
+    /// A flag's value: `true`, `yes`, `on` or their opposites, in any case; nil for any
+    /// other word.
+    public static func boolean(_ text: String) -> Bool? {
+        switch text.lowercased() {
+        case "true", "yes", "on": true
+        case "false", "no", "off": false
+        default: nil
+        }
+    }
+
     /// Every setting of `text` in order, and every line that is none.
     public static func parse(_ text: String) -> (lines: [Line], problems: [Problem]) {
         var lines: [Line] = []
