@@ -26,6 +26,12 @@ final class InputFormatContext {
                 opened.pointee.streams[i]!.pointee.discard = AVDISCARD_ALL
             }
         }
+        // A segment may hold seconds of sound before its first picture (an agent that
+        // rejoined a take late): the default 5 s of probing would end before the video's
+        // parameter sets and leave it without a picture size. Our files are local and
+        // bounded, so read as far as it takes.
+        opened.pointee.max_analyze_duration = 120 * dc_av_time_base()
+        opened.pointee.probesize = 256 << 20
         let infoResult = avformat_find_stream_info(opened, nil)
         let streamIndex = av_find_best_stream(opened, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
         if infoResult < 0 || streamIndex < 0 {

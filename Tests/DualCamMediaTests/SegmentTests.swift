@@ -1,4 +1,5 @@
 import DualCamCore
+import Foundation
 import DualCamMedia
 import DualCamTestSupport
 import Testing
@@ -18,6 +19,35 @@ import Testing
         // forced-idr: the forced keyframe is a real IDR (NAL 5) with SPS/PPS (7, 8) in-band.
         #expect(Set(nalTypes(packets[30].data)).isSuperset(of: [5, 7, 8]))
         #expect(!nalTypes(packets[29].data).contains(5))
+    }
+
+    /// An agent back in a take 7 s after T0 writes a segment that holds 7 s of sound
+    /// before its first picture. Probed as libavformat's defaults probe (5 s, 5 MB), the
+    /// video came out without a picture size and the camera's whole file was lost.
+    @Test func aSegmentWhosePicturesStartSecondsAfterItsSoundIsStillRead() throws {
+        MediaLog.setQuiet()
+        let folder = try TemporaryFolder()
+        let late: Int64 = 7_400_000_000
+        let timestamps = (0..<18).map { late + Encoding.rate.instant(ofFrame: Int64($0)) }
+        let (parameters, pictures) = try Encoding.encode(timestamps: timestamps) { $0 == 0 }
+        let aac = try AudioEncoder(sampleRate: 48_000, channels: 1)
+        let pcm = try AudioEncoder(codec: .smpte302m(bits: 16), sampleRate: 48_000, channels: 1)
+        let path = folder.file("rejoined.ts")
+        let writer = try SegmentWriter(path: path, parameters: parameters, audio: aac.parameters, lossless: pcm.parameters)
+        let tone = (0..<48_000 / 10).map { Float(sin(Double($0) * 0.05) * 0.3) }
+        for _ in 0..<80 {
+            for packet in try aac.encode(tone) where packet.ptsNanoseconds >= 0 { try writer.writeAudio(packet) }
+            for packet in try pcm.encode(tone) { try writer.writeAudio(packet, lossless: true) }
+        }
+        for picture in pictures { try writer.write(picture) }
+        _ = try writer.finish()
+
+        let found = try MediaDemuxer(path: path).videoParameters
+        #expect(found.width == parameters.width && found.height == parameters.height)
+        let remuxer = try MP4Remuxer(outputPath: folder.file("camera.mp4"), parameters: found, creationTimeUnixSeconds: nil)
+        try remuxer.append(segmentAt: path)
+        try remuxer.finish()
+        #expect(remuxer.packetCount == pictures.count)
     }
 
     @Test(arguments: [(String?.none, 23, Int?.none), ("zerolatency", 23, 400_000)])

@@ -70,6 +70,7 @@ final class RecoveryRig {
 
     deinit {
         for agent in agents { agent.stop() }
+        if ProcessInfo.processInfo.environment["DUALCAM_KEEP_TEST_FILES"] != nil { print("kept \(root)"); return }
         try? FileManager.default.removeItem(atPath: root)
     }
 }
@@ -455,6 +456,15 @@ extension EndToEnd {
             let guest = try rig.codes("DualCam_Guest_")
             #expect(guest.count == 480)
             #expect(host.count > 150 && host.count < 330, "host has \(host.count) frames")
+            // Its sound starts with its pictures, at the rejoin: it was filled from T0
+            // across the 6 s it was down, and that run of sound before the first picture
+            // outlasted the demuxer's probing, which lost the host's whole file.
+            let streams = try #require(try EditingTests.ffprobe(rig.session.file("DualCam_Host_"))["streams"] as? [[String: Any]])
+            let starts = Dictionary(streams.compactMap { s in
+                (s["codec_type"] as? String).flatMap { type in (s["start_time"] as? String).flatMap(Double.init).map { (type, $0) } }
+            }, uniquingKeysWith: min)
+            let video = try #require(starts["video"]), audio = try #require(starts["audio"])
+            #expect(video > 5 && abs(audio - video) < 0.2, "host video starts at \(video) s, its sound at \(audio) s")
             let cameras = try #require(try rig.manifest()["cameras"] as? [[String: Any]])
             #expect((cameras[0]["statistics"] as? [String: Any])?["rejoins"] as? Int == 1, "\(cameras[0])")
             if let h = host.last, let g = guest.last {

@@ -90,13 +90,18 @@ final class RecordingPipeline: Sendable {
         var prepared = opened
         // A session this agent recorded part of before a restart goes on where it is now.
         let firstIndex = (spool.segments(session: sessionID).map(\.index).max() ?? -1) + 1
+        // The folder is made when a recording starts, so finding it means this agent
+        // recorded the take before, even when it was killed inside its first segment
+        // (no segment finished): that is a rejoin too, or the sound track would be
+        // filled from T0 across the time the agent was down.
+        let rejoining = firstIndex > 0 || FileManager.default.fileExists(atPath: spool.sessionDirectory(sessionID))
         var segments = SegmentSink(sessionID: sessionID, spool: spool, segmentNanoseconds: settings.segmentNanoseconds,
                                    periodNanoseconds: settings.rate.periodNanoseconds, reserveBytes: settings.diskReserveBytes, stats: stats, firstIndex: firstIndex,
                                    onSegment: onSegment)
         do {
             try spool.prepare(session: sessionID)
             var sourceStart = t0Shared
-            if firstIndex > 0, let estimate = clock.estimate {
+            if rejoining, let estimate = clock.estimate {
                 // Frames missed while the agent was down are a gap, not drops.
                 sourceStart = max(t0Shared, estimate.shared(fromLocal: clock.localNow()))
                 summary.notes.append("rejoined the recording at \(Double(sourceStart - t0Shared) / 1e9) s after a restart")
