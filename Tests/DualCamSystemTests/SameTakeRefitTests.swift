@@ -13,36 +13,6 @@ import Testing
 @Suite(.serialized) struct SameTakeRefitTests {
     let out = NSTemporaryDirectory() + "dualcam-refit-\(getpid())"
 
-    func take(fromPreset: Bool, notices: NIOLockedValueBox<[String]>) -> Take {
-        var plan = SessionPlan(agents: [], outputDirectory: out, durationSeconds: nil)
-        (plan.width, plan.height, plan.rate) = (1920, 1080, .fps30)
-        (plan.fitsSizeToCameras, plan.fitsRateToCameras) = (fromPreset, fromPreset)
-        // No composite measurement: this is about the agents.
-        plan.compositePreset = "ultrafast"
-        let agents = ["pi-a", "pi-b"].enumerated().map { k, name in
-            var tracker = AgentTracker(endpoint: AgentEndpoint(host: "127.0.0.1", port: 9000 + k,
-                                                               deviceID: DeviceID(bytes: Array(repeating: UInt8(k + 1), count: 32))))
-            tracker.name = name
-            tracker.phase = .attached
-            return tracker
-        }
-        return Take(plan: plan, agents: agents, rigIndices: [0, 1], logger: Logger(label: "refit-test"),
-                    notice: { line in notices.withLockedValue { $0.append(line) } }, clock: SimulatedClock())
-    }
-
-    /// Clocks locked: Prepare goes to both.
-    func prepare(_ take: Take) {
-        take.feed(.start(now: 0))
-        for i in 0..<2 { take.feed(.clock(agent: i, locked: true, boundNanoseconds: 50_000, now: 1_000_000)) }
-        #expect(take.machine.phase.name == "preparing")
-    }
-
-    func ready(_ take: Take) -> CoordinatorEvent {
-        var ready = Dualcam_V1_Ready()
-        ready.sessionID = take.sessionID
-        return .ready(ready)
-    }
-
     func tooSlow(_ take: Take) -> CoordinatorEvent {
         var error = Dualcam_V1_Error()
         error.code = .errorTooSlow
@@ -55,12 +25,15 @@ import Testing
 
     /// Prepare to both; pi-a answers Ready, then pi-b refuses as too slow.
     func refusedAfterAReady(fromPreset: Bool) throws -> (Take, NIOLockedValueBox<[String]>) {
-        let notices = NIOLockedValueBox<[String]>([])
-        let take = take(fromPreset: fromPreset, notices: notices)
-        prepare(take)
-        try take.handle(ready(take), from: 0, now: 2_000_000)
+        let fixture = TakeFixture(out: out, agents: ["pi-a", "pi-b"]) { plan in
+            (plan.fitsSizeToCameras, plan.fitsRateToCameras) = (fromPreset, fromPreset)
+        }
+        let take = fixture.take
+        fixture.prepare()
+        #expect(take.machine.phase.name == "preparing")
+        try take.handle(TakeFixture.ready(take), from: 0, now: 2_000_000)
         try take.handle(tooSlow(take), from: 1, now: 3_000_000)
-        return (take, notices)
+        return (take, fixture.notices)
     }
 
     @Test func aPresetsSizeIsLoweredAndEveryNodePreparedAgain() throws {
@@ -82,8 +55,8 @@ import Testing
         #expect(take.agents[1].encodable == [CaptureMode(width: 1280, height: 720, rate: .fps30),
                                              CaptureMode(width: 1920, height: 1080, rate: FrameRate(20))])
         // Both Ready at 720p: the countdown starts, and no one was recorded without.
-        try take.handle(ready(take), from: 0, now: 5_000_000)
-        try take.handle(ready(take), from: 1, now: 5_000_000)
+        try take.handle(TakeFixture.ready(take), from: 0, now: 5_000_000)
+        try take.handle(TakeFixture.ready(take), from: 1, now: 5_000_000)
         #expect(take.machine.phase.name == "counting down")
         #expect(!take.warnings.contains { $0.contains("recording without") }, "\(take.warnings)")
     }

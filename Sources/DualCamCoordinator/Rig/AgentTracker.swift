@@ -1,45 +1,27 @@
 import DualCamCore
 import DualCamProtocol
 
-/// What the coordinator knows of one agent during a session.
+/// What the coordinator keeps of one agent during a take: what it reported and what it
+/// delivered. Its state in the take (ready, rejoining, lost, given up on) is the take
+/// machine's (`Take.machine.agents`), never copied here.
 struct AgentTracker {
-    enum Phase: Equatable {
-        /// Connected; Hello sent, HelloAck awaited (then Resume goes out on a reconnect).
-        case handshaking
-        case attached
-        /// Connection lost at this shared instant; reconnecting.
-        case lost(since: Int64)
-        /// Given up on: the session finishes without its missing segments.
-        case gone
-    }
-
     var endpoint: AgentEndpoint
     var name: String
     var role: Dualcam_V1_Role = .unspecified
     var cameraName = ""
-    var phase: Phase = .handshaking
     var link: AgentLink?
     var generation = 0
-    var clock: Dualcam_V1_ClockStatus? {
-        didSet {
-            // The manifest's figures are the take's: the seconds of convergence before it
-            // (hundreds of microseconds of bound, rates off by hundreds of ppm) made a
-            // third of the reports and set the session's bound p99 at 4x the locked one.
-            guard let c = clock, phase == .attached, recording else { return }
-            clockHistory.add(offsetNanoseconds: c.offsetNs, ratePPM: c.ratePpm, errorBoundNanoseconds: c.errorBoundNs,
-                             roundTripNanoseconds: c.roundTripNs, locked: c.state == .clockLocked)
-        }
-    }
+    var clock: Dualcam_V1_ClockStatus?
     /// Every clock report from the StartAt sent to it on.
     var clockHistory = ClockHistory()
-    /// StartAt has gone to it: its clock reports now count for the session.
-    var recording = false
+    /// This process sent it StartAt: its clock reports from then on are the take's (a
+    /// resumed take's come after its stop).
+    var startAtSent = false
     /// The largest picture and rate its camera delivers (HelloAck).
     var limits = CameraLimits.unknown
     /// What the node can encode, from its last refusal as too slow (Rig.Member.encodable).
     var encodable: [CaptureMode] = []
     var telemetry: Dualcam_V1_Telemetry?
-    var ready = false
     /// Its source, encoder and sound as its Ready described them (printable).
     var source: String?
     /// How it encodes this take, from its Ready (protocol 1.6).
@@ -52,12 +34,11 @@ struct AgentTracker {
     var receivedUpToNanoseconds: Int64 = 0
     var lastHeard: Int64 = 0
     var errors: [String] = []
+    /// Connections to it that came back within the take, and restarts it recorded again
+    /// after (the manifest's statistics).
     var reconnects = 0
     /// Digital zoom changes asked during the take (the manifest's zoom timeline).
     var zoomChanges: [ZoomChange] = []
-    /// Restarted agent asked to record again (Prepare sent; StartAt follows once it is
-    /// ready and its clock is locked).
-    var rejoining = false
     var rejoins = 0
 
     init(endpoint: AgentEndpoint) {
@@ -82,10 +63,5 @@ struct AgentTracker {
     var lostAtSource: [Int] {
         guard let finished, let receiver else { return [] }
         return finished.unavailableSegments.map(Int.init).filter { receiver.received[$0] == nil }.sorted()
-    }
-
-    var isLost: Bool {
-        if case .lost = phase { return true }
-        return false
     }
 }

@@ -158,10 +158,10 @@ public actor Rig {
             trackers[i].name = record.agents[i].name
             trackers[i].role = Dualcam_V1_Role(name: record.agents[i].role) ?? .unspecified
             trackers[i].cameraName = names[i]
-            trackers[i].phase = .lost(since: clock.now)
         }
         let take = try Take(resuming: record, plan: plan, sessionDirectory: directory, agents: trackers,
-                            rigIndices: Array(members.indices), lock: lock, logger: logger, notice: noticeSink(), clock: clock)
+                            rigIndices: Array(members.indices), lock: lock, logger: logger, notice: noticeSink(), clock: clock,
+                            events: input)
         // What the killed coordinator held goes into the files again, in order.
         for (i, agent) in take.agents.enumerated() {
             guard let receiver = agent.receiver else { continue }
@@ -289,21 +289,9 @@ public actor Rig {
         return false
     }
 
-    /// Starts finishing the files when the take asks, and reports a take that ended.
+    /// Reports a take that ended.
     private func advanceTake(now: Int64) {
-        guard let take else { return }
-        if case .finalising = take.machine.phase, take.finishing == nil {
-            let sink = input
-            let box = TakeBox(take: take)
-            take.finishing = Task {
-                do {
-                    sink.yield(.finalised(try await box.take.finish(), nil))
-                } catch {
-                    sink.yield(.finalised(nil, box.take.explain(error)))
-                }
-            }
-        }
-        guard take.machine.phase.isOver else { return }
+        guard let take, take.machine.phase.isOver else { return }
         let status = take.status(now: now)
         lastTake = status
         self.take = nil
@@ -355,7 +343,6 @@ public actor Rig {
                 t.encodable = members[i].encodable
                 t.link = members[i].link
                 t.generation = members[i].generation
-                t.phase = .attached
                 trackers.append(t)
             }
             let absent = RequiredAgents.missing(plan.required, connected: chosen.map { (members[$0].name, members[$0].role.name) })
@@ -366,7 +353,8 @@ public actor Rig {
                     + missingAdvice(members.indices.filter { !members[$0].connected }))
             }
             let missing = members.indices.filter { !members[$0].connected }.map { members[$0].name }
-            let take = Take(plan: plan, agents: trackers, rigIndices: chosen, logger: logger, notice: noticeSink(), clock: clock)
+            let take = Take(plan: plan, agents: trackers, rigIndices: chosen, logger: logger, notice: noticeSink(), clock: clock,
+                            events: input)
             take.notReady = notReady
             self.take = take
             lastTake = nil
@@ -591,12 +579,13 @@ public actor Rig {
         for (i, m) in members.enumerated() {
             let t = take?.rigIndices.firstIndex(of: i)
             let tracker = t.flatMap { take?.agents[$0] }
+            let inTake = t.flatMap { take?.machine.agents[$0] }
             var status = AgentStatus(
                 name: m.name, role: m.role.name, cameraName: tracker?.cameraName ?? "", deviceID: "\(m.endpoint.deviceID)",
                 address: "\(m.endpoint.host):\(m.endpoint.port)",
                 connection: m.connected ? .connected : m.lostSince.map { .lost(sinceSeconds: Double((now - $0) / 100_000_000) / 10) } ?? .connecting,
                 clock: m.clock.map(Self.clock), telemetry: nil, uploadLagSeconds: nil,
-                complete: tracker?.complete ?? false, givenUp: tracker?.phase == .gone)
+                complete: inTake?.complete ?? false, givenUp: inTake?.gone ?? false)
             status.sourceProblem = m.connected ? m.sourceProblem : nil
             if let tel = m.telemetry, let tracker, tracker.finished == nil {
                 status.telemetry = Self.telemetry(tel)
@@ -631,11 +620,4 @@ public actor Rig {
                        throttled: t.throttleFlags & 0xF != 0, freeDiskBytes: t.freeDiskBytes / 100_000_000 * 100_000_000,
                        sound: t.audio ? SoundLevels(peakDBFS: t.audioPeakDbfs, rmsDBFS: t.audioRmsDbfs) : nil)
     }
-}
-
-/// Hands the take to its finishing task.
-private struct TakeBox: @unchecked Sendable {
-    // Invariant: while the take is finalising the rig's loop no longer changes it (events
-    // and commands stop at `isFinalising`); `finish` reads it and writes only its files.
-    let take: Take
 }

@@ -43,10 +43,13 @@ final class Take {
     let wallStart: Date
     /// The rig's clock: every instant the take feeds its machine.
     let clock: any TimeSource
+    /// The rig's event loop, told when the files are final.
+    let events: AsyncStream<SessionEvent>.Continuation
 
     init(plan: SessionPlan, agents: [AgentTracker], rigIndices: [Int], logger: Logger,
-         notice: @escaping @Sendable (String) -> Void, clock: any TimeSource) {
+         notice: @escaping @Sendable (String) -> Void, clock: any TimeSource, events: AsyncStream<SessionEvent>.Continuation) {
         self.clock = clock
+        self.events = events
         self.plan = plan
         self.agents = agents
         self.rigIndices = rigIndices
@@ -64,8 +67,9 @@ final class Take {
     /// Picks up a take whose coordinator was killed, from its folder.
     init(resuming record: SessionRecord, plan: SessionPlan, sessionDirectory: String, agents: [AgentTracker],
          rigIndices: [Int], lock: SessionLock, logger: Logger, notice: @escaping @Sendable (String) -> Void,
-         clock: any TimeSource) throws {
+         clock: any TimeSource, events: AsyncStream<SessionEvent>.Continuation) throws {
         self.clock = clock
+        self.events = events
         self.plan = plan
         self.agents = agents
         self.rigIndices = rigIndices
@@ -129,12 +133,9 @@ final class Take {
                 // differ from its own), which its test pattern then shows.
                 let roles = plan.roles(overriding: agents.map(\.role))
                 for i in who {
-                    agents[i].ready = false
-                    // A Prepare once the take has begun asks a restarted agent to rejoin.
-                    agents[i].rejoining = outputs != nil
                     var prepare = plan.prepare(sessionID: sessionID)
                     prepare.role = roles[i]
-                    if agents[i].rejoining, let encoder = agents[i].encoder {
+                    if machine.agents[i].rejoining, let encoder = agents[i].encoder {
                         // A restarted agent records on with the encoder and preset it was
                         // using, instead of measuring every preset again (2.4 s of the
                         // take lost on this machine) before its first frame.
@@ -168,20 +169,24 @@ final class Take {
             stop.sessionID = sessionID
             stop.stopSharedNs = at
             for i in who { send(.stop(stop), to: i) }
-        case .reconnect:
-            break  // the rig reconnects every lost agent, in a take or not
         case .resume(let i):
-            agents[i].rejoining = false
             var resume = Dualcam_V1_Resume()
             resume.sessionID = sessionID
             resume.held = (agents[i].receiver?.received.keys.sorted() ?? []).map { UInt32(clamping: $0) }
             send(.resume(resume), to: i)
         case .giveUp(let i, let reason):
-            agents[i].phase = .gone
             if let camera = cameraOf[i] { outputs?.stopAwaiting(camera: camera) }
             warn("finishing without \(agents[i].name): \(reason); missing segments stay missing")
         case .finalise:
-            break  // the rig starts it: it runs beside the event loop
+            // Beside the rig's loop, which hears `.finalised` when the files are final.
+            let (sink, box) = (events, TakeBox(take: self))
+            finishing = Task {
+                do {
+                    sink.yield(.finalised(try await box.take.finish(), nil))
+                } catch {
+                    sink.yield(.finalised(nil, box.take.explain(error)))
+                }
+            }
         case .discard:
             discardFolder()
         case .warn(let text):
@@ -218,6 +223,8 @@ final class Take {
     }
 
     private func startAt(_ who: [Int], t0: Int64, stop: Int64?) throws {
+        // A StartAt once the files are open is for a restarted agent recording again.
+        let rejoin = outputs != nil
         if outputs == nil {
             for (i, role) in plan.roles(overriding: agents.map(\.role)).enumerated() { agents[i].role = role }
             let names = SessionNaming.cameraNames(roles: who.map { agents[$0].role })
@@ -238,10 +245,8 @@ final class Take {
         }
         guard let start = record?.startAt else { return }
         for i in who {
-            agents[i].phase = .attached
-            agents[i].recording = true
-            if agents[i].rejoining {
-                agents[i].rejoining = false
+            agents[i].startAtSent = true
+            if rejoin {
                 agents[i].rejoins += 1
                 notice("\(agents[i].name) records again")
             }
@@ -358,4 +363,11 @@ final class Take {
         guard raised.insert(key).inserted else { return }
         warn(text)
     }
+}
+
+/// Hands the take to its finishing task.
+private struct TakeBox: @unchecked Sendable {
+    // Invariant: while the take is finalising the rig's loop no longer changes it (events
+    // and commands stop at `isFinalising`); `finish` reads it and writes only its files.
+    let take: Take
 }

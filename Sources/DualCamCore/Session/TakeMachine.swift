@@ -132,8 +132,6 @@ public struct TakeMachine: Sendable {
         case startAt([Int], t0: Int64, stop: Int64?)
         /// Send Stop (frames at or after `at` are not recorded).
         case stop([Int], at: Int64)
-        /// Reconnect to a lost agent until told otherwise.
-        case reconnect(Int)
         /// Fetch what the agent spooled (Resume).
         case resume(Int)
         case giveUp(Int, reason: String)
@@ -402,6 +400,9 @@ public struct TakeMachine: Sendable {
 
     // MARK: Agents lost and back
 
+    // Reconnecting is the link's business, not the take's: the rig reconnects every lost
+    // agent, in a take or not (`ReconnectSchedule`), and the take hears `connected`.
+
     private mutating func lost(_ i: Int, now: Int64) -> [Action] {
         guard agents[i].connected else { return [] }
         agents[i].connected = false
@@ -416,10 +417,10 @@ public struct TakeMachine: Sendable {
         case .preparing:
             // Its prepared source went with the connection; it prepares again when back.
             agents[i].ready = false
-            return [.reconnect(i)]
+            return []
         case .countingDown, .recording, .stopping:
             guard !agents[i].excluded, !agents[i].complete else { return [] }
-            return [.reconnect(i), .warn("lost \(agents[i].name); it records on, and its segments fill in when it is back")]
+            return [.warn("lost \(agents[i].name); it records on, and its segments fill in when it is back")]
         default:
             return []
         }

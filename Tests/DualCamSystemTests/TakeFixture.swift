@@ -1,0 +1,50 @@
+import DualCamCore
+import DualCamNet
+import DualCamProtocol
+import DualCamTestSupport
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+@testable import DualCamCoordinator
+
+/// A take of in-process agents with no connection, on simulated time: what its agents'
+/// connections would deliver is handed to `Take.handle`, and what it decides is read
+/// from its machine and notices.
+struct TakeFixture {
+    let take: Take
+    let notices = NIOLockedValueBox<[String]>([])
+
+    /// `plan` adjusts the take's settings (1080p30, no composite measurement, by default).
+    init(out: String, agents names: [String], plan adjust: (inout SessionPlan) -> Void = { _ in }) {
+        var plan = SessionPlan(agents: [], outputDirectory: out, durationSeconds: nil)
+        (plan.width, plan.height, plan.rate) = (1920, 1080, .fps30)
+        // No composite measurement: these tests are about the agents.
+        plan.compositePreset = "ultrafast"
+        adjust(&plan)
+        let agents = names.enumerated().map { k, name in
+            var tracker = AgentTracker(endpoint: AgentEndpoint(host: "127.0.0.1", port: 9000 + k,
+                                                               deviceID: DeviceID(bytes: Array(repeating: UInt8(k + 1), count: 32))))
+            tracker.name = name
+            return tracker
+        }
+        let notices = self.notices
+        take = Take(plan: plan, agents: agents, rigIndices: Array(names.indices), logger: Logger(label: "take-test"),
+                    notice: { line in notices.withLockedValue { $0.append(line) } }, clock: SimulatedClock(),
+                    events: AsyncStream<SessionEvent>.makeStream().continuation)
+    }
+
+    /// Started, every clock locked: Prepare has gone to every agent.
+    func prepare(at now: Int64 = 0) {
+        take.feed(.start(now: now))
+        for i in take.agents.indices {
+            take.feed(.clock(agent: i, locked: true, boundNanoseconds: 50_000, now: now + 1_000_000))
+        }
+    }
+
+    /// The Ready an agent answers the take's Prepare with.
+    static func ready(_ take: Take) -> CoordinatorEvent {
+        var ready = Dualcam_V1_Ready()
+        ready.sessionID = take.sessionID
+        return .ready(ready)
+    }
+}
