@@ -52,7 +52,7 @@ import Testing
         try take.handle(.recordingFinished(finished), from: 0, now: 4_000_000)
         #expect(take.machine.phase.name == "preparing")
         #expect(take.machine.agents.allSatisfy { $0.prepareSent && !$0.finished && !$0.complete })
-        #expect(take.agents[1].encodable == [CaptureMode(width: 1280, height: 720, rate: .fps30),
+        #expect(take.member(1).encodable == [CaptureMode(width: 1280, height: 720, rate: .fps30),
                                              CaptureMode(width: 1920, height: 1080, rate: FrameRate(20))])
         // Both Ready at 720p: the countdown starts, and no one was recorded without.
         try take.handle(TakeFixture.ready(take), from: 0, now: 5_000_000)

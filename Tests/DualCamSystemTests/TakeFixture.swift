@@ -28,7 +28,8 @@ struct TakeFixture {
             return tracker
         }
         let notices = self.notices
-        take = Take(plan: plan, agents: agents, rigIndices: Array(names.indices), logger: Logger(label: "take-test"),
+        let members = RigMembers(agents.map { Rig.Member(endpoint: $0.endpoint, name: $0.name) })
+        take = Take(plan: plan, agents: agents, members: members, rigIndices: Array(names.indices), logger: Logger(label: "take-test"),
                     notice: { line in notices.withLockedValue { $0.append(line) } }, clock: SimulatedClock(),
                     events: AsyncStream<SessionEvent>.makeStream().continuation)
     }

@@ -3,25 +3,20 @@ import DualCamProtocol
 
 /// What the coordinator keeps of one agent during a take: what it reported and what it
 /// delivered. Its state in the take (ready, rejoining, lost, given up on) is the take
-/// machine's (`Take.machine.agents`), never copied here.
+/// machine's (`Take.machine.agents`), and its link (connection, health, what the node can
+/// do) the rig's (`Take.member`): neither is copied here.
 struct AgentTracker {
     var endpoint: AgentEndpoint
     var name: String
     var role: Dualcam_V1_Role = .unspecified
     var cameraName = ""
-    var link: AgentLink?
-    var generation = 0
+    /// Its last clock report within the take (the rig's `Member.clock` goes with the link).
     var clock: Dualcam_V1_ClockStatus?
     /// Every clock report from the StartAt sent to it on.
     var clockHistory = ClockHistory()
     /// This process sent it StartAt: its clock reports from then on are the take's (a
     /// resumed take's come after its stop).
     var startAtSent = false
-    /// The largest picture and rate its camera delivers (HelloAck).
-    var limits = CameraLimits.unknown
-    /// What the node can encode, from its last refusal as too slow (Rig.Member.encodable).
-    var encodable: [CaptureMode] = []
-    var telemetry: Dualcam_V1_Telemetry?
     /// Its source, encoder and sound as its Ready described them (printable).
     var source: String?
     /// How it encodes this take, from its Ready (protocol 1.6).

@@ -60,7 +60,7 @@ public actor Rig {
     let logger: Logger
     /// Every camera's live picture, for screens that show it.
     public nonisolated let previews: PreviewHub
-    var members: [Member]
+    let members: RigMembers
     var take: Take?
     /// How the last take ended, kept for screens until the next one starts.
     private var lastTake: TakeStatus?
@@ -81,7 +81,7 @@ public actor Rig {
         self.identity = identity
         self.clock = clock
         self.logger = logger
-        members = agents.map { Member(endpoint: $0, name: $0.host) }
+        members = RigMembers(agents.map { Member(endpoint: $0, name: $0.host) })
         (events, input) = AsyncStream.makeStream(of: SessionEvent.self)
         previews = PreviewHub(settings: preview, clock: clock)
         previews.onChange { [input] in input.yield(.previewDemand) }
@@ -160,7 +160,7 @@ public actor Rig {
             trackers[i].cameraName = names[i]
         }
         let take = try Take(resuming: record, plan: plan, sessionDirectory: directory, agents: trackers,
-                            rigIndices: Array(members.indices), lock: lock, logger: logger, notice: noticeSink(), clock: clock,
+                            members: members, rigIndices: Array(members.indices), lock: lock, logger: logger, notice: noticeSink(), clock: clock,
                             events: input)
         // What the killed coordinator held goes into the files again, in order.
         for (i, agent) in take.agents.enumerated() {
@@ -219,7 +219,6 @@ public actor Rig {
             members[i].link = link
             members[i].generation = link.generation
             notify("reconnected to \(members[i].name)")
-            if let take, let t = take.rigIndices.firstIndex(of: i), !isFinalising(take) { take.attach(t, link: link) }
             link.start()
         case .tick:
             if let waiter = connectWaiter, now >= waiter.deadline {
@@ -339,10 +338,6 @@ public actor Rig {
                 var t = AgentTracker(endpoint: members[i].endpoint)
                 t.name = members[i].name
                 t.role = members[i].role
-                t.limits = members[i].limits
-                t.encodable = members[i].encodable
-                t.link = members[i].link
-                t.generation = members[i].generation
                 trackers.append(t)
             }
             let absent = RequiredAgents.missing(plan.required, connected: chosen.map { (members[$0].name, members[$0].role.name) })
@@ -353,7 +348,7 @@ public actor Rig {
                     + missingAdvice(members.indices.filter { !members[$0].connected }))
             }
             let missing = members.indices.filter { !members[$0].connected }.map { members[$0].name }
-            let take = Take(plan: plan, agents: trackers, rigIndices: chosen, logger: logger, notice: noticeSink(), clock: clock,
+            let take = Take(plan: plan, agents: trackers, members: members, rigIndices: chosen, logger: logger, notice: noticeSink(), clock: clock,
                             events: input)
             take.notReady = notReady
             self.take = take
@@ -389,8 +384,6 @@ public actor Rig {
 
     private func memberEvent(_ event: CoordinatorEvent, from i: Int, now: Int64) {
         switch event {
-        case .prepareFailed(let error) where error.code == .errorTooSlow:
-            members[i].encodable = error.fits.map(\.mode)
         case .connected(let ack):
             members[i].connected = true
             members[i].previewAsked = false
@@ -476,7 +469,6 @@ public actor Rig {
         let link = try await AgentLink.open(index: i, generation: members[i].generation, endpoint: members[i].endpoint,
                                             identity: identity, events: input, previews: previews, clock: clock)
         members[i].link = link
-        if let take, let t = take.rigIndices.firstIndex(of: i) { take.attach(t, link: link) }
         link.start()
     }
 

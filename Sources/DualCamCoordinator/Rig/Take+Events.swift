@@ -37,8 +37,12 @@ extension Take {
         case .prepareFailed(let error):
             guard error.sessionID == sessionID else { return }
             agents[i].errors.append(error.message)
+            if error.code == .errorTooSlow, !error.fits.isEmpty {
+                // What the node measured it can encode, for this take's refit and the
+                // next takes' fitting: the rig's record of the node keeps it.
+                members[rigIndices[i]].encodable = error.fits.map(\.mode)
+            }
             if error.code == .errorTooSlow, !error.fits.isEmpty, !machine.agents[i].rejoining, outputs == nil {
-                agents[i].encodable = error.fits.map(\.mode)
                 refit(after: i, now: now)
                 return
             }
@@ -54,7 +58,6 @@ extension Take {
         case .sourceStatus:
             break  // the rig says it; a camera lost mid-take ends its recording by itself (no frames)
         case .telemetry(let telemetry):
-            agents[i].telemetry = telemetry
             checkHealth(i, telemetry)
         case .encoderStatus(let status):
             guard status.sessionID == sessionID else { return }
@@ -105,7 +108,7 @@ extension Take {
     /// and rate came from a quality preset; otherwise the take fails, saying what to pass.
     private func refit(after i: Int, now: Int64) {
         let wanted = CaptureMode(width: plan.width, height: plan.height, rate: plan.rate)
-        let nodes = agents.indices.filter { machine.agents[$0].inTake }.map { (name: agents[$0].name, fits: agents[$0].encodable) }
+        let nodes = agents.indices.filter { machine.agents[$0].inTake }.map { (name: agents[$0].name, fits: member($0).encodable) }
         switch EncodableRefit.decide(wanted, nodes: nodes, fitsSize: plan.fitsSizeToCameras, fitsRate: plan.fitsRateToCameras) {
         case .prepareAgain(let mode):
             notice("\(agents[i].name) cannot encode \(wanted) in real time: preparing every camera again at \(mode), "
@@ -126,15 +129,8 @@ extension Take {
 
     /// The agent's connection ended; the rig reconnects it.
     func lost(_ i: Int, reason: String, now: Int64) {
-        agents[i].link = nil
         agents[i].receiver?.abandonTransfer()
         feed(.lost(agent: i, now: now))
-    }
-
-    /// A fresh connection to the agent; its HelloAck (`handle(.connected)`) follows.
-    func attach(_ i: Int, link: AgentLink) {
-        agents[i].link = link
-        agents[i].generation = link.generation
     }
 
     private func acknowledge(_ index: UInt32, bytes: UInt64, durable: Bool, to i: Int) {

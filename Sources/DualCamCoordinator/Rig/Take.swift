@@ -14,6 +14,8 @@ final class Take {
     let notice: @Sendable (String) -> Void
     var machine: TakeMachine
     var agents: [AgentTracker]
+    /// The rig's record of every agent's link (`members[rigIndices[i]]` is take agent i's).
+    let members: RigMembers
     /// The rig's index of each of the take's agents.
     let rigIndices: [Int]
     var sessionID: String
@@ -46,12 +48,13 @@ final class Take {
     /// The rig's event loop, told when the files are final.
     let events: AsyncStream<SessionEvent>.Continuation
 
-    init(plan: SessionPlan, agents: [AgentTracker], rigIndices: [Int], logger: Logger,
+    init(plan: SessionPlan, agents: [AgentTracker], members: RigMembers, rigIndices: [Int], logger: Logger,
          notice: @escaping @Sendable (String) -> Void, clock: any TimeSource, events: AsyncStream<SessionEvent>.Continuation) {
         self.clock = clock
         self.events = events
         self.plan = plan
         self.agents = agents
+        self.members = members
         self.rigIndices = rigIndices
         self.logger = logger
         self.notice = notice
@@ -66,12 +69,13 @@ final class Take {
 
     /// Picks up a take whose coordinator was killed, from its folder.
     init(resuming record: SessionRecord, plan: SessionPlan, sessionDirectory: String, agents: [AgentTracker],
-         rigIndices: [Int], lock: SessionLock, logger: Logger, notice: @escaping @Sendable (String) -> Void,
+         members: RigMembers, rigIndices: [Int], lock: SessionLock, logger: Logger, notice: @escaping @Sendable (String) -> Void,
          clock: any TimeSource, events: AsyncStream<SessionEvent>.Continuation) throws {
         self.clock = clock
         self.events = events
         self.plan = plan
         self.agents = agents
+        self.members = members
         self.rigIndices = rigIndices
         self.logger = logger
         self.notice = notice
@@ -299,9 +303,9 @@ final class Take {
     /// And at most what every node measured it can encode, where one refused a mode before.
     private func fitToEncoders() {
         let wanted = CaptureMode(width: plan.width, height: plan.height, rate: plan.rate)
-        let nodes = agents.map { a in plan.fitsSizeToCameras ? a.encodable : [] }
+        let nodes = agents.indices.map { i in plan.fitsSizeToCameras ? member(i).encodable : [] }
         guard let mode = EncodableFit.fit(wanted, nodes: nodes, lowersRate: plan.fitsRateToCameras), mode != wanted else { return }
-        let slow = agents.filter { !$0.encodable.isEmpty }.map(\.name).joined(separator: ", ")
+        let slow = agents.indices.filter { !member($0).encodable.isEmpty }.map { agents[$0].name }.joined(separator: ", ")
         notice("recording at \(mode), not \(wanted): the most \(slow) can encode in real time (measured at its last Prepare)")
         (plan.width, plan.height, plan.rate) = (mode.width, mode.height, mode.rate)
     }
@@ -312,17 +316,17 @@ final class Take {
         let wanted = CaptureMode(width: plan.width, height: plan.height, rate: plan.rate)
         var mode = wanted
         if plan.fitsSizeToCameras || plan.fitsRateToCameras {
-            let fitted = CaptureModeFit.fit(wanted, to: agents.map(\.limits))
+            let fitted = CaptureModeFit.fit(wanted, to: agents.indices.map { member($0).limits })
             if plan.fitsSizeToCameras { (mode.width, mode.height) = (fitted.width, fitted.height) }
             if plan.fitsRateToCameras { mode.rate = fitted.rate }
             if mode != wanted {
-                let cameras = agents.map { "\($0.name) \($0.limits)" }.joined(separator: ", ")
+                let cameras = agents.indices.map { "\(agents[$0].name) \(member($0).limits)" }.joined(separator: ", ")
                 notice("recording at \(mode), not \(wanted): the most every camera delivers (\(cameras))")
             }
             (plan.width, plan.height, plan.rate) = (mode.width, mode.height, mode.rate)
             fitToEncoders()
         }
-        for note in CaptureModeFit.shortfalls(mode, cameras: agents.map { ($0.name, $0.limits) }) {
+        for note in CaptureModeFit.shortfalls(mode, cameras: agents.indices.map { (agents[$0].name, member($0).limits) }) {
             notice("warning: " + note)
         }
     }
@@ -335,14 +339,17 @@ final class Take {
 
     private func preflightNode(_ i: Int) -> Preflight.Node {
         let a = agents[i]
-        let temperature = a.telemetry.map(\.cpuTemperatureC).flatMap { $0.isFinite ? $0 : nil }
+        let temperature = member(i).telemetry.map(\.cpuTemperatureC).flatMap { $0.isFinite ? $0 : nil }
         return Preflight.Node(name: a.name, role: a.role.name, source: a.source, freeDiskBytes: machine.agents[i].freeDiskBytes,
                               clockBoundNanoseconds: a.clock?.errorBoundNs, temperatureC: temperature,
                               encoding: a.encoder.map(Self.encodingText))
     }
 
+    /// The rig's record of take agent `i`'s link.
+    func member(_ i: Int) -> Rig.Member { members[rigIndices[i]] }
+
     func send(_ body: Dualcam_V1_Envelope.OneOf_Body, to i: Int) {
-        guard let link = agents[i].link else { return }
+        guard let link = member(i).link else { return }
         do {
             try link.send(body)
         } catch {
