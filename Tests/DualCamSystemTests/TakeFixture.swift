@@ -13,6 +13,9 @@ import NIOConcurrencyHelpers
 struct TakeFixture {
     let take: Take
     let notices = NIOLockedValueBox<[String]>([])
+    let clock = SimulatedClock()
+    /// What the take tells the rig's loop (its files finished).
+    let events: AsyncStream<SessionEvent>
 
     /// `plan` adjusts the take's settings (1080p30, no composite measurement, by default).
     init(out: String, agents names: [String], plan adjust: (inout SessionPlan) -> Void = { _ in }) {
@@ -27,11 +30,12 @@ struct TakeFixture {
             tracker.name = name
             return tracker
         }
-        let notices = self.notices
+        let (notices, clock) = (self.notices, self.clock)
+        let (events, input) = AsyncStream.makeStream(of: SessionEvent.self)
+        self.events = events
         let members = RigMembers(agents.map { Rig.Member(endpoint: $0.endpoint, name: $0.name) })
         take = Take(plan: plan, agents: agents, members: members, rigIndices: Array(names.indices), logger: Logger(label: "take-test"),
-                    notice: { line in notices.withLockedValue { $0.append(line) } }, clock: SimulatedClock(),
-                    events: AsyncStream<SessionEvent>.makeStream().continuation)
+                    notice: { line in notices.withLockedValue { $0.append(line) } }, clock: clock, events: input)
     }
 
     /// Started, every clock locked: Prepare has gone to every agent.
