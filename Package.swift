@@ -190,6 +190,8 @@ let package = Package(
                 // A UDP receiver standing in for a Pi camera's sync client.
                 nioCore,
                 nioPosix,
+                // The in-process agents' segment checksums.
+                crypto,
             ]),
         .testTarget(
             name: "DualCamStudioTests",

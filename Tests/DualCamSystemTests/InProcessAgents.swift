@@ -4,6 +4,9 @@ import DualCamMedia
 import DualCamProtocol
 import DualCamTestSupport
 import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import Testing
 @testable import DualCamCoordinator
 
 /// The agents of a take, in this process and on simulated time: each answers what the take
@@ -27,9 +30,15 @@ final class InProcessAgents {
         var stopped: Bool { stop != nil }
     }
 
-    let fixture: TakeFixture
-    var take: Take { fixture.take }
-    var clock: SimulatedClock { fixture.clock }
+    /// The take, or the one a resuming coordinator made of its folder (nil while the
+    /// coordinator is down).
+    private(set) var take: Take!
+    private var folderLeft: String?
+    let clock: SimulatedClock
+    let notices: NIOLockedValueBox<[String]>
+    private let events: AsyncStream<SessionEvent>
+    private let input: AsyncStream<SessionEvent>.Continuation
+    private let members: RigMembers
     private(set) var agents: [Agent]
     let segmentNanoseconds: Int64
     private var inbox: [(Int, Dualcam_V1_Envelope.OneOf_Body)] = []
@@ -45,14 +54,42 @@ final class InProcessAgents {
          plan adjust: (inout SessionPlan) -> Void = { _ in }) {
         self.segmentNanoseconds = segmentNanoseconds
         let out = self.out
-        fixture = TakeFixture(out: out, agents: names) { plan in
+        let fixture = TakeFixture(out: out, agents: names) { plan in
             (plan.width, plan.height, plan.rate) = (160, 90, .fps30)
             plan.segmentMilliseconds = Int(segmentNanoseconds / 1_000_000)
             plan.startLeadNanoseconds = 500_000_000
             adjust(&plan)
         }
         agents = Array(repeating: Agent(), count: names.count)
-        fixture.take.outbox = { [unowned self] i, body in inbox.append((i, body)) }
+        (take, clock, notices) = (fixture.take, fixture.clock, fixture.notices)
+        (events, input, members) = (fixture.events, fixture.input, fixture.members)
+        take.outbox = { [unowned self] i, body in inbox.append((i, body)) }
+    }
+
+    /// The coordinator is killed mid-take: its take is dropped where it stood (its folder,
+    /// session.json and the segments it held stay), and every agent records on, unheard.
+    func killCoordinator() {
+        for i in agents.indices { agents[i].connected = false }
+        folderLeft = take.sessionDirectory
+        // Its lock goes with it, as with its process.
+        take = nil
+    }
+
+    /// A new coordinator picks the take up from its folder, as `dualcam-coordinator
+    /// resume` does: every agent lost until it reconnects.
+    func resumeTake() throws {
+        let directory = try #require(folderLeft)
+        let record = try SessionRecord.load(from: directory)
+        let plan = try record.plan(outputDirectory: out)
+        let endpoints = members.map(\.endpoint)
+        let notices = self.notices
+        take = try Take(resuming: record, plan: plan, sessionDirectory: directory,
+                        agents: AgentTracker.resuming(record, endpoints: endpoints), members: members,
+                        rigIndices: Array(endpoints.indices), lock: SessionLock(sessionDirectory: directory, purpose: "resuming"),
+                        logger: Logger(label: "take-test"), notice: { line in notices.withLockedValue { $0.append(line) } },
+                        clock: clock, events: input)
+        take.outbox = { [unowned self] i, body in inbox.append((i, body)) }
+        take.refileHeld()
     }
 
     deinit {
@@ -74,7 +111,7 @@ final class InProcessAgents {
         let end = clock.now + duration
         while clock.now < end {
             clock.advance(to: min(end, clock.now + step))
-            take.feed(.tick(now: clock.now))
+            take?.feed(.tick(now: clock.now))
             try pump()
         }
     }
@@ -105,7 +142,7 @@ final class InProcessAgents {
     func finalised() async -> SessionResult? {
         // nil rather than a wait forever when the take is not finishing its files.
         guard case .finalising = take.machine.phase, take.finishing != nil else { return nil }
-        for await event in fixture.events {
+        for await event in events {
             guard case .finalised(let result, let failure) = event else { continue }
             take.result = result
             take.feed(.finalised(ok: result != nil, reason: failure))

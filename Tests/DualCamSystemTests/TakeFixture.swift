@@ -14,8 +14,10 @@ struct TakeFixture {
     let take: Take
     let notices = NIOLockedValueBox<[String]>([])
     let clock = SimulatedClock()
-    /// What the take tells the rig's loop (its files finished).
+    /// What the take tells the rig's loop (its files finished), and its sending end.
     let events: AsyncStream<SessionEvent>
+    let input: AsyncStream<SessionEvent>.Continuation
+    let members: RigMembers
 
     /// `plan` adjusts the take's settings (1080p30, no composite measurement, by default).
     init(out: String, agents names: [String], plan adjust: (inout SessionPlan) -> Void = { _ in }) {
@@ -32,8 +34,9 @@ struct TakeFixture {
         }
         let (notices, clock) = (self.notices, self.clock)
         let (events, input) = AsyncStream.makeStream(of: SessionEvent.self)
-        self.events = events
+        (self.events, self.input) = (events, input)
         let members = RigMembers(agents.map { Rig.Member(endpoint: $0.endpoint, name: $0.name) })
+        self.members = members
         take = Take(plan: plan, agents: agents, members: members, rigIndices: Array(names.indices), logger: Logger(label: "take-test"),
                     notice: { line in notices.withLockedValue { $0.append(line) } }, clock: clock, events: input)
     }

@@ -114,4 +114,29 @@ import Testing
         #expect(result.perCameraFiles.count == n)
         Self.took(started, "\(n) agents, one never back")
     }
+
+    @Test(arguments: sizes)
+    func aKilledCoordinatorsTakeIsFinishedByResume(n: Int) async throws {
+        let started = ContinuousClock.now
+        let (rig, t0) = try Self.recording(n, into: 2 * Self.second + 500_000_000)
+        rig.killCoordinator()
+        // The agents record on, unheard, while no coordinator runs.
+        try rig.run(for: 2 * Self.second)
+        try rig.resumeTake()
+        #expect(rig.take.machine.phase == .recording(t0: t0, stop: nil))
+        #expect(rig.take.agents.allSatisfy { $0.receiver?.received.count == 2 }, "what the killed coordinator held is kept")
+        for i in 0..<n { try rig.reconnect(i) }
+        #expect(rig.take.agents.allSatisfy { $0.receiver?.received.count == 4 }, "each spool is delivered at Resume")
+        try rig.run(for: Self.second)
+        try rig.stop()
+        let stop = try #require(rig.take.stopShared)
+        try rig.run(for: stop - rig.clock.now + Self.second)
+        let result = try #require(await rig.finalised())
+        let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: result.manifestFile))) as? [String: Any]
+        let cameras = try #require(manifest?["cameras"] as? [[String: Any]])
+        let held = cameras.compactMap { ($0["statistics"] as? [String: Any])?["framesCaptured"] as? Int }
+        #expect(held == Array(repeating: Self.frames(to: stop - t0), count: n), "every frame from T0 to the stop: \(held)")
+        #expect(rig.notices.withLockedValue { $0 }.contains("  node-0: 2 segments held already"))
+        Self.took(started, "\(n) agents, the coordinator killed and the take resumed")
+    }
 }

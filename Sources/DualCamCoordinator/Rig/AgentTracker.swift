@@ -41,6 +41,18 @@ struct AgentTracker {
         name = endpoint.host
     }
 
+    /// The agents of a take a killed coordinator left, named as its session.json says.
+    static func resuming(_ record: SessionRecord, endpoints: [AgentEndpoint]) -> [AgentTracker] {
+        let names = SessionNaming.cameraNames(roles: record.agents.map { Dualcam_V1_Role(name: $0.role) ?? .unspecified })
+        return zip(endpoints, record.agents).enumerated().map { i, pair in
+            var tracker = AgentTracker(endpoint: pair.0)
+            tracker.name = pair.1.name
+            tracker.role = Dualcam_V1_Role(name: pair.1.role) ?? .unspecified
+            tracker.cameraName = names[i]
+            return tracker
+        }
+    }
+
     /// Every segment the agent said it cut is held durably here, but those it said it
     /// can no longer deliver (gone or damaged in its spool).
     var complete: Bool {

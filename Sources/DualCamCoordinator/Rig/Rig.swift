@@ -152,31 +152,11 @@ public actor Rig {
     /// Finishes a take whose coordinator was killed (`session.json` in `directory`).
     public func resume(sessionDirectory directory: String, record: SessionRecord, plan: SessionPlan,
                        lock: SessionLock, leavingOut: Set<Int> = []) async throws -> SessionResult {
-        let names = SessionNaming.cameraNames(roles: record.agents.map { Dualcam_V1_Role(name: $0.role) ?? .unspecified })
-        var trackers = members.map { AgentTracker(endpoint: $0.endpoint) }
-        for i in trackers.indices {
-            trackers[i].name = record.agents[i].name
-            trackers[i].role = Dualcam_V1_Role(name: record.agents[i].role) ?? .unspecified
-            trackers[i].cameraName = names[i]
-        }
+        let trackers = AgentTracker.resuming(record, endpoints: members.map(\.endpoint))
         let take = try Take(resuming: record, plan: plan, sessionDirectory: directory, agents: trackers,
                             members: members, rigIndices: Array(members.indices), lock: lock, logger: logger, notice: noticeSink(), clock: clock,
                             events: input)
-        // What the killed coordinator held goes into the files again, in order.
-        for (i, agent) in take.agents.enumerated() {
-            guard let receiver = agent.receiver else { continue }
-            for index in receiver.received.keys.sorted() {
-                guard let path = receiver.received[index], let span = receiver.spans[index] else { continue }
-                take.outputs?.add(segment: path, index: index, camera: i, firstPresentationNanoseconds: span.first, durationNanoseconds: span.duration)
-                take.agents[i].receivedUpToNanoseconds = max(take.agents[i].receivedUpToNanoseconds, span.first + span.duration)
-            }
-            notify("  \(agent.name): \(receiver.received.count) segments held already")
-            if !receiver.damaged.isEmpty {
-                let list = receiver.damaged.map(String.init).joined(separator: ", ")
-                take.warn("\(agent.name): segment\(receiver.damaged.count == 1 ? "" : "s") \(list) changed on this disk since "
-                          + "\(receiver.damaged.count == 1 ? "it" : "they") arrived (checksum): set aside as .damaged and asked of the agent again")
-            }
-        }
+        take.refileHeld()
         self.take = take
         for i in leavingOut.sorted() { take.feed(.leaveOut(agent: i, reason: "left out by the operator (--without)")) }
         return try await withCheckedThrowingContinuation { continuation in

@@ -92,6 +92,24 @@ final class Take {
         try openOutputs(cameras: Array(agents.indices), names: agents.map(\.cameraName), timecode: record.timecode)
     }
 
+    /// A resumed take: what the killed coordinator held goes into the files again, in order.
+    func refileHeld() {
+        for (i, agent) in agents.enumerated() {
+            guard let receiver = agent.receiver else { continue }
+            for index in receiver.received.keys.sorted() {
+                guard let path = receiver.received[index], let span = receiver.spans[index] else { continue }
+                outputs?.add(segment: path, index: index, camera: i, firstPresentationNanoseconds: span.first, durationNanoseconds: span.duration)
+                agents[i].receivedUpToNanoseconds = max(agents[i].receivedUpToNanoseconds, span.first + span.duration)
+            }
+            notice("  \(agent.name): \(receiver.received.count) segments held already")
+            if !receiver.damaged.isEmpty {
+                let list = receiver.damaged.map(String.init).joined(separator: ", ")
+                warn("\(agent.name): segment\(receiver.damaged.count == 1 ? "" : "s") \(list) changed on this disk since "
+                     + "\(receiver.damaged.count == 1 ? "it" : "they") arrived (checksum): set aside as .damaged and asked of the agent again")
+            }
+        }
+    }
+
     static func settings(_ plan: SessionPlan) -> TakeMachine.Settings {
         var s = TakeMachine.Settings(rate: plan.rate, durationNanoseconds: plan.durationSeconds.map { Int64($0 * 1e9) })
         s.countdownSeconds = plan.countdownSeconds
