@@ -180,10 +180,9 @@ enum CompositeProbe {
             compositions += 1
         }
         let composeNanoseconds = (MonotonicTime.now() - composeStart) / Int64(compositions)
-        let framesPerSegment = Int(Int64(plan.segmentMilliseconds) * rate.numerator / (1000 * rate.denominator))
         let settings = VideoEncoderSettings(encoder: plan.encoder, width: width, height: height, rate: rate, preset: PresetChoice.ladder[0],
                                             tune: "zerolatency", crf: plan.bitrate == nil ? plan.crf : nil, bitrate: plan.bitrate,
-                                            gopFrames: max(framesPerSegment, 1), threads: 0)
+                                            gopFrames: plan.compositeGOPFrames, threads: 0)
         let speeds = try EncoderSpeed.ladder(settings, composed, rate: rate, extraNanosecondsPerFrame: decodeNanoseconds + composeNanoseconds,
                                             clock: SystemClock())
         return CompositeMeasurement(outcome: PresetChoice.choose(speeds, rate: rate), speeds: speeds, decodeNanoseconds: decodeNanoseconds,

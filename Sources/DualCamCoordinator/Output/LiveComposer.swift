@@ -40,16 +40,15 @@ final class LiveComposer: @unchecked Sendable {
         decoders = (0..<streamCount).map { _ in CameraSegmentDecoder() }
         scheduler = SegmentScheduler(streamCount: streamCount)
         rate = plan.rate
-        let framesPerSegment = Int(Int64(plan.segmentMilliseconds) * plan.rate.numerator / (1000 * plan.rate.denominator))
         let preset = CompositePreset.choose(plan: plan, cameras: streamCount).preset
         self.measurement = CompositePreset.isAutomatic(plan) ? measurement : nil
         liveEncoding = .init(encoder: plan.encoder, preset: preset, tune: "zerolatency",
-                             crf: plan.bitrate == nil ? plan.crf : nil, bitrate: plan.bitrate, gopFrames: max(framesPerSegment, 1))
+                             crf: plan.bitrate == nil ? plan.crf : nil, bitrate: plan.bitrate, gopFrames: plan.compositeGOPFrames)
         liveOut = plan.streams.isEmpty ? nil
             : LiveOut(destinations: plan.streams, maxBitrate: plan.effectiveStreamBitrate, live: plan.goesLive, logger: logger)
         var encoder = VideoEncoderSettings(encoder: plan.encoder, width: plan.width, height: plan.height, rate: plan.rate,
                                            preset: preset, tune: "zerolatency", crf: plan.bitrate == nil ? plan.crf : nil,
-                                           bitrate: plan.bitrate, gopFrames: max(framesPerSegment, 1), threads: 0)
+                                           bitrate: plan.bitrate, gopFrames: plan.compositeGOPFrames, threads: 0)
         // Streaming: a ceiling platforms accept, on the one encode the file shares.
         if liveOut != nil { encoder.maxBitrate = plan.effectiveStreamBitrate }
         // A tick waits for every camera up to two segments plus upload slack.

@@ -21,7 +21,11 @@ public struct SessionPlan: Sendable {
     /// (`CompositeSteering`), since it must keep real time beside that decoding.
     public var compositePreset: String? = nil
     public var crf: Int = 23
-    public var segmentMilliseconds: Int = 2000
+    /// The agents' segment length: 2 s, or 1 s for a take that streams (`streams`), whose
+    /// programme is composed from the segments as they arrive and so is one segment late.
+    public var segmentMilliseconds: Int = SessionPlan.recordingSegmentMilliseconds
+    static let recordingSegmentMilliseconds = 2000
+    static let streamingSegmentMilliseconds = 1000
     /// Size and rate that came from a preset, not from the user, are lowered to what
     /// every camera delivers (see `CaptureModeFit`).
     public var fitsSizeToCameras = false
@@ -31,7 +35,14 @@ public struct SessionPlan: Sendable {
     /// (`--no-phase-lock`, config `phase-lock = off`: not in this take).
     public var phaseLock = true
     /// The programme streamed live while recording (`--stream`, `stream =`): none by default.
-    public var streams: [StreamDestination] = []
+    /// Streaming halves the segments (glass to receiver on loopback: median 1.5 s at 2 s
+    /// segments, 0.9 s at 1 s), unless another length was chosen.
+    public var streams: [StreamDestination] = [] {
+        didSet {
+            guard !streams.isEmpty, segmentMilliseconds == Self.recordingSegmentMilliseconds else { return }
+            segmentMilliseconds = Self.streamingSegmentMilliseconds
+        }
+    }
     /// The programme's bitrate ceiling while it streams (`--stream-bitrate`; nil: by size,
     /// `defaultStreamBitrate`). The combined file has the same ceiling: one encode serves both.
     public var streamMaxBitrate: Int?
@@ -39,6 +50,13 @@ public struct SessionPlan: Sendable {
     public var goesLive = true
 
     static let noStreams = "this rig streams nowhere: give --stream URL (or `stream =` in coordinator.conf)"
+
+    /// The combined picture's key frame interval in frames: a segment's, but at least 2 s,
+    /// the interval streaming platforms ask for (a streaming take's segments are 1 s).
+    public var compositeGOPFrames: Int {
+        let milliseconds = Int64(max(segmentMilliseconds, Self.recordingSegmentMilliseconds))
+        return max(Int(milliseconds * rate.numerator / (1000 * rate.denominator)), 1)
+    }
 
     /// What platforms take at the size: 4.5 Mbit/s up to 720p, 6 up to 1080p, 12 above.
     public var effectiveStreamBitrate: Int {
