@@ -275,7 +275,7 @@ struct Demo: AsyncParsableCommand {
         var streamPlan = SessionPlan(agents: [], outputDirectory: "", durationSeconds: nil)
         (streamPlan.width, streamPlan.height) = (w, h)
         try streaming.apply(to: &streamPlan, config: nil, progress: { Console.error($0) })
-        (options.streams, options.streamMaxBitrate) = (streamPlan.streams, streamPlan.streamMaxBitrate)
+        (options.streams, options.streamMaxBitrate, options.streamSize) = (streamPlan.streams, streamPlan.streamMaxBitrate, streamPlan.streamSize)
         guard (-10_000...10_000).contains(guestEstimateStepUs), (0...86_400).contains(guestEstimateStepAtS) else {
             throw ValidationError("--guest-estimate-step-us takes -10000 to 10000 µs, --guest-estimate-step-at-s 0 to 86400 s")
         }

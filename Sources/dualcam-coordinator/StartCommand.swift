@@ -298,12 +298,22 @@ extension CommandSupport {
 struct StreamOptions: ParsableArguments {
     @Option(help: "Stream the programme (the combined picture and its sound) live to this rtmp://, rtmps:// or srt:// address while recording (repeatable; default: `stream =` in coordinator.conf). The key is never printed in full.")
     var stream: [String] = []
-    @Option(help: "The programme's bitrate ceiling while streaming, e.g. 6M (default: 4.5M up to 720p, 6M up to 1080p, 12M above); the combined file shares it.")
+    @Option(help: "The programme's bitrate ceiling while streaming, e.g. 6M (default by the streams' size: 1.5M up to 360p, 2.5M up to 480p, 4.5M up to 720p, 6M up to 1080p, 12M above); the combined file shares it, unless --stream-size gives the streams an encode of their own.")
     var streamBitrate: String?
+    @Option(help: "The streams' picture size WxH, e.g. 1280x720 (default: the take's). Another size than the take's encodes the programme a second time for the streams alone; the combined file keeps its own quality.")
+    var streamSize: String?
 
     func validate() throws {
         do { for url in stream { _ = try StreamDestination(url) } } catch { throw ValidationError("\(error)") }
         _ = try maxBitrate()
+        _ = try size()
+    }
+
+    func size() throws -> (width: Int, height: Int)? {
+        guard let streamSize else { return nil }
+        let (w, h) = try CommandSupport.parseSize(streamSize)
+        guard w % 2 == 0, h % 2 == 0 else { throw ValidationError("--stream-size takes even sizes, e.g. 1280x720") }
+        return (w, h)
     }
 
     func maxBitrate() throws -> Int? {
@@ -324,9 +334,13 @@ struct StreamOptions: ParsableArguments {
             }
         } catch let error as CoordinatorError { throw ValidationError(error.description) }
         plan.streamMaxBitrate = try maxBitrate()
+        plan.streamSize = try size()
         if !plan.streams.isEmpty {
+            let size = plan.streamPicture
             progress("the programme streams live to \(plan.streams.map(\.shown).joined(separator: ", ")) at up to "
-                + "\(plan.effectiveStreamBitrate / 1000) kbit/s (the combined file shares that ceiling)")
+                + "\(plan.effectiveStreamBitrate / 1000) kbit/s"
+                + (plan.streamsEncodedApart ? ", \(size.width)x\(size.height), encoded apart (the combined file keeps its own quality)"
+                                             : " (the combined file shares that ceiling)"))
         }
     }
 }

@@ -23,6 +23,8 @@ public struct DemoOptions: Sendable {
     /// The programme streamed live (`--stream`).
     public var streams: [StreamDestination] = []
     public var streamMaxBitrate: Int?
+    /// The streams' own size (`--stream-size`; nil: the take's).
+    public var streamSize: (width: Int, height: Int)?
     /// Free-running: each synthetic sensor's crystal error in ppm, in camera order (host
     /// +120, guest −80, as two cheap modules might be; further cameras repeat the list).
     public var crystalPPMs: [Double] = [120, -80]
@@ -187,6 +189,7 @@ public struct DemoRunner {
         plan.phaseLock = options.phaseLock
         plan.streams = options.streams
         plan.streamMaxBitrate = options.streamMaxBitrate
+        plan.streamSize = options.streamSize
         plan.clockThresholdNanoseconds = options.clockThresholdNanoseconds
         plan.clockSyncTimeoutNanoseconds = options.clockSyncTimeoutNanoseconds
         launched = true

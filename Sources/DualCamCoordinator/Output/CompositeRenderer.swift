@@ -22,6 +22,8 @@ final class CompositeRenderer {
     private var writer: MP4VideoWriter?
     /// The live streams, fed the writer's packets from its opening (nil: none).
     var liveOut: LiveOut?
+    /// The streams' own encode, at their size (nil: they get the file's packets).
+    var streamEncode: StreamEncode?
     var timeline: LayoutTimeline
     private(set) var framesComposed = 0
     /// The end of the last composed frame.
@@ -37,6 +39,9 @@ final class CompositeRenderer {
     /// Sound is mixed this far behind the pictures: a segment's last audio packets may
     /// ride in the camera's next segment.
     static let mixLagNanoseconds: Int64 = 500_000_000
+
+    /// A take abandoned before its file was finished ends the streams' encoding thread too.
+    deinit { streamEncode?.finish() }
 
     init(outputPath: String, streamCount: Int, width: Int, height: Int, rate: FrameRate,
          latencyWindowNanoseconds: Int64, timeline: LayoutTimeline, filters: ChangeTimeline<FilterSetting>,
@@ -142,7 +147,11 @@ final class CompositeRenderer {
         let opened = try MP4VideoWriter(outputPath: outputPath, settings: encoder, tags: tags,
                                         audio: audio)
         writer = opened
-        if let liveOut {
+        if let liveOut, let streamEncode {
+            // Their own pictures; the file's sound.
+            liveOut.start(video: streamEncode.parameters, audio: opened.audioParameters)
+            opened.tap = { packet, audio in if audio { liveOut.offer(packet, audio: true) } }
+        } else if let liveOut {
             liveOut.start(video: opened.videoParameters, audio: opened.audioParameters)
             opened.tap = { liveOut.offer($0, audio: $1) }
         }
@@ -200,6 +209,7 @@ final class CompositeRenderer {
             }
             let encodeStart = MonotonicTime.now()
             try writer.write(picture, ptsNanoseconds: instant)
+            streamEncode?.offer(picture, ptsNanoseconds: instant)
             steering?.frameDone(encodeNanoseconds: MonotonicTime.now() - encodeStart,
                                 fixedNanoseconds: encodeStart - started + decodeNanosecondsPerFrame)
             framesComposed += 1
@@ -223,6 +233,7 @@ final class CompositeRenderer {
         let writer = try openedWriter()
         try writeMix(upToNanoseconds: endPresentationNanoseconds ?? composedUntil)
         if let programme { try writer.writeAudio(try programme.flush()) }
+        streamEncode?.finish()
         try writer.finish()
         return pairer.statistics
     }

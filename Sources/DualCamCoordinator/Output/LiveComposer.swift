@@ -49,8 +49,9 @@ final class LiveComposer: @unchecked Sendable {
         var encoder = VideoEncoderSettings(encoder: plan.encoder, width: plan.width, height: plan.height, rate: plan.rate,
                                            preset: preset, tune: "zerolatency", crf: plan.bitrate == nil ? plan.crf : nil,
                                            bitrate: plan.bitrate, gopFrames: plan.compositeGOPFrames, threads: 0)
-        // Streaming: a ceiling platforms accept, on the one encode the file shares.
-        if liveOut != nil { encoder.maxBitrate = plan.effectiveStreamBitrate }
+        // Streaming at the take's size: a ceiling platforms accept, on the one encode the
+        // file shares. At another size the streams have an encode of their own.
+        if liveOut != nil && !plan.streamsEncodedApart { encoder.maxBitrate = plan.effectiveStreamBitrate }
         // A tick waits for every camera up to two segments plus upload slack.
         renderer = try CompositeRenderer(
             outputPath: outputPath, streamCount: streamCount, width: plan.width, height: plan.height, rate: plan.rate,
@@ -61,6 +62,26 @@ final class LiveComposer: @unchecked Sendable {
             loudnessTarget: plan.loudnessTarget)
         renderer.contactSheet = ContactSheetRecorder(width: plan.width, height: plan.height)
         renderer.liveOut = liveOut
+        if let liveOut, plan.streamsEncodedApart {
+            renderer.streamEncode = try StreamEncode(settings: Self.streamSettings(plan, filePreset: preset), logger: logger) {
+                liveOut.offer($0, audio: false)
+            }
+        }
+    }
+
+    /// The streams' own encode: their size, constant-bitrate-like at their ceiling (a VBV
+    /// of two seconds of it), key frames every 2 s, and the file's preset or veryfast, whichever is
+    /// faster, since it runs beside the file's encode.
+    static func streamSettings(_ plan: SessionPlan, filePreset: String) -> VideoEncoderSettings {
+        let ladder = PresetChoice.ladder
+        let veryfast = ladder.firstIndex(of: "veryfast") ?? 0
+        // `auto` is measured at the first frame: veryfast until then and after.
+        let preset = ladder[min(ladder.firstIndex(of: filePreset) ?? veryfast, veryfast)]
+        var settings = VideoEncoderSettings(encoder: plan.encoder, width: plan.streamPicture.width, height: plan.streamPicture.height,
+                                            rate: plan.rate, preset: preset, tune: "zerolatency", crf: nil,
+                                            bitrate: plan.effectiveStreamBitrate, gopFrames: plan.compositeGOPFrames, threads: 1)
+        settings.maxBitrate = plan.effectiveStreamBitrate
+        return settings
     }
 
     /// A take abandoned before its files were finished ends its streams too.
@@ -282,6 +303,13 @@ final class LiveComposer: @unchecked Sendable {
                     let statistics = try renderer.finish(endPresentationNanoseconds: endPresentationNanoseconds)
                     liveOut?.stop()
                     var outcome = Outcome(statistics: statistics, warnings: [])
+                    if let encode = renderer.streamEncode, encode.droppedPictures > 0 || encode.error != nil {
+                        // The streams' pictures only: the file has every one.
+                        outcome.warnings.append("the streams' own encode (\(encode.settings.width)x\(encode.settings.height)) "
+                            + "dropped \(encode.droppedPictures) of \(encode.droppedPictures + encode.encodedPictures) pictures, "
+                            + (encode.error.map { "stopped: \($0)" } ?? "the machine being short of CPU")
+                            + "; the combined file has every one")
+                    }
                     outcome.loudness = try renderer.loudnessRecord()
                     if let sheet = renderer.contactSheet {
                         // A sheet that cannot be written costs the session nothing but the sheet.

@@ -48,6 +48,19 @@ public struct SessionPlan: Sendable {
     public var streamMaxBitrate: Int?
     /// Whether the streams start with the take (the studio's Go live / End live between takes).
     public var goesLive = true
+    /// The streams' picture size (`--stream-size`; nil: the take's). Another size than the
+    /// take's is a second encode, for the streams alone (`StreamEncode`): the combined file
+    /// then keeps its own quality, without the streams' ceiling.
+    public var streamSize: (width: Int, height: Int)?
+
+    /// The streams are encoded apart from the combined file.
+    public var streamsEncodedApart: Bool {
+        guard !streams.isEmpty, let size = streamSize else { return false }
+        return size.width != width || size.height != height
+    }
+
+    /// The size the streams go out at.
+    public var streamPicture: (width: Int, height: Int) { streamsEncodedApart ? streamSize! : (width, height) }
 
     static let noStreams = "this rig streams nowhere: give --stream URL (or `stream =` in coordinator.conf)"
 
@@ -58,9 +71,12 @@ public struct SessionPlan: Sendable {
         return max(Int(milliseconds * rate.numerator / (1000 * rate.denominator)), 1)
     }
 
-    /// What platforms take at the size: 4.5 Mbit/s up to 720p, 6 up to 1080p, 12 above.
+    /// What platforms take at the streams' size: 1.5 Mbit/s up to 360p, 2.5 up to 480p,
+    /// 4.5 up to 720p, 6 up to 1080p, 12 above.
     public var effectiveStreamBitrate: Int {
-        streamMaxBitrate ?? (width * height <= 1280 * 720 ? 4_500_000 : width * height <= 1920 * 1080 ? 6_000_000 : 12_000_000)
+        let pixels = streamPicture.width * streamPicture.height
+        let tiers = [(640 * 360, 1_500_000), (854 * 480, 2_500_000), (1280 * 720, 4_500_000), (1920 * 1080, 6_000_000)]
+        return streamMaxBitrate ?? tiers.first { pixels <= $0.0 }?.1 ?? 12_000_000
     }
     public var layout: LayoutSpec = LayoutSpec(kind: .pip)
     /// Applied to the combined file only; the per-camera files are never re-encoded.
