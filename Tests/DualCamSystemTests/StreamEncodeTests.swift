@@ -1,7 +1,6 @@
 import DualCamCore
 import DualCamMedia
 import Foundation
-import Logging
 import NIOConcurrencyHelpers
 import Testing
 @testable import DualCamCoordinator
@@ -35,7 +34,7 @@ import Testing
         shared.streamSize = (1920, 1080)
         #expect(shared.streamsEncodedApart && shared.effectiveStreamBitrate == 6_000_000)
         let packets = NIOLockedValueBox<[EncodedPacket]>([])
-        let encode = try StreamEncode(settings: settings, logger: Logger(label: "stream-test")) { p in packets.withLockedValue { $0.append(p) } }
+        let encode = try StreamEncode(settings: settings) { p in packets.withLockedValue { $0.append(p) } }
         for n in 0..<90 {
             encode.offer(Self.picture(n), ptsNanoseconds: FrameRate.fps30.instant(ofFrame: Int64(n)))
             // One at a time: this test is about what is encoded, not what is dropped.
@@ -54,8 +53,7 @@ import Testing
 
     @Test func aFloodKeepsTheNewestInOrder() throws {
         let packets = NIOLockedValueBox<[EncodedPacket]>([])
-        let encode = try StreamEncode(settings: LiveComposer.streamSettings(try Self.plan(), filePreset: "medium"),
-                                      logger: Logger(label: "stream-test")) { p in packets.withLockedValue { $0.append(p) } }
+        let encode = try StreamEncode(settings: LiveComposer.streamSettings(try Self.plan(), filePreset: "medium")) { p in packets.withLockedValue { $0.append(p) } }
         let pictures = (0..<4).map(Self.picture)
         for n in 0..<120 { encode.offer(pictures[n % 4], ptsNanoseconds: FrameRate.fps30.instant(ofFrame: Int64(n))) }
         encode.finish()

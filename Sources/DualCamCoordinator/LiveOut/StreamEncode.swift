@@ -1,7 +1,6 @@
 import DualCamCore
 import DualCamMedia
 import Foundation
-import Logging
 import Synchronization
 
 /// The programme encoded a second time, for the streams alone, at the size they are sent
@@ -28,7 +27,7 @@ final class StreamEncode: Sendable {
     private let worker: Worker
 
     /// `send` gets every packet, in order, on the encoding thread.
-    init(settings: VideoEncoderSettings, logger: Logger, send: @escaping @Sendable (EncodedPacket) -> Void) throws {
+    init(settings: VideoEncoderSettings, send: @escaping @Sendable (EncodedPacket) -> Void) throws {
         self.settings = settings
         let encoder = try VideoEncoder(settings: settings)
         parameters = encoder.parameters

@@ -63,7 +63,7 @@ final class LiveComposer: @unchecked Sendable {
         renderer.contactSheet = ContactSheetRecorder(width: plan.width, height: plan.height)
         renderer.liveOut = liveOut
         if let liveOut, plan.streamsEncodedApart {
-            renderer.streamEncode = try StreamEncode(settings: Self.streamSettings(plan, filePreset: preset), logger: logger) {
+            renderer.streamEncode = try StreamEncode(settings: Self.streamSettings(plan, filePreset: preset)) {
                 liveOut.offer($0, audio: false)
             }
         }

@@ -29,11 +29,11 @@ struct AgentTracker {
     var receivedUpToNanoseconds: Int64 = 0
     var lastHeard: Int64 = 0
     var errors: [String] = []
-    /// Connections to it that came back within the take, and restarts it recorded again
-    /// after (the manifest's statistics).
+    /// Connections to it that came back within the take (the manifest's statistics).
     var reconnects = 0
     /// Digital zoom changes asked during the take (the manifest's zoom timeline).
     var zoomChanges: [ZoomChange] = []
+    /// Restarts after which it recorded the take again (the manifest's statistics).
     var rejoins = 0
 
     init(endpoint: AgentEndpoint) {

@@ -41,10 +41,10 @@ extension Take {
                 // What the node measured it can encode, for this take's refit and the
                 // next takes' fitting: the rig's record of the node keeps it.
                 members[rigIndices[i]].encodable = error.fits.map(\.mode)
-            }
-            if error.code == .errorTooSlow, !error.fits.isEmpty, !machine.agents[i].rejoining, outputs == nil {
-                refit(after: i, now: now)
-                return
+                if !machine.agents[i].rejoining, outputs == nil {
+                    refit(after: i, now: now)
+                    return
+                }
             }
             feed(.prepareFailed(agent: i, reason: error.message, now: now))
         case .readyTimedOut:

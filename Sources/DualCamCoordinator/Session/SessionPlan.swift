@@ -43,8 +43,9 @@ public struct SessionPlan: Sendable {
             segmentMilliseconds = Self.streamingSegmentMilliseconds
         }
     }
-    /// The programme's bitrate ceiling while it streams (`--stream-bitrate`; nil: by size,
-    /// `defaultStreamBitrate`). The combined file has the same ceiling: one encode serves both.
+    /// The programme's bitrate ceiling while it streams (`--stream-bitrate`; nil: by the
+    /// streams' size, `effectiveStreamBitrate`). The combined file has the same ceiling
+    /// when one encode serves both (no `streamSize` of its own).
     public var streamMaxBitrate: Int?
     /// Whether the streams start with the take (the studio's Go live / End live between takes).
     public var goesLive = true
