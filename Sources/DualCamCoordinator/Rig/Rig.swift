@@ -21,25 +21,23 @@ public actor Rig {
         var encodable: [CaptureMode] = []
         var link: AgentLink?
         var generation = 0
-        var connected = false
-        var lostSince: Int64?
-        var everConnected = false
+        /// Connected, lost since when, why, and what a close means (pure, in the core).
+        var linkState = LinkMachine()
         var clock: Dualcam_V1_ClockStatus?
         var telemetry: Dualcam_V1_Telemetry?
         /// When the last Telemetry came: between takes an agent reports only while its
         /// preview is watched, and an old report must not pass for a live one.
         var telemetryAt: Int64 = 0
         var freeDiskBytes: UInt64 = 0
-        var lastReason: String?
         var reconnecting: Task<Void, Never>?
-        /// Connections the agent closed unjudged before it ever answered (`openAgain`, `lose`).
-        var unansweredCloses = 0
         /// Whether this connection was last asked for a preview (§16).
         var previewAsked = false
         /// The agent's protocol minor (HelloAck): camera controls need 1.5.
         var protocolMinor: UInt32 = 0
         /// Why its camera cannot record now (HelloAck, then each SourceStatus; §4.1); nil: it can.
         var sourceProblem: String?
+
+        var connected: Bool { linkState.isConnected }
 
         /// Connected, and its camera can record: a take records it.
         var recordable: Bool { connected && sourceProblem == nil }
@@ -203,7 +201,7 @@ public actor Rig {
         case .tick:
             if let waiter = connectWaiter, now >= waiter.deadline {
                 connectWaiter = nil
-                let missing = members.filter { !$0.connected }.map { $0.lastReason ?? "\($0.endpoint.host):\($0.endpoint.port) did not answer" }
+                let missing = members.filter { !$0.connected }.map { $0.linkState.notAnswered(address: "\($0.endpoint.host):\($0.endpoint.port)") }
                 waiter.continuation.resume(throwing: CoordinatorError("timed out waiting for hello: " + missing.joined(separator: "; ")))
             }
             if let take, !isFinalising(take) { take.feed(.tick(now: now)) }
@@ -291,7 +289,7 @@ public actor Rig {
         guard !indices.isEmpty else { return "no such agent was found; check its name, and that it runs and is paired" }
         return indices.map { i in
             "\(members[i].name) at \(members[i].endpoint.host):\(members[i].endpoint.port) is not connected ("
-                + (members[i].lastReason ?? "it did not answer") + ")"
+                + (members[i].linkState.lastReason ?? "it did not answer") + ")"
         }.joined(separator: "; ") + "; start dualcam-agent there, or check the network"
     }
 
@@ -365,10 +363,8 @@ public actor Rig {
     private func memberEvent(_ event: CoordinatorEvent, from i: Int, now: Int64) {
         switch event {
         case .connected(let ack):
-            members[i].connected = true
+            members[i].linkState.connected()
             members[i].previewAsked = false
-            members[i].everConnected = true
-            members[i].lostSince = nil
             members[i].name = ack.nodeName
             members[i].role = ack.role
             members[i].protocolMinor = ack.version.minor
@@ -409,40 +405,36 @@ public actor Rig {
     }
 
     private func lose(_ i: Int, reason: String, now: Int64) {
-        let wasConnected = members[i].connected
         failCameraRequests(of: i, reason: reason)
-        members[i].connected = false
         members[i].link = nil
         members[i].clock = nil
-        members[i].lastReason = reason
-        if members[i].lostSince == nil { members[i].lostSince = now }
-        if connectWaiter != nil, !members[i].everConnected, TLSTransport.isUnansweredClose(reason),
-           members[i].unansweredCloses < Self.unansweredCloseTries {
-            // Closed unjudged (an agent flooded with half-open connections closes the
-            // oldest): a paired coordinator's next try gets through.
-            members[i].unansweredCloses += 1
-            notify("\(members[i].name): \(reason); trying again")
-            reconnect(i)
-            return
+        let context: LinkMachine.Context
+        if connectWaiter != nil {
+            context = .waitingForFirstAnswer
+        } else if let take, take.rigIndices.contains(i), !isFinalising(take) {
+            context = .inTake
+        } else {
+            context = .between
         }
-        if let waiter = connectWaiter, !members[i].everConnected {
-            // Refused or unreachable before it ever answered: the reason is the error.
-            connectWaiter = nil
-            waiter.continuation.resume(throwing: CoordinatorError("lost agent \(members[i].name) while waiting for hello: \(reason)"))
-            return
+        let actions = members[i].linkState.closed(name: members[i].name, reason: reason, unansweredClose: TLSTransport.isUnansweredClose(reason),
+                                                  context: context, shuttingDown: shuttingDown, now: now)
+        for action in actions {
+            switch action {
+            case .notify(let line):
+                notify(line)
+            case .failStart(let sentence):
+                guard let waiter = connectWaiter else { break }
+                connectWaiter = nil
+                waiter.continuation.resume(throwing: CoordinatorError(sentence))
+            case .tellTake(let why):
+                if let take, let t = take.rigIndices.firstIndex(of: i) { take.lost(t, reason: why, now: now) }
+            case .reconnect:
+                reconnect(i)
+            case .retry:
+                break  // only for a first open that failed (`openAgain`)
+            }
         }
-        if let take, let t = take.rigIndices.firstIndex(of: i), !isFinalising(take) {
-            take.lost(t, reason: reason, now: now)
-        } else if wasConnected && !shuttingDown {
-            // Not while the rig closes its own links (Ctrl-C on `serve`): nothing is lost then.
-            notify("lost \(members[i].name) (\(reason)); reconnecting")
-        }
-        guard !shuttingDown else { return }
-        reconnect(i)
     }
-
-    /// Tries before an agent that keeps closing unjudged fails the start.
-    static let unansweredCloseTries = 10
 
     private func open(_ i: Int) async throws {
         members[i].generation += 1
@@ -459,10 +451,11 @@ public actor Rig {
         while true {
             do {
                 return try await open(i)
-            } catch where TLSTransport.isUnansweredClose("\(error)") && members[i].unansweredCloses < Self.unansweredCloseTries {
-                members[i].unansweredCloses += 1
+            } catch {
+                guard case .retry(let pause) = members[i].linkState.firstOpenFailed(
+                    reason: "\(error)", unansweredClose: TLSTransport.isUnansweredClose("\(error)")) else { throw error }
                 notify("\(members[i].name): \(error); trying again")
-                try await clock.sleep(nanoseconds: 200_000_000)
+                try await clock.sleep(nanoseconds: pause)
             }
         }
     }
@@ -555,7 +548,7 @@ public actor Rig {
             var status = AgentStatus(
                 name: m.name, role: m.role.name, cameraName: tracker?.cameraName ?? "", deviceID: "\(m.endpoint.deviceID)",
                 address: "\(m.endpoint.host):\(m.endpoint.port)",
-                connection: m.connected ? .connected : m.lostSince.map { .lost(sinceSeconds: Double((now - $0) / 100_000_000) / 10) } ?? .connecting,
+                connection: m.connected ? .connected : m.linkState.lostSince.map { .lost(sinceSeconds: Double((now - $0) / 100_000_000) / 10) } ?? .connecting,
                 clock: m.clock.map(Self.clock), telemetry: nil, uploadLagSeconds: nil,
                 complete: inTake?.complete ?? false, givenUp: inTake?.gone ?? false)
             status.sourceProblem = m.connected ? m.sourceProblem : nil
