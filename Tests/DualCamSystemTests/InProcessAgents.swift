@@ -1,4 +1,3 @@
-import Crypto
 import DualCamCore
 import DualCamMedia
 import DualCamProtocol
@@ -20,14 +19,9 @@ import Testing
 /// simulated here.
 final class InProcessAgents {
     struct Agent {
-        var t0: Int64?
-        var stop: Int64?
+        var recorder: SimulatedAgent
         /// Connected to the take: segments go out as they are cut.
         var connected = true
-        /// Segments the take holds (acknowledged as durable).
-        var delivered = Set<Int>()
-        var finishedSent = false
-        var stopped: Bool { stop != nil }
     }
 
     /// The take, or the one a resuming coordinator made of its folder (nil while the
@@ -41,10 +35,8 @@ final class InProcessAgents {
     private let members: RigMembers
     private(set) var agents: [Agent]
     let segmentNanoseconds: Int64
-    private var inbox: [(Int, Dualcam_V1_Envelope.OneOf_Body)] = []
-    private var sessionID = ""
-    /// Each span's segment, by "first-last" (every agent films the same pictures).
-    private var segments: [String: (data: Data, frames: Int)] = [:]
+    /// What the take sent each agent through its link, not answered yet.
+    private let inbox = NIOLockedValueBox<[(Int, Dualcam_V1_Envelope.OneOf_Body)]>([])
 
     /// The library folder the take writes into, removed with the agents.
     let out = NSTemporaryDirectory() + "dualcam-inprocess-take-\(UUID().uuidString)"
@@ -60,10 +52,11 @@ final class InProcessAgents {
             plan.startLeadNanoseconds = 500_000_000
             adjust(&plan)
         }
-        agents = Array(repeating: Agent(), count: names.count)
+        agents = names.map { Agent(recorder: SimulatedAgent(name: $0, segmentNanoseconds: segmentNanoseconds)) }
         (take, clock, notices) = (fixture.take, fixture.clock, fixture.notices)
         (events, input, members) = (fixture.events, fixture.input, fixture.members)
-        take.outbox = { [unowned self] i, body in inbox.append((i, body)) }
+        let inbox = self.inbox
+        for i in members.indices { members[i].link = InboxLink { body in inbox.withLockedValue { $0.append((i, body)) } } }
     }
 
     /// The coordinator is killed mid-take: its take is dropped where it stood (its folder,
@@ -88,7 +81,6 @@ final class InProcessAgents {
                         rigIndices: Array(endpoints.indices), lock: SessionLock(sessionDirectory: directory, purpose: "resuming"),
                         logger: Logger(label: "take-test"), notice: { line in notices.withLockedValue { $0.append(line) } },
                         clock: clock, events: input)
-        take.outbox = { [unowned self] i, body in inbox.append((i, body)) }
         take.refileHeld()
     }
 
@@ -133,7 +125,7 @@ final class InProcessAgents {
         agents[i].connected = true
         var ack = Dualcam_V1_HelloAck()
         ack.nodeName = take.agents[i].name
-        if agents[i].t0 != nil, !agents[i].finishedSent { ack.recordingSessions = [sessionID] }
+        ack.recordingSessions = agents[i].recorder.recordingSessions
         try take.handle(.connected(ack), from: i, now: clock.now)
         try pump()
     }
@@ -154,124 +146,30 @@ final class InProcessAgents {
     /// Answers every message the take sent, then delivers what each connected agent has
     /// cut by now; again while answers bring more messages.
     func pump() throws {
+        func next() -> (Int, Dualcam_V1_Envelope.OneOf_Body)? {
+            inbox.withLockedValue { $0.isEmpty ? nil : $0.removeFirst() }
+        }
         repeat {
-            while !inbox.isEmpty {
-                let (i, body) = inbox.removeFirst()
-                try answer(body, from: i)
+            while let (i, body) = next() {
+                for event in try agents[i].recorder.receive(body) { try take.handle(event, from: i, now: clock.now) }
             }
-            for i in agents.indices where agents[i].connected { try deliver(i) }
-        } while !inbox.isEmpty
-    }
-
-    private func answer(_ body: Dualcam_V1_Envelope.OneOf_Body, from i: Int) throws {
-        let now = clock.now
-        switch body {
-        case .prepare(let prepare):
-            sessionID = prepare.sessionID
-            var ready = Dualcam_V1_Ready()
-            ready.sessionID = prepare.sessionID
-            try take.handle(.ready(ready), from: i, now: now)
-        case .startAt(let start):
-            agents[i].t0 = start.t0SharedNs
-            if start.stopSharedNs > 0 { agents[i].stop = start.stopSharedNs }
-        case .stop(let stop):
-            agents[i].stop = min(agents[i].stop ?? .max, stop.stopSharedNs)
-            if agents[i].t0 == nil { try finish(i) }  // prepared, never started: nothing recorded
-        case .resume(let resume):
-            agents[i].delivered = Set(resume.held.map(Int.init))
-        default:
-            break
-        }
-    }
-
-    /// Segments cut by now that the take does not hold, then RecordingFinished once the
-    /// stop's segment is out.
-    private func deliver(_ i: Int) throws {
-        guard let t0 = agents[i].t0, !agents[i].finishedSent else { return }
-        let end = min(clock.now, agents[i].stop ?? .max)
-        guard end > t0 else {
-            if agents[i].stopped, clock.now >= agents[i].stop! { try finish(i) }
-            return
-        }
-        let total = segmentCount(i, upTo: end)
-        for k in 0..<total where !agents[i].delivered.contains(k) {
-            try send(segment: k, to: i, until: end - t0)
-        }
-        if let stop = agents[i].stop, clock.now >= stop { try finish(i) }
-    }
-
-    /// Segments whole by `instant` (all of them, the last one short, once stopped there).
-    private func segmentCount(_ i: Int, upTo instant: Int64) -> Int {
-        let t0 = agents[i].t0!
-        let elapsed = instant - t0
-        let whole = Int(elapsed / segmentNanoseconds)
-        guard let stop = agents[i].stop, instant >= stop else { return whole }
-        return elapsed % segmentNanoseconds == 0 ? whole : whole + 1
-    }
-
-    private func finish(_ i: Int) throws {
-        guard !agents[i].finishedSent else { return }
-        agents[i].finishedSent = true
-        var finished = Dualcam_V1_RecordingFinished()
-        finished.sessionID = sessionID
-        if let t0 = agents[i].t0, let stop = agents[i].stop, stop > t0 {
-            finished.segmentCount = UInt32(segmentCount(i, upTo: stop))
-            finished.framesCaptured = UInt64(framesBetween(0, stop - t0))
-        }
-        try take.handle(.recordingFinished(finished), from: i, now: clock.now)
-    }
-
-    private func send(segment k: Int, to i: Int, until end: Int64) throws {
-        let first = Int64(k) * segmentNanoseconds
-        let last = min(first + segmentNanoseconds, end)
-        let (data, frames) = try Self.encoded(from: first, to: last, cache: &segments)
-        var offer = Dualcam_V1_SegmentOffer()
-        offer.sessionID = sessionID
-        offer.index = UInt32(k)
-        offer.size = UInt64(data.count)
-        offer.sha256 = Data(SHA256.hash(data: data))
-        offer.firstPtsNs = first
-        offer.durationNs = last - first
-        offer.frameCount = UInt32(frames)
-        try take.handle(.segmentOffered(offer), from: i, now: clock.now)
-        var chunk = Dualcam_V1_SegmentData()
-        chunk.sessionID = sessionID
-        chunk.index = UInt32(k)
-        chunk.data = data
-        chunk.last = true
-        try take.handle(.segmentData(chunk), from: i, now: clock.now)
-        agents[i].delivered.insert(k)
-    }
-
-    private func framesBetween(_ from: Int64, _ to: Int64) -> Int {
-        let rate = take.plan.rate
-        return Int(rate.firstFrame(atOrAfter: to) - rate.firstFrame(atOrAfter: from))
-    }
-
-    /// The TS segment of the pictures from `first` to `last` (from T0), encoded once.
-    private static func encoded(from first: Int64, to last: Int64,
-                                cache: inout [String: (data: Data, frames: Int)]) throws -> (Data, Int) {
-        let key = "\(first)-\(last)"
-        if let hit = cache[key] { return hit }
-        let rate = FrameRate.fps30
-        let settings = VideoEncoderSettings(width: 160, height: 90, rate: rate, preset: "ultrafast", gopFrames: 300, threads: 1)
-        let encoder = try VideoEncoder(settings: settings)
-        let path = NSTemporaryDirectory() + "dualcam-inprocess-\(UUID().uuidString).ts"
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let writer = try SegmentWriter(path: path, parameters: encoder.parameters)
-        var picture = YUV420Image(width: 160, height: 90)
-        var frames = 0
-        for frame in rate.firstFrame(atOrAfter: first)..<rate.firstFrame(atOrAfter: last) {
-            for j in picture.y.indices { picture.y[j] = UInt8(truncatingIfNeeded: 16 + Int(frame) * 3 + j % 160) }
-            for packet in try encoder.encode(picture, ptsNanoseconds: rate.instant(ofFrame: frame), forceKeyframe: frames == 0) {
-                try writer.write(packet)
+            for i in agents.indices where agents[i].connected {
+                for event in try agents[i].recorder.due(now: clock.now) { try take.handle(event, from: i, now: clock.now) }
             }
-            frames += 1
-        }
-        for packet in try encoder.flush() { try writer.write(packet) }
-        _ = try writer.finish()
-        let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        cache[key] = (data, frames)
-        return (data, frames)
+        } while !inbox.withLockedValue(\.isEmpty)
     }
+}
+
+/// The take's link to an in-process agent: what the take sends goes to the test's inbox.
+private final class InboxLink: RigLink {
+    private let sent: @Sendable (Dualcam_V1_Envelope.OneOf_Body) -> Void
+
+    init(_ sent: @escaping @Sendable (Dualcam_V1_Envelope.OneOf_Body) -> Void) { self.sent = sent }
+
+    var generation: Int { 0 }
+    var state: CoordinatorConnectionStateMachine.State { .established(.idle) }
+    func start() {}
+    func send(_ body: Dualcam_V1_Envelope.OneOf_Body) throws(ProtocolError) { sent(body) }
+    func finish() {}
+    func close() {}
 }

@@ -33,7 +33,7 @@ typealias CoordinatorConnection = ProtocolConnection<CoordinatorConnectionStateM
 /// One open connection to an agent, driven by the coordinator's protocol state machine:
 /// it sends Hello by itself, answers clock pings, checks everything the agent sends, and
 /// forwards the machine's typed events into the session's event stream.
-final class AgentLink: Sendable {
+final class AgentLink: RigLink {
     let index: Int
     let generation: Int
     let endpoint: AgentEndpoint

@@ -19,7 +19,7 @@ public actor Rig {
         /// What the node measured it can encode when it last refused a mode as too slow
         /// (empty: it never did); the next take's preset fitting keeps to it.
         var encodable: [CaptureMode] = []
-        var link: AgentLink?
+        var link: (any RigLink)?
         var generation = 0
         /// Connected, lost since when, why, and what a close means (pure, in the core).
         var linkState = LinkMachine()
@@ -55,6 +55,7 @@ public actor Rig {
     public nonisolated let identity: DeviceIdentity
     /// Every instant and deadline of the rig, its takes and its links (simulated in tests).
     public nonisolated let clock: any TimeSource
+    private nonisolated let dialer: any LinkDialer
     let logger: Logger
     /// Every camera's live picture, for screens that show it.
     public nonisolated let previews: PreviewHub
@@ -76,7 +77,15 @@ public actor Rig {
 
     public init(agents: [AgentEndpoint], identity: DeviceIdentity, logger: Logger,
                 preview: PreviewHub.Settings = PreviewHub.Settings(), clock: any TimeSource = SystemClock()) {
+        self.init(agents: agents, identity: identity, logger: logger, preview: preview, clock: clock,
+                  dialer: NetworkDialer(identity: identity))
+    }
+
+    /// `dialer`: how links to the agents open (tests: agents in this process).
+    init(agents: [AgentEndpoint], identity: DeviceIdentity, logger: Logger, preview: PreviewHub.Settings = PreviewHub.Settings(),
+         clock: any TimeSource, dialer: any LinkDialer) {
         self.identity = identity
+        self.dialer = dialer
         self.clock = clock
         self.logger = logger
         members = RigMembers(agents.map { Member(endpoint: $0, name: $0.host) })
@@ -128,6 +137,12 @@ public actor Rig {
         for member in members { member.reconnecting?.cancel() }
         noticeSubscribers.finish()
         snapshotSubscribers.finish()
+    }
+
+    /// Returns once the loop has handled every event given to it before this call (a test
+    /// on simulated time moves the clock on, then waits here for the rig to catch up).
+    func settled() async {
+        await withCheckedContinuation { continuation in input.yield(.settled(continuation)) }
     }
 
     /// Opens a link to every agent and waits until each has answered Hello.
@@ -220,6 +235,8 @@ public actor Rig {
             take.feed(.finalised(ok: result != nil, reason: failure))
         case .previewDemand:
             break  // answered below, as after every event
+        case .settled(let waiter):
+            waiter.resume()
         case .shutdown(let sendShutdown):
             shuttingDown = true
             var shutdown = Dualcam_V1_Shutdown()
@@ -438,8 +455,8 @@ public actor Rig {
 
     private func open(_ i: Int) async throws {
         members[i].generation += 1
-        let link = try await AgentLink.open(index: i, generation: members[i].generation, endpoint: members[i].endpoint,
-                                            identity: identity, events: input, previews: previews, clock: clock)
+        let link = try await dialer.open(index: i, generation: members[i].generation, endpoint: members[i].endpoint,
+                                         events: input, previews: previews, clock: clock)
         members[i].link = link
         link.start()
     }
@@ -476,7 +493,7 @@ public actor Rig {
     private func reconnect(_ i: Int) {
         members[i].reconnecting?.cancel()
         let endpoint = members[i].endpoint
-        let identity = self.identity
+        let dialer = self.dialer
         let events = input
         let previews = self.previews
         let clock = self.clock
@@ -485,14 +502,14 @@ public actor Rig {
             var generation = first
             func attempt(_ candidate: AgentEndpoint) async -> Bool {
                 defer { generation += 1 }
-                guard let link = try? await AgentLink.open(index: i, generation: generation, endpoint: candidate,
-                                                           identity: identity, events: events, previews: previews, clock: clock)
+                guard let link = try? await dialer.open(index: i, generation: generation, endpoint: candidate,
+                                                        events: events, previews: previews, clock: clock)
                 else { return false }
                 events.yield(.reconnected(agent: i, link))
                 return true
             }
             let announced = NIOLockedValueBox<AgentEndpoint?>(nil)
-            let watcher = Task { await Self.watchAnnouncements(of: endpoint.deviceID, into: announced) }
+            let watcher = Task { await dialer.watchAnnouncements(of: endpoint.deviceID, into: announced) }
             defer { watcher.cancel() }
             var schedule = ReconnectSchedule()
             while !Task.isCancelled {
@@ -504,19 +521,6 @@ public actor Rig {
                 guard schedule.due() else { continue }
                 if await attempt(endpoint) { return }
             }
-        }
-    }
-
-    /// Every announcement of the agent `id` while the rig looks for it, newest kept.
-    private static func watchAnnouncements(of id: DeviceID, into announced: NIOLockedValueBox<AgentEndpoint?>) async {
-        guard let (browser, stream) = try? AgentBrowser.browse() else { return }
-        await withTaskCancellationHandler {
-            for await event in stream {
-                guard case .updated(let agent) = event, agent.advertisement.deviceID == id, !agent.addresses.isEmpty else { continue }
-                announced.withLockedValue { $0 = AgentEndpoint(hosts: agent.addresses, port: agent.port, deviceID: id) }
-            }
-        } onCancel: {
-            browser.finish()
         }
     }
 

@@ -366,12 +366,7 @@ final class Take {
     /// The rig's record of take agent `i`'s link.
     func member(_ i: Int) -> Rig.Member { members[rigIndices[i]] }
 
-    /// Where the take's messages go in place of links: the in-process agents of tests that
-    /// drive a take on simulated time, with no connection (nil: the links carry them).
-    var outbox: ((Int, Dualcam_V1_Envelope.OneOf_Body) -> Void)?
-
     func send(_ body: Dualcam_V1_Envelope.OneOf_Body, to i: Int) {
-        if let outbox { return outbox(i, body) }
         guard let link = member(i).link else { return }
         do {
             try link.send(body)

@@ -8,7 +8,7 @@ enum SessionEvent: Sendable {
     /// What an agent's connection machine delivered (already validated against the protocol).
     case event(agent: Int, generation: Int, Delivery<CoordinatorEvent>)
     case closed(agent: Int, generation: Int, String?)
-    case reconnected(agent: Int, AgentLink)
+    case reconnected(agent: Int, any RigLink)
     /// A few times a second: deadlines, the countdown, the snapshot's clock.
     case tick
     case command(RigCommand, CheckedContinuation<Void, any Error>?)
@@ -17,4 +17,6 @@ enum SessionEvent: Sendable {
     case shutdown(sendShutdown: Bool)
     /// Someone began or stopped watching the previews, or a viewer needs a key frame.
     case previewDemand
+    /// Resumed once the loop has handled every event before it (`Rig.settled`).
+    case settled(CheckedContinuation<Void, Never>)
 }
