@@ -3,6 +3,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash deploy/install-deps.sh --test
+# Each phase's start, with the seconds since the script began: the suite's time budget is
+# read from these lines (docs/DEVELOPMENT.md).
+phase() { echo "== $1 (at ${SECONDS} s)"; }
+trap 'echo "== done (at ${SECONDS} s)"' EXIT
 . deploy/swift-env.sh
 # The studio page is embedded in the binary; a page edited without regenerating it would
 # test one page and ship another.
@@ -10,11 +14,11 @@ bash tools/embed-web.sh --check
 # Module rules (docs/ARCHITECTURE.md), checked before the build because they cost a second:
 # each target imports what Package.swift declares for it, and the core only the standard
 # library. The build then has SwiftPM check imports against the declared dependencies too.
-echo "== module rules"
+phase "module rules"
 python3 tools/check-modules.py
-echo "== building (debug, with tests; imports checked against Package.swift)"
+phase "building (debug, with tests; imports checked against Package.swift)"
 swift build --build-tests --explicit-target-dependency-import-check error
-echo "== dbus and avahi-daemon (the discovery tests publish and browse through them)"
+phase "dbus and avahi-daemon (the discovery tests publish and browse through them)"
 bash deploy/ensure-avahi.sh
 # Pure tests (the core's simulated hours, the protocol's fuzzing) keep both threads of
 # Swift's cooperative pool busy for seconds at a time; tests that hold real connections
@@ -23,21 +27,21 @@ bash deploy/ensure-avahi.sh
 # The director's conversations (espeak-ng voices rendered, levelled and cut, 40 s of CPU
 # in a debug build) are CPU-bound too: beside the component tests they held both threads
 # for half a minute, and a TLS test's peer went idle past its 10 s guard.
-echo "== unit tests (pure: core, protocol; the director's rendered conversations)"
+phase "unit tests (pure: core, protocol; the director's rendered conversations)"
 swift test --skip-build --filter 'DualCamCoreTests|DualCamProtocolTests|DirectorConversationTests|ProgrammeSoundTests'
-echo "== conversation generator (tools/conversation, a few seconds)"
+phase "conversation generator (tools/conversation, a few seconds)"
 python3 tools/conversation/test_make_conversation.py
 # At most three tests at a time: swift-testing starts every test at once, and a TLS
 # peer's continuation then queued behind every waiting test's start on the two threads
 # (12 s: the listener's 10 s idle guard closed it; the Pi sync sender sent nothing).
-echo "== component tests (TLS, Avahi, FFmpeg, ALSA, agents in-process)"
+phase "component tests (TLS, Avahi, FFmpeg, ALSA, agents in-process)"
 swift test --skip-build --experimental-maximum-parallelization-width 3 --skip 'DualCamCoreTests|DualCamProtocolTests|DirectorConversationTests|ProgrammeSoundTests|EndToEndTests|StudioViewerFloodTests|StudioStrangerTests'
 # The studio under attack floods it with connections and messages on purpose: alone, so
 # that the flood neither starves timing-sensitive component tests beside it nor is
 # judged by deadlines a shared CPU stretches. One after the other, too: the two suites'
 # studios share the process's event loops, and 300 strangers held open by one once kept
 # the other's WebSocket upgrade unanswered for 5 s on a loaded CI machine.
-echo "== studio attack tests (floods of connections and messages)"
+phase "studio attack tests (floods of connections and messages)"
 swift test --skip-build --no-parallel --filter 'StudioViewerFloodTests|StudioStrangerTests'
 # End-to-end tests run real-time agents: they get the machine to themselves, so that
 # frame drops they see come from the product, not from unit tests sharing the CPU. Those
@@ -47,19 +51,19 @@ swift test --skip-build --no-parallel --filter 'StudioViewerFloodTests|StudioStr
 # here. Run beside another, a budget test dropped frames, as it should (it measures the
 # CPU), and so did vivid in its QEMU guest (an emulated CPU, a real-time driver).
 heavy='PresetBudgetTests|DemoSessionTests|AudioSyncTests|DirectorTakeTests|ImportTests|LiveOutTests|SoundFileTests|SplitScreenSyncTests|ManyCamerasTests|FreeRunPhaseTests|VividCaptureTests|VividControlsTests'
-echo "== end-to-end tests, two at a time (320x240 and smaller)"
+phase "end-to-end tests, two at a time (320x240 and smaller)"
 swift test --skip-build --filter EndToEndTests --skip "$heavy" --experimental-maximum-parallelization-width 2
-echo "== end-to-end tests, one at a time (CPU-bound)"
+phase "end-to-end tests, one at a time (CPU-bound)"
 swift test --skip-build --filter "EndToEndTests\.EndToEnd/($heavy)" --no-parallel
 # The studio page in headless Chromium against a demo rig of its own (real-time agents
 # too, so it also runs alone, after the end-to-end tests).
-echo "== browser test (studio, headless Chromium)"
+phase "browser test (studio, headless Chromium)"
 python3 Tests/Browser/studio_test.py
 python3 Tests/Browser/director_test.py
 python3 Tests/Browser/live_test.py
 # Live out's faults, the short version of the benchmark (docs/LIVE.md): a receiver late,
 # killed and back, and one at a third of the bitrate; the take keeps every frame.
-echo "== live out faults (tools/bench/live_out.py)"
+phase "live out faults (tools/bench/live_out.py)"
 python3 tools/bench/live_out.py --seconds 12 --only restart,throttle --check < /dev/null
 # SRT notices a dead listener only after its 5 s peer idle timeout: a longer take.
 python3 tools/bench/live_out.py --seconds 20 --only restart_srt --check < /dev/null
