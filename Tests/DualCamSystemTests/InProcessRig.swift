@@ -23,9 +23,10 @@ final class InProcessRig: Sendable {
     private let loop: Task<Void, Never>
     private let listener: Task<Void, Never>
 
-    /// `agents`: names, the first "host", then "guest", then "guest-2"…
-    init(agents names: [String]) {
-        agents = InProcessAgentWorld(names: names)
+    /// `agents`: names (the first the host); `lag`: how long after its end each segment is
+    /// handed in.
+    init(agents names: [String], lag: Int64 = 0) {
+        agents = InProcessAgentWorld(names: names, lag: lag)
         let endpoints = names.indices.map { k in
             AgentEndpoint(host: "10.0.0.\(k + 1)", port: 7000, deviceID: DeviceID(bytes: Array(repeating: UInt8(k + 1), count: 32)))
         }
@@ -108,8 +109,8 @@ final class InProcessAgentWorld: LinkDialer {
 
     private let state: NIOLockedValueBox<State>
 
-    init(names: [String]) {
-        state = NIOLockedValueBox(State(agents: names.map { SimulatedAgent(name: $0, segmentNanoseconds: 1_000_000_000) },
+    init(names: [String], lag: Int64) {
+        state = NIOLockedValueBox(State(agents: names.map { SimulatedAgent(name: $0, segmentNanoseconds: 1_000_000_000, lagNanoseconds: lag) },
                                         reachable: names.map { _ in true }, links: names.map { _ in nil }))
     }
 

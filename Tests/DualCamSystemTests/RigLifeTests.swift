@@ -34,8 +34,8 @@ import Testing
         try statistic("framesCaptured", result).compactMap { $0 }
     }
 
-    static func connected(_ n: Int) async throws -> InProcessRig {
-        let rig = InProcessRig(agents: names(n))
+    static func connected(_ n: Int, lag: Int64 = 0) async throws -> InProcessRig {
+        let rig = InProcessRig(agents: names(n), lag: lag)
         let connecting = Task { try await rig.rig.connect() }
         _ = try await rig.drive(connecting, limit: 10 * second)
         return rig
@@ -93,6 +93,26 @@ import Testing
         #expect(frames.first == 120, "\(frames)")
         #expect(rig.notices.withLockedValue { $0 }.contains { $0.contains("guest-1") && $0.contains("warning") }, "\(rig.notices.withLockedValue { $0 })")
         Self.took(started, "rig of 2, an agent never back")
+    }
+
+    /// `--reconnect-grace 0` means "do not wait for an agent that is gone", not "stop
+    /// collecting at the stop": the last segments of connected agents, handed in a moment
+    /// after the stop, still arrive (they were dropped, 2 s of every camera, with nothing
+    /// listed missing). Moved here from SessionRecoveryTests: it is the take's logic.
+    @Test func aGraceOfZeroStillCollectsWhatConnectedAgentsHold() async throws {
+        let started = ContinuousClock.now
+        let rig = try await Self.connected(2, lag: 700_000_000)
+        let plan = rig.plan(seconds: 6) { $0.reconnectGraceSeconds = 0 }
+        let result = try await rig.drive(Task { [rig] in try await rig.rig.record(plan) })
+        #expect(try Self.framesCaptured(result) == [180, 180])
+        #expect(try Self.statistic("missingSegments", result, as: [Int].self) == [[], []])
+        let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: result.manifestFile))) as? [String: Any]
+        let composite = try #require(manifest?["composite"] as? [String: Any])
+        #expect(composite["ticks"] as? Int == 180 && composite["pairs"] as? Int == 180 && composite["noSignal"] as? Int == 0, "\(composite)")
+        for file in result.perCameraFiles + [result.combinedFile] {
+            #expect(try MediaProbe.probe(path: file).frameCount == 180, "\(file)")
+        }
+        Self.took(started, "rig of 2, a 6 s take with a grace of 0")
     }
 
     @Test func aStopInTheCountdownCancelsLeavingNoFolder() async throws {

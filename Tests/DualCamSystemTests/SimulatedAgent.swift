@@ -22,9 +22,14 @@ struct SimulatedAgent {
     var delivered = Set<Int>()
     var finishedSent = false
 
-    init(name: String, segmentNanoseconds: Int64) {
+    /// How long after its end a segment is handed in (a real agent's encoder and upload
+    /// take a moment), and so RecordingFinished after the stop.
+    let lagNanoseconds: Int64
+
+    init(name: String, segmentNanoseconds: Int64, lagNanoseconds: Int64 = 0) {
         self.name = name
         self.segmentNanoseconds = segmentNanoseconds
+        self.lagNanoseconds = lagNanoseconds
     }
 
     var stopped: Bool { stop != nil }
@@ -54,9 +59,10 @@ struct SimulatedAgent {
         return []
     }
 
-    /// Segments cut by `now` that the coordinator does not hold, then RecordingFinished once
-    /// the stop's segment is out.
-    mutating func due(now: Int64) throws -> [CoordinatorEvent] {
+    /// Segments cut by `now` (less the lag) that the coordinator does not hold, then
+    /// RecordingFinished once the stop's segment is out.
+    mutating func due(now at: Int64) throws -> [CoordinatorEvent] {
+        let now = at - lagNanoseconds
         guard let t0, !finishedSent else { return [] }
         let end = min(now, stop ?? .max)
         guard end > t0 else {
