@@ -169,7 +169,7 @@ struct ClockSimulation {
         advance(to: t)
         guard let estimate = estimator.estimate else { return nil }
         let local = clock.local(fromTrue: t)
-        return Check(trueNanoseconds: t, errorNanoseconds: estimate.shared(fromLocal: local) - (t + sharedBase),
+        return Check(trueNanoseconds: t, errorNanoseconds: estimate.shared(fromLocal: LocalInstant(nanoseconds: local)).nanoseconds - (t + sharedBase),
                      boundNanoseconds: estimate.errorBound(atLocal: local), state: estimate.state)
     }
 }

@@ -26,7 +26,7 @@ import Testing
                                      errorBoundNanoseconds: 500_000, state: .locked, samplesUsed: 10)
         let timeline = SessionTimeline(t0SharedNanoseconds: 12_000_000_000, rate: .fps30)
         let local: Int64 = 12_037_000_000 + 1_000_000_000
-        let p = timeline.presentationNanoseconds(shared: estimate.shared(fromLocal: local))
+        let p = timeline.presentationNanoseconds(shared: estimate.shared(fromLocal: LocalInstant(nanoseconds: local)).nanoseconds)
         #expect(p == 1_000_000_000 - 242_960)  // 80 ppm over the 3.037 s since the reference
     }
 }

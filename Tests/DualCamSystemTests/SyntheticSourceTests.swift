@@ -8,7 +8,7 @@ import Testing
 struct SyntheticSourceTests {
     static func frames(genlock: Bool, clock: AgentClock, count: Int) throws -> (t0: Int64, frames: [CapturedFrame]) {
         let t0 = MonotonicTime.now() + 50_000_000
-        var source = SyntheticSource(width: 128, height: 72, rate: .fps30, genlock: genlock, clock: clock, startShared: t0)
+        var source = SyntheticSource(width: 128, height: 72, rate: .fps30, genlock: genlock, clock: clock, startShared: SharedInstant(nanoseconds: t0))
         var frames: [CapturedFrame] = []
         for _ in 0..<count {
             frames.append(try #require(try source.next(stopLocalNanoseconds: { Int64?.none })))
@@ -52,7 +52,7 @@ struct SyntheticSourceTests {
         var settings = RecordingSettings(width: 640, height: 360)
         settings.patternIdentity = PatternIdentity(name: "node-7", role: "guest")
         var source = try SourceFactory.make(settings: settings, clock: AgentClock(standaloneWith: .none),
-                                            gridFromShared: MonotonicTime.now() + 50_000_000)
+                                            gridFromShared: SharedInstant(nanoseconds: MonotonicTime.now() + 50_000_000))
         #expect(source.description.hasSuffix("labelled node-7 (guest)"))
         let frame = try #require(try source.next(stopLocalNanoseconds: { Int64?.none }))
         guard case .picture(let picture) = frame.payload else { throw SourceTestError.notAPicture }

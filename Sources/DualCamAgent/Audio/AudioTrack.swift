@@ -30,7 +30,7 @@ final class AudioTrack: Sendable {
     private let done = DispatchSemaphore(value: 0)
     private let handoff: Handoff
     private let clock: AgentClock
-    private let t0Shared: Int64
+    private let t0Shared: SharedInstant
     /// The sample position (from T0) the track starts at: 0, or later after a restart.
     private let startPosition: Int64
 
@@ -40,7 +40,7 @@ final class AudioTrack: Sendable {
         var error: String?
         var sourceDescription = ""
         /// Samples at or after this shared instant are not recorded.
-        var stopShared: Int64?
+        var stopShared: SharedInstant?
         /// Periods whose timestamps were set aside as late (see AudioDriftCorrector).
         var lateStamps = 0
         var overruns = 0
@@ -49,7 +49,7 @@ final class AudioTrack: Sendable {
     /// `startShared` is where recording begins (T0, or the rejoin instant).
     private let stats: PipelineStats
 
-    init(settings: AudioSettings, clock: AgentClock, t0Shared: Int64, startShared: Int64, stats: PipelineStats) throws {
+    init(settings: AudioSettings, clock: AgentClock, t0Shared: SharedInstant, startShared: SharedInstant, stats: PipelineStats) throws {
         self.settings = settings
         self.stats = stats
         self.clock = clock
@@ -67,7 +67,7 @@ final class AudioTrack: Sendable {
         let source: any AudioSource
         // A simulated card starts a period early, so that its first one covers T0.
         let lead = Int64(SyntheticAudioSource.periodFrames) * 1_000_000_000 / rate
-        let startLocal = clock.estimate?.local(fromShared: startShared - lead) ?? clock.localNow()
+        let startLocal = (clock.estimate?.local(fromShared: startShared - lead) ?? clock.now).nanoseconds
         switch settings.source {
         case .none, .synthetic:
             source = SyntheticAudioSource(sampleRate: settings.sampleRate, channels: settings.channels,
@@ -96,14 +96,14 @@ final class AudioTrack: Sendable {
 
     /// Ends the track at `instant` (the earliest one asked for wins): the session's stop,
     /// or where the pictures ended when they ended otherwise.
-    func stop(atShared instant: Int64) {
+    func stop(atShared instant: SharedInstant) {
         state.withLockedValue { s in
             if let current = s.stopShared, current <= instant { return }
             s.stopShared = instant
         }
     }
 
-    private var stopShared: Int64? { state.withLockedValue { $0.stopShared } }
+    private var stopShared: SharedInstant? { state.withLockedValue { $0.stopShared } }
 
     /// Packets ready whose pts is before `pts`, in order within each stream.
     func take(before pts: Int64) -> [AudioPacket] {
@@ -133,19 +133,19 @@ final class AudioTrack: Sendable {
         let resampler = try AudioResampler(inputRate: source.sampleRate, outputRate: rate, channels: channels)
         // The corrector's sample 0 is the track's first position, whatever T0 was.
         let gridStart = t0Shared + startPosition * 1_000_000_000 / Int64(rate)
-        var corrector = AudioDriftCorrector(inputRate: source.sampleRate, outputRate: rate, t0SharedNanoseconds: gridStart)
+        var corrector = AudioDriftCorrector(inputRate: source.sampleRate, outputRate: rate, t0SharedNanoseconds: gridStart.nanoseconds)
         let gain = AudioLevelMeter.factor(gainDB: settings.gainDB)
         while true {
             var chunk = try source.next()
             guard let estimate = clock.estimate else { continue }
-            let shared = estimate.shared(fromLocal: chunk.localFirstSampleNanoseconds)
+            let shared = estimate.shared(fromLocal: LocalInstant(nanoseconds: chunk.localFirstSampleNanoseconds))
             let count = chunk.samples.count / channels
             let endShared = shared + Int64(count) * 1_000_000_000 / Int64(source.sampleRate)
             if endShared <= gridStart { continue }
             if let stop = stopShared, shared >= stop { break }
             if gain != 1 { for i in chunk.samples.indices { chunk.samples[i] = max(-1, min(1, chunk.samples[i] * gain)) } }
             stats.meterAudio(chunk.samples)
-            let plan = corrector.plan(inputSamples: count, firstSampleSharedNanoseconds: shared,
+            let plan = corrector.plan(inputSamples: count, firstSampleSharedNanoseconds: shared.nanoseconds,
                                       discontinuity: chunk.discontinuity)
             let overruns = source.overruns
             state.withLockedValue {

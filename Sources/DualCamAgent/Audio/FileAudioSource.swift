@@ -28,13 +28,13 @@ struct FileAudioSource: AudioSource {
     private var endLogged = false
 
     /// `t0Shared`: the take's T0, where the file's first sample goes.
-    init(path: String, settings: AudioSettings, clock: AgentClock, startLocalNanoseconds: Int64, t0Shared: Int64) throws {
+    init(path: String, settings: AudioSettings, clock: AgentClock, startLocalNanoseconds: Int64, t0Shared: SharedInstant) throws {
         self.path = path
         channels = settings.channels
         reader = try SoundFileReader(path: path, sampleRate: settings.sampleRate, channels: settings.channels)
         card = SimulatedSoundCard(sampleRate: settings.sampleRate, ratePPM: settings.simulatedRatePPM, clock: clock,
                                   startLocalNanoseconds: startLocalNanoseconds)
-        let t0Local = clock.estimate?.local(fromShared: t0Shared) ?? clock.localNow()
+        let t0Local = (clock.estimate?.local(fromShared: t0Shared) ?? clock.now).nanoseconds
         startTrue = clock.simulatedError.trueTime(fromLocal: t0Local)
     }
 

@@ -64,8 +64,9 @@ final class PiSyncSender: Sendable {
         let before = clock.source.now
         let wall = MonotonicTime.wallNanoseconds()
         let after = clock.source.now
-        let local = clock.simulatedError.local(fromTrue: before + (after - before) / 2)
-        let shared = clock.estimate?.shared(fromLocal: local) ?? local
+        let local = LocalInstant(nanoseconds: clock.simulatedError.local(fromTrue: before + (after - before) / 2))
+        // Before any estimate the grid is the node's own clock's (see above).
+        let shared = (clock.estimate?.shared(fromLocal: local) ?? SharedInstant(unsynchronised: local)).nanoseconds
         return feeder.packet(nowShared: shared, wallMinusSharedNanoseconds: wall - shared)
     }
 }

@@ -32,21 +32,21 @@ public struct PresetSwitchRecord: Sendable, Equatable {
 /// work that must not occupy Swift's cooperative pool, and a camera is paced by its own
 /// clock, not by tasks. Every finished (fsynced) segment is handed to `onSegment`.
 final class RecordingPipeline: Sendable {
-    private let stopShared = NIOLockedValueBox<Int64?>(nil)
+    private let stopShared = NIOLockedValueBox<SharedInstant?>(nil)
     /// The sound track, once the recording has one.
     private let audio = NIOLockedValueBox<AudioTrack?>(nil)
     private let settings: RecordingSettings
     private let clock: AgentClock
     private let spool: SegmentSpool
     private let sessionID: String
-    private let t0Shared: Int64
+    private let t0Shared: SharedInstant
     private let onSegment: @Sendable (SpooledSegment) -> Void
     private let onFinish: @Sendable (RecordingSummary) -> Void
     let stats = PipelineStats()
     static let startTolerance: Int64 = 1_000_000
 
     init(sessionID: String, settings: RecordingSettings, clock: AgentClock, spool: SegmentSpool,
-         t0Shared: Int64, stopShared: Int64?,
+         t0Shared: SharedInstant, stopShared: SharedInstant?,
          onSegment: @escaping @Sendable (SpooledSegment) -> Void,
          onFinish: @escaping @Sendable (RecordingSummary) -> Void) {
         self.sessionID = sessionID
@@ -77,7 +77,7 @@ final class RecordingPipeline: Sendable {
     }
 
     /// Frames at or after this shared instant are not recorded.
-    func stop(atShared instant: Int64) {
+    func stop(atShared instant: SharedInstant) {
         stopShared.withLockedValue { current in
             if let c = current, c <= instant { return }
             current = instant
@@ -103,7 +103,7 @@ final class RecordingPipeline: Sendable {
             var sourceStart = t0Shared
             if rejoining, let estimate = clock.estimate {
                 // Frames missed while the agent was down are a gap, not drops.
-                sourceStart = max(t0Shared, estimate.shared(fromLocal: clock.localNow()))
+                sourceStart = max(t0Shared, estimate.shared(fromLocal: clock.now))
                 summary.notes.append("rejoined the recording at \(Double(sourceStart - t0Shared) / 1e9) s after a restart")
             }
             let source = try prepared ?? PreparedSource(settings: settings, clock: clock)
@@ -139,7 +139,7 @@ final class RecordingPipeline: Sendable {
             while let frame = try queue.pop() {
                 summary.framesDropped += frame.droppedBefore
                 guard let estimate = clock.estimate else { throw SpoolError("clock not synchronised") }
-                guard let pts = Self.sessionTime(estimate.shared(fromLocal: frame.localCaptureNanoseconds) - t0Shared,
+                guard let pts = Self.sessionTime(estimate.shared(fromLocal: LocalInstant(nanoseconds: frame.localCaptureNanoseconds)) - t0Shared,
                                                  onTheGrid: startsOnTheGrid) else { continue }
                 let slot = segments.slot(ofPts: pts)
                 var forceKey = slot != lastSlot
@@ -158,7 +158,7 @@ final class RecordingPipeline: Sendable {
                 if let parameters = maker.parameters { try segments.store(packets, parameters: parameters) }
                 summary.framesCaptured += 1
                 if summary.firstFrameStoredAfterT0Nanoseconds == nil {
-                    summary.firstFrameStoredAfterT0Nanoseconds = estimate.shared(fromLocal: clock.localNow()) - t0Shared
+                    summary.firstFrameStoredAfterT0Nanoseconds = estimate.shared(fromLocal: clock.now) - t0Shared
                 }
                 let latency = clock.localNow() - frame.localCaptureNanoseconds
                 stats.update {
@@ -188,7 +188,7 @@ final class RecordingPipeline: Sendable {
             prepared?.close()
             if let track = audio.withLockedValue({ $0 }) {
                 // The pictures failed; the sound recorded so far is kept with them.
-                track.stop(atShared: Int64.min)
+                track.stop(atShared: SharedInstant(nanoseconds: .min))
                 try? segments.storeAudio(track.finish().packets)
             }
             if case .stdin = settings.source { PipeInput.stopListening() }
@@ -242,12 +242,12 @@ final class RecordingPipeline: Sendable {
     func stopNow() {
         // Without an estimate no frame has been recorded: the pipeline fails on its own.
         guard let estimate = clock.estimate else { return }
-        stop(atShared: estimate.shared(fromLocal: clock.localNow()))
+        stop(atShared: estimate.shared(fromLocal: clock.now))
     }
 
     private func stopLocal() -> Int64? {
         guard let stop = stopShared.withLockedValue({ $0 }), let estimate = clock.estimate else { return nil }
-        return estimate.local(fromShared: stop)
+        return estimate.local(fromShared: stop).nanoseconds
     }
 }
 
@@ -261,7 +261,7 @@ enum SourceFactory {
     /// `gridFromShared`: the shared instant from which a synthetic source's frames are
     /// counted (nil: from now). The genlocked grid is absolute, so this only decides
     /// which frame is the first.
-    static func make(settings: RecordingSettings, clock: AgentClock, gridFromShared: Int64?) throws -> any FrameSource {
+    static func make(settings: RecordingSettings, clock: AgentClock, gridFromShared: SharedInstant?) throws -> any FrameSource {
         switch settings.source {
         case .synthetic:
             return SyntheticSource(width: settings.width, height: settings.height, rate: settings.rate,

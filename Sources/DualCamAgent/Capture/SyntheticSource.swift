@@ -24,7 +24,7 @@ struct SyntheticSource: FrameSource {
     /// `identity`: the node's name and role, drawn beside the grid (nil: no label).
     /// `freeRunPhase`: free-running, its frames start this far after a frame of the shared
     /// grid (nil: an arbitrary phase; without a clock estimate, too).
-    init(width: Int, height: Int, rate: FrameRate, genlock: Bool, clock: AgentClock, startShared: Int64?,
+    init(width: Int, height: Int, rate: FrameRate, genlock: Bool, clock: AgentClock, startShared: SharedInstant?,
          identity: PatternIdentity? = nil, freeRunPhase: Int64? = nil, crystalPPM: Double = 0, phaseLock: Bool = false) {
         self.width = width
         self.height = height
@@ -38,15 +38,15 @@ struct SyntheticSource: FrameSource {
                                     limit: RecordingPipeline.pacedQueueCapacity(width: width, height: height, rate: rate) + 2)
         // The frame nearest T0 is the first: a clock estimate a few µs off must not
         // decide whether a session starts with frame 0 or frame 1.
-        let localNow = clock.localNow()
-        let t0Shared = startShared ?? clock.estimate?.shared(fromLocal: localNow) ?? localNow
-        self.nextSharedFrame = GenlockGrid(rate: rate).frameIndex(atOrAfter: t0Shared - rate.periodNanoseconds / 2)
-        let t0Local = clock.estimate?.local(fromShared: t0Shared) ?? localNow
+        let localNow = clock.now
+        let t0Shared = startShared ?? clock.estimate?.shared(fromLocal: localNow) ?? SharedInstant(unsynchronised: localNow)
+        self.nextSharedFrame = GenlockGrid(rate: rate).frameIndex(atOrAfter: t0Shared.nanoseconds - rate.periodNanoseconds / 2)
+        let t0Local = (clock.estimate?.local(fromShared: t0Shared) ?? localNow).nanoseconds
         // A free-running camera starts at an arbitrary phase of its own period.
         let firstLocal: Int64
         if let phase = freeRunPhase, let estimate = clock.estimate {
-            let grid = rate.instant(ofFrame: rate.firstFrame(atOrAfter: t0Shared))
-            firstLocal = estimate.local(fromShared: grid + phase % rate.periodNanoseconds)
+            let grid = SharedInstant(nanoseconds: rate.instant(ofFrame: rate.firstFrame(atOrAfter: t0Shared.nanoseconds)))
+            firstLocal = estimate.local(fromShared: grid + phase % rate.periodNanoseconds).nanoseconds
         } else {
             firstLocal = t0Local + (t0Local &* 2_654_435_761 & 0x7fff_ffff) % rate.periodNanoseconds
         }
@@ -75,7 +75,7 @@ struct SyntheticSource: FrameSource {
         while true {
             let local: Int64
             if genlock, let estimate = clock.estimate {
-                local = estimate.local(fromShared: rate.instant(ofFrame: nextSharedFrame))
+                local = estimate.local(fromShared: SharedInstant(nanoseconds: rate.instant(ofFrame: nextSharedFrame))).nanoseconds
             } else {
                 local = sensor.nextLocal
             }
@@ -106,6 +106,6 @@ struct SyntheticSource: FrameSource {
 
     private mutating func advance(capturedLocal local: Int64) {
         nextSharedFrame += 1
-        if !genlock { sensor.captured(local: local, shared: clock.estimate?.shared(fromLocal: local)) }
+        if !genlock { sensor.captured(local: local, shared: clock.estimate?.shared(fromLocal: LocalInstant(nanoseconds: local)).nanoseconds) }
     }
 }

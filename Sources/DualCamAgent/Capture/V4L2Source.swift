@@ -51,8 +51,8 @@ struct V4L2Source: FrameSource {
             let error = clock.simulatedError
             startAlignment = try capture.startAligned(
                 StartAlignment(rate: capture.format.rate ?? rate),
-                toGrid: { estimate.shared(fromLocal: error.local(fromTrue: $0)) },
-                fromGrid: { error.trueTime(fromLocal: estimate.local(fromShared: $0)) },
+                toGrid: { estimate.shared(fromLocal: LocalInstant(nanoseconds: error.local(fromTrue: $0))).nanoseconds },
+                fromGrid: { error.trueTime(fromLocal: estimate.local(fromShared: SharedInstant(nanoseconds: $0)).nanoseconds) },
                 timeoutMilliseconds: Self.stallMilliseconds)
         } else {
             startAlignment = nil

@@ -65,8 +65,11 @@ public struct LocalRecorder: Sendable {
         let lead: Int64 = if case .stdin = settings.source { 0 } else { 500_000_000 }
         // The synthetic pattern's T0 is on its frame grid, so its first frame falls
         // exactly at T0; other sources' frames fall where their clocks put them.
-        var t0 = clock.localNow() + lead
-        if settings.source == .synthetic { t0 = settings.rate.instant(ofFrame: settings.rate.firstFrame(atOrAfter: t0)) }
+        // A lone node's own clock is its take's clock (`AgentClock(standaloneWith:)`).
+        var t0 = SharedInstant(unsynchronised: clock.now + lead)
+        if settings.source == .synthetic {
+            t0 = SharedInstant(nanoseconds: settings.rate.instant(ofFrame: settings.rate.firstFrame(atOrAfter: t0.nanoseconds)))
+        }
         let stop = durationSeconds.map { t0 + Int64($0 * 1e9) }
         let finished = AsyncStream.makeStream(of: RecordingSummary.self)
         let pipeline = RecordingPipeline(
@@ -84,7 +87,7 @@ public struct LocalRecorder: Sendable {
         let stopper = Task {
             for await _ in stopRequested {
                 logger.notice("stopping: finishing the current segment")
-                pipeline.stop(atShared: clock.localNow())
+                pipeline.stop(atShared: SharedInstant(unsynchronised: clock.now))
                 break
             }
         }

@@ -34,6 +34,9 @@ public final class AgentClock: Sendable {
     /// The agent's local clock: what every part of the agent uses, except DCTC codes.
     public func localNow() -> Int64 { simulatedError.local(fromTrue: source.now) }
 
+    /// The same reading, typed: what meets the shared clock only through `estimate`.
+    public var now: LocalInstant { LocalInstant(nanoseconds: localNow()) }
+
     /// The local clock's reading `nanoseconds` ago: where a kernel stamp, given as an age,
     /// falls on it.
     public func localNow(ago nanoseconds: Int64) -> Int64 {

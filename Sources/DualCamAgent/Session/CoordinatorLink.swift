@@ -109,12 +109,14 @@ final class CoordinatorLink: Sendable {
             guard connection.isDrained else { return false }
             var frame = Dualcam_V1_PreviewFrame()
             frame.index = picture.index
-            frame.captureSharedNs = clock.estimate?.shared(fromLocal: picture.localCapture) ?? picture.localCapture
+            // Before the clock locks, the preview's stamps are the node's own clock's.
+            let captured = LocalInstant(nanoseconds: picture.localCapture)
+            frame.captureSharedNs = (clock.estimate?.shared(fromLocal: captured) ?? SharedInstant(unsynchronised: captured)).nanoseconds
             frame.keyframe = picture.keyframe
             frame.width = UInt32(picture.width)
             frame.height = UInt32(picture.height)
             frame.h264 = Data(picture.h264)
-            frame.sentSharedNs = clock.estimate?.shared(fromLocal: clock.localNow()) ?? 0
+            frame.sentSharedNs = clock.estimate?.shared(fromLocal: clock.now).nanoseconds ?? 0
             return (try? connection.send(.previewFrame(frame))) != nil
         }, onError: { [logger] in logger.error("preview: \($0)") })
     }
@@ -138,7 +140,7 @@ final class CoordinatorLink: Sendable {
             tasks.spawn { try await self.start(start, c) }
         case .stop(let stop):
             if let pipeline = registry.pipeline(stop.sessionID) {
-                pipeline.stop(atShared: stop.stopSharedNs)
+                pipeline.stop(atShared: SharedInstant(nanoseconds: stop.stopSharedNs))
             } else if !registry.knows(stop.sessionID) {
                 // Cancelled before StartAt: nothing was recorded.
                 prepared.discard(stop.sessionID)
@@ -237,7 +239,7 @@ final class CoordinatorLink: Sendable {
         held.drives(start.sessionID)
         // How long before T0 the StartAt came: with the first frame's delay after T0, the
         // time from StartAt to the first recorded frame (logged at the end).
-        let leadNanoseconds = clock.estimate.map { start.t0SharedNs - $0.shared(fromLocal: clock.localNow()) }
+        let leadNanoseconds = clock.estimate.map { SharedInstant(nanoseconds: start.t0SharedNs) - $0.shared(fromLocal: clock.now) }
         startLeads.withLockedValue { $0[start.sessionID] = leadNanoseconds }
         guard let session = prepared.take(start.sessionID) else {
             // StartAt is allowed only after our Ready, so the prepared session is there
@@ -257,8 +259,8 @@ final class CoordinatorLink: Sendable {
         }
         let pipeline = registry.makePipeline(
             sessionID: start.sessionID, settings: settings, clock: clock,
-            spool: SegmentSpool(root: options.spoolDirectory), t0Shared: start.t0SharedNs,
-            stopShared: start.stopSharedNs > 0 ? start.stopSharedNs : nil)
+            spool: SegmentSpool(root: options.spoolDirectory), t0Shared: SharedInstant(nanoseconds: start.t0SharedNs),
+            stopShared: start.stopSharedNs > 0 ? SharedInstant(nanoseconds: start.stopSharedNs) : nil)
         pipeline.start(with: session)
         logger.info("recording \(start.sessionID) from shared t0=\(start.t0SharedNs) (\(settings.source))")
         // Held already: what a previous connection had acknowledged (a session rejoined

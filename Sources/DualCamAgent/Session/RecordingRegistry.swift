@@ -1,3 +1,4 @@
+import DualCamCore
 import NIOConcurrencyHelpers
 
 /// The agent's recordings by session, kept apart from the connections that started them:
@@ -18,7 +19,7 @@ final class RecordingRegistry: Sendable {
     /// A pipeline for `sessionID`, not yet started, whose segments and end are routed
     /// through the registry.
     func makePipeline(sessionID: String, settings: RecordingSettings, clock: AgentClock, spool: SegmentSpool,
-                      t0Shared: Int64, stopShared: Int64?) -> RecordingPipeline {
+                      t0Shared: SharedInstant, stopShared: SharedInstant?) -> RecordingPipeline {
         let pipeline = RecordingPipeline(
             sessionID: sessionID, settings: settings, clock: clock, spool: spool, t0Shared: t0Shared, stopShared: stopShared,
             onSegment: { [self] segment in

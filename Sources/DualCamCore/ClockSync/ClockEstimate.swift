@@ -27,17 +27,18 @@ public struct ClockEstimate: Sendable, Hashable {
     }
 
     /// Maps a local clock reading (e.g. a V4L2 buffer timestamp) to the shared clock.
-    public func shared(fromLocal local: Int64) -> Int64 {
+    public func shared(fromLocal instant: LocalInstant) -> SharedInstant {
+        let local = instant.nanoseconds
         let elapsed = Double(local &- referenceLocalNanoseconds)
         let correction = offsetNanoseconds + rate * elapsed
-        return local &+ Int64(correction.rounded())
+        return SharedInstant(nanoseconds: local &+ Int64(correction.rounded()))
     }
 
     /// Maps a shared instant (e.g. a scheduled frame) to the local clock to wait for.
-    public func local(fromShared shared: Int64) -> Int64 {
+    public func local(fromShared instant: SharedInstant) -> LocalInstant {
         // shared = ref + e + offset + rate*e, with e = local − ref.
-        let elapsed = (Double(shared &- referenceLocalNanoseconds) - offsetNanoseconds) / (1 + rate)
-        return referenceLocalNanoseconds &+ Int64(elapsed.rounded())
+        let elapsed = (Double(instant.nanoseconds &- referenceLocalNanoseconds) - offsetNanoseconds) / (1 + rate)
+        return LocalInstant(nanoseconds: referenceLocalNanoseconds &+ Int64(elapsed.rounded()))
     }
 
     /// The error bound at another local instant: it widens with distance from the reference

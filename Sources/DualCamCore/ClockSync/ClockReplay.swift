@@ -93,7 +93,7 @@ public struct ClockReplay: Sendable {
             figures.checks += 1
             figures.bounds.add(bound)
             guard sameClock else { continue }
-            let error = estimate.shared(fromLocal: at) &- at
+            let error = estimate.shared(fromLocal: LocalInstant(nanoseconds: at)).nanoseconds &- at
             figures.errors.add(error)
             figures.signedErrorSum += Double(error)
             if error.magnitude > UInt64(max(bound, 0)) { figures.boundBelowError += 1 }
