@@ -65,14 +65,17 @@ final class InProcessRig: Sendable {
     }
 
     /// Steps until `task` ends (its files are written in real time, off the loop: time is
-    /// not moved while the take finalises), at most `limit` of simulated time.
+    /// not moved while the take finalises), at most `limit` of simulated time; waiting for
+    /// the files gives up a minute of real time after the drive began.
     func drive<T: Sendable>(_ task: Task<T, any Error>, limit: Int64 = 120_000_000_000) async throws -> T {
         let done = NIOLockedValueBox(false)
         let watcher = Task { _ = try? await task.value; done.withLockedValue { $0 = true } }
         defer { watcher.cancel() }
         let end = clock.now + limit
+        let began = ContinuousClock.now
         while !done.withLockedValue({ $0 }) {
             if await rig.snapshot().take?.phase == .finalising {
+                guard ContinuousClock.now - began < .seconds(60) else { throw RigTestTimeout(seconds: 60, files: true) }
                 try await Task.sleep(nanoseconds: 2_000_000)
                 continue
             }
@@ -91,7 +94,11 @@ final class InProcessRig: Sendable {
 
 struct RigTestTimeout: Error, CustomStringConvertible {
     let seconds: Double
-    var description: String { "nothing ended within \(seconds) s of simulated time" }
+    /// The take's files were not finished in that much real time.
+    var files = false
+    var description: String {
+        files ? "the take's files were not finished within \(seconds) s" : "nothing ended within \(seconds) s of simulated time"
+    }
 }
 
 /// The agents behind an `InProcessRig`'s links, and the network between them and the rig:
