@@ -187,7 +187,7 @@ enum CommandSupport {
         return (w, h)
     }
 
-    static func report(_ result: SessionResult) {
+    static func report(_ result: TakeResult) {
         say("Session folder: \(result.sessionDirectory)")
         for file in result.perCameraFiles { say(file) }
         say(result.combinedFile)
@@ -272,7 +272,7 @@ struct Demo: AsyncParsableCommand {
             options.crystalPPMs = ppms.compactMap { $0 }
         }
         options.phaseLock = !clockSync.noPhaseLock
-        var streamPlan = SessionPlan(agents: [], outputDirectory: "", durationSeconds: nil)
+        var streamPlan = TakePlan(agents: [], outputDirectory: "", durationSeconds: nil)
         (streamPlan.width, streamPlan.height) = (w, h)
         try streaming.apply(to: &streamPlan, config: nil, progress: { Console.error($0) })
         (options.streams, options.streamMaxBitrate, options.streamSize) = (streamPlan.streams, streamPlan.streamMaxBitrate, streamPlan.streamSize)

@@ -38,8 +38,8 @@ struct TakeOptions: ParsableArguments {
     /// The plan for `agents`, every option checked before anything slow happens; the
     /// defaults taken from the config file are said through `progress`.
     func plan(agents: [AgentEndpoint], outputDirectory: String, duration: Double?, config: CoordinatorConfig = CoordinatorConfig(),
-              progress: (String) -> Void = { _ in }) throws -> SessionPlan {
-        var plan = SessionPlan(agents: agents, outputDirectory: outputDirectory, durationSeconds: duration)
+              progress: (String) -> Void = { _ in }) throws -> TakePlan {
+        var plan = TakePlan(agents: agents, outputDirectory: outputDirectory, durationSeconds: duration)
         do { try QualityPreset.parse(preset).apply(to: &plan) } catch { throw ValidationError("\(error)") }
         (plan.fitsSizeToCameras, plan.fitsRateToCameras) = (size == nil, fps == nil)
         if let size { (plan.width, plan.height) = try CommandSupport.parseSize(size) }
@@ -157,7 +157,7 @@ struct Start: AsyncParsableCommand {
             }
             TerminalClient(rig: rig).attach(keys: true, takesInterrupts: true)
         }
-        for unfinished in SessionResumer.unfinished(in: outputDirectory, warn: progress) {
+        for unfinished in TakeResumer.unfinished(in: outputDirectory, warn: progress) {
             let id = (unfinished as NSString).lastPathComponent
             let question = "take \(id) was not finished (in \(unfinished)): its agents may still be recording it, and they take no "
                 + "other take until it ends. Finish it now (stop it and collect its files)?"
@@ -172,7 +172,7 @@ struct Start: AsyncParsableCommand {
                          + "(no terminal to ask; `resume \(id)` would do the same)")
             }
             do {
-                try await CommandSupport.finish(SessionResumer(sessionDirectory: unfinished, identity: identity, logger: logger,
+                try await CommandSupport.finish(TakeResumer(sessionDirectory: unfinished, identity: identity, logger: logger,
                                                                reconnectGraceSeconds: take.reconnectGrace, progress: progress),
                                                 attach: terminal)
             } catch {
@@ -188,7 +188,7 @@ struct Start: AsyncParsableCommand {
         progress("connecting to " + plan.agents.map { "\($0.host):\($0.port)" }.joined(separator: ", ") + "…")
         do {
             let confirm = leftOutCheck(selection: selection, outputDirectory: outputDirectory, progress: progress)
-            let result = try await SessionRecorder(plan: plan, identity: identity, logger: logger, progress: progress)
+            let result = try await TakeRecorder(plan: plan, identity: identity, logger: logger, progress: progress)
                 .run(confirm: confirm, attach: terminal)
             KeyReader.restoreTerminal()
             CommandSupport.report(result)
@@ -258,7 +258,7 @@ struct Resume: AsyncParsableCommand {
             let asPath = URL(fileURLWithPath: session).standardizedFileURL.path
             directory = FileManager.default.fileExists(atPath: asPath + "/session.json") ? asPath : outputDirectory + "/" + session
         } else {
-            guard let newest = SessionResumer.unfinished(in: outputDirectory).last else {
+            guard let newest = TakeResumer.unfinished(in: outputDirectory).last else {
                 throw ValidationError("no unfinished session in \(outputDirectory); name one, or pass --out")
             }
             directory = newest
@@ -271,7 +271,7 @@ struct Resume: AsyncParsableCommand {
             return
         }
         let identity = try DeviceIdentity.loadOrCreate(in: state.directory, commonName: "dualcam-coordinator")
-        try await CommandSupport.finish(SessionResumer(sessionDirectory: directory, identity: identity, logger: logger,
+        try await CommandSupport.finish(TakeResumer(sessionDirectory: directory, identity: identity, logger: logger,
                                                        reconnectGraceSeconds: reconnectGrace, without: without,
                                                        progress: progress), attach: { rig in
             TerminalClient(rig: rig).attach(keys: true, takesInterrupts: true)
@@ -283,7 +283,7 @@ struct Resume: AsyncParsableCommand {
 extension CommandSupport {
     /// Finishes an unfinished session; one cancelled during its countdown is only stopped
     /// on its agents and removed, which is its end too (a later `start` goes on).
-    static func finish(_ resumer: SessionResumer, attach: @escaping @Sendable (Rig) async -> Void) async throws {
+    static func finish(_ resumer: TakeResumer, attach: @escaping @Sendable (Rig) async -> Void) async throws {
         do {
             report(try await resumer.run(attach: attach))
         } catch let cancelled as TakeCancelled {
@@ -325,7 +325,7 @@ struct StreamOptions: ParsableArguments {
     }
 
     /// The take's destinations: the flags, else the config file's.
-    func apply(to plan: inout SessionPlan, config: CoordinatorConfig?, progress: (String) -> Void) throws {
+    func apply(to plan: inout TakePlan, config: CoordinatorConfig?, progress: (String) -> Void) throws {
         do {
             plan.streams = try stream.map { try StreamDestination($0) }
             if plan.streams.isEmpty, let config {

@@ -27,7 +27,7 @@ struct StudioOptions: ParsableArguments {
     }
 
     /// Serves the studio for `rig` until the task is cancelled, printing where to open it.
-    func serve(rig: Rig, plan: SessionPlan, logger: Logger) async throws {
+    func serve(rig: Rig, plan: TakePlan, logger: Logger) async throws {
         let (host, port) = try address()
         let needsToken = !Studio.isLoopback(host)
         let https = self.https

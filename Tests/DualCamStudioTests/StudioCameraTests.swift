@@ -43,7 +43,7 @@ import Testing
                       identity: coordinator, logger: quiet)
         let loop = Task { await rig.run() }
         try await rig.connect(timeoutSeconds: 20)
-        let plan = SessionPlan(agents: [], outputDirectory: state, durationSeconds: nil)
+        let plan = TakePlan(agents: [], outputDirectory: state, durationSeconds: nil)
         let studio = Studio(rig: rig, plan: plan, host: "127.0.0.1", port: 0, logger: quiet)
         let (studioPorts, studioPort) = AsyncStream.makeStream(of: Int.self)
         let serving = Task { try await studio.run(onListening: { studioPort.yield($0) }) }

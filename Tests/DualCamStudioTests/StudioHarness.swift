@@ -23,7 +23,7 @@ struct StudioHarness {
         let logger = Logger(label: "studio-test") { _ in log }
         let rig = Rig(agents: [], identity: identity, logger: Logger(label: "test"))
         Task { await rig.run() }
-        let plan = SessionPlan(agents: [], outputDirectory: outputDirectory, durationSeconds: nil)
+        let plan = TakePlan(agents: [], outputDirectory: outputDirectory, durationSeconds: nil)
         let studio = Studio(rig: rig, plan: plan, host: host, port: 0, limits: limits, logger: logger)
         let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
         let task = Task { try await studio.run(onListening: { portSink.yield($0) }) }

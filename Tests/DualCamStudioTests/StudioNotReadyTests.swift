@@ -18,7 +18,7 @@ struct StudioNotReadyTests {
         let reason = "camera /dev/video9 is missing: plug it in, or set `device =` in agent.conf"
         var snapshot = RigSnapshot()
         snapshot.agents = [agent("host", problem: reason), agent("guest", problem: nil)]
-        let plan = StudioPlan(base: SessionPlan(agents: [], outputDirectory: "/tmp", durationSeconds: nil))
+        let plan = StudioPlan(base: TakePlan(agents: [], outputDirectory: "/tmp", durationSeconds: nil))
         let state = StudioState(snapshot: snapshot, plan: plan, csrf: "x", codec: { _ in nil }, preview: PreviewHub.Settings())
         let json = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(state)) as? [String: Any])
         let agents = try #require(json["agents"] as? [[String: Any]])

@@ -27,7 +27,7 @@ import FoundationNetworking
         let identity = try DeviceIdentity.generate(commonName: "studio-test")
         let rig = Rig(agents: [], identity: identity, logger: Logger(label: "test"))
         let loop = Task { await rig.run() }
-        let plan = SessionPlan(agents: [], outputDirectory: NSTemporaryDirectory(), durationSeconds: nil)
+        let plan = TakePlan(agents: [], outputDirectory: NSTemporaryDirectory(), durationSeconds: nil)
         let studio = Studio(rig: rig, plan: plan, host: host, port: 0, logger: Logger(label: "studio-test"))
         let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
         let task = Task { try await studio.run(onListening: { portSink.yield($0) }) }

@@ -7,7 +7,7 @@ import Testing
 /// become the same `CommandRequest`, and `rigCommand` gives the same `RigCommand` or the
 /// same refusal for either.
 @Suite struct CommandRequestTests {
-    static let context = CommandContext(plan: SessionPlan(agents: [], outputDirectory: "/tmp", durationSeconds: nil), layout: LayoutSpec(kind: .pip),
+    static let context = CommandContext(plan: TakePlan(agents: [], outputDirectory: "/tmp", durationSeconds: nil), layout: LayoutSpec(kind: .pip),
                                          filter: FilterSetting(kind: .vivid, intensity: 40), stopReason: "test")
 
     static func json(_ text: String) throws -> CommandRequest {
@@ -83,7 +83,7 @@ import Testing
             Issue.record("End live did not decode"); return
         }
         // Before a take, on a rig without --stream: refused saying what to give.
-        #expect(throws: RigError.self) { try SessionPlan(agents: [], outputDirectory: "", durationSeconds: nil).applying(.live(true), cameras: 2) }
+        #expect(throws: RigError.self) { try TakePlan(agents: [], outputDirectory: "", durationSeconds: nil).applying(.live(true), cameras: 2) }
         #expect(refusal(#"{"command":"layout"}"#)?.description.hasPrefix("layout needs") == true)
         #expect(refusal(#"{"command":"layout","layout":"diagonal"}"#)?.field == .layout)
         #expect(refusal(#"{"command":"filter"}"#)?.description.hasPrefix("filter needs") == true)

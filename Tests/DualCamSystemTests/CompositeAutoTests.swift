@@ -8,8 +8,8 @@ import Testing
 /// stepped to a faster preset at a keyframe when the composite lags, with a file whose
 /// every frame decodes across the switch.
 @Suite(.serialized) struct CompositeAutoTests {
-    func plan(width: Int = 640, height: Int = 360) -> SessionPlan {
-        var plan = SessionPlan(agents: [], outputDirectory: "/tmp", durationSeconds: nil)
+    func plan(width: Int = 640, height: Int = 360) -> TakePlan {
+        var plan = TakePlan(agents: [], outputDirectory: "/tmp", durationSeconds: nil)
         (plan.width, plan.height) = (width, height)
         plan.layout = LayoutSpec(kind: .grid)
         return plan

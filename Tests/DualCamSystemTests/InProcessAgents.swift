@@ -30,8 +30,8 @@ final class InProcessAgents {
     private var folderLeft: String?
     let clock: SimulatedClock
     let notices: NIOLockedValueBox<[String]>
-    private let events: AsyncStream<SessionEvent>
-    private let input: AsyncStream<SessionEvent>.Continuation
+    private let events: AsyncStream<RigEvent>
+    private let input: AsyncStream<RigEvent>.Continuation
     private let members: RigMembers
     private(set) var agents: [Agent]
     let segmentNanoseconds: Int64
@@ -43,7 +43,7 @@ final class InProcessAgents {
 
     /// `agents` names, e.g. ["host", "guest"]; the take records at 160x90, 30 fps.
     init(agents names: [String], segmentNanoseconds: Int64 = 1_000_000_000,
-         plan adjust: (inout SessionPlan) -> Void = { _ in }) {
+         plan adjust: (inout TakePlan) -> Void = { _ in }) {
         self.segmentNanoseconds = segmentNanoseconds
         let out = self.out
         let fixture = TakeFixture(out: out, agents: names) { plan in
@@ -131,7 +131,7 @@ final class InProcessAgents {
     }
 
     /// Waits for the files the take finishes beside the loop, and tells it, as the rig does.
-    func finalised() async -> SessionResult? {
+    func finalised() async -> TakeResult? {
         // nil rather than a wait forever when the take is not finishing its files.
         guard case .finalising = take.machine.phase, take.finishing != nil else { return nil }
         for await event in events {

@@ -46,8 +46,8 @@ final class InProcessRig: Sendable {
     }
 
     /// A take of 160x90 at 30 fps in 1 s segments, into `out`.
-    func plan(seconds: Double?, _ adjust: (inout SessionPlan) -> Void = { _ in }) -> SessionPlan {
-        var plan = SessionPlan(agents: [], outputDirectory: out, durationSeconds: seconds)
+    func plan(seconds: Double?, _ adjust: (inout TakePlan) -> Void = { _ in }) -> TakePlan {
+        var plan = TakePlan(agents: [], outputDirectory: out, durationSeconds: seconds)
         (plan.width, plan.height, plan.rate) = (160, 90, .fps30)
         plan.segmentMilliseconds = 1000
         plan.startLeadNanoseconds = 500_000_000
@@ -110,7 +110,7 @@ final class InProcessAgentWorld: LinkDialer {
         var agents: [SimulatedAgent]
         var reachable: [Bool]
         /// Each agent's open link, and where its events go.
-        var links: [(link: InProcessLink, events: AsyncStream<SessionEvent>.Continuation)?]
+        var links: [(link: InProcessLink, events: AsyncStream<RigEvent>.Continuation)?]
         var now: Int64 = 0
     }
 
@@ -126,7 +126,7 @@ final class InProcessAgentWorld: LinkDialer {
 
     /// Agent `i`'s network goes: its link closes as a reset, and it is unreachable.
     func cut(_ i: Int) {
-        let closing = state.withLockedValue { s -> (InProcessLink, AsyncStream<SessionEvent>.Continuation)? in
+        let closing = state.withLockedValue { s -> (InProcessLink, AsyncStream<RigEvent>.Continuation)? in
             s.reachable[i] = false
             defer { s.links[i] = nil }
             return s.links[i].map { ($0.link, $0.events) }
@@ -153,7 +153,7 @@ final class InProcessAgentWorld: LinkDialer {
 
     // MARK: LinkDialer
 
-    func open(index: Int, generation: Int, endpoint: AgentEndpoint, events: AsyncStream<SessionEvent>.Continuation,
+    func open(index: Int, generation: Int, endpoint: AgentEndpoint, events: AsyncStream<RigEvent>.Continuation,
               previews: PreviewHub, clock: any TimeSource) async throws -> any RigLink {
         let link = InProcessLink(index: index, generation: generation, world: self)
         let opened = state.withLockedValue { s -> Bool in
@@ -199,7 +199,7 @@ final class InProcessAgentWorld: LinkDialer {
     }
 
     fileprivate func ended(_ i: Int, generation: Int, reason: String?) {
-        let events = state.withLockedValue { s -> AsyncStream<SessionEvent>.Continuation? in
+        let events = state.withLockedValue { s -> AsyncStream<RigEvent>.Continuation? in
             guard let open = s.links[i], open.link.generation == generation else { return nil }
             s.links[i] = nil
             return open.events

@@ -8,8 +8,8 @@ import Testing
 /// What the operator is told before a take: every node's source and sound, the nodes that
 /// are not there, the defaults taken from the config file.
 @Suite(.serialized) struct PreflightTests {
-    func plan() -> SessionPlan {
-        var plan = SessionPlan(agents: [], outputDirectory: "/tmp", durationSeconds: nil)
+    func plan() -> TakePlan {
+        var plan = TakePlan(agents: [], outputDirectory: "/tmp", durationSeconds: nil)
         (plan.width, plan.height) = (1280, 720)
         return plan
     }

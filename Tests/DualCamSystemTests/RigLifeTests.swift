@@ -20,17 +20,17 @@ import Testing
         print(String(format: "%@: %.0f ms of real time", what, Double(d.components.attoseconds) / 1e15 + Double(d.components.seconds) * 1000))
     }
 
-    static func cameras(_ result: SessionResult) throws -> [[String: Any]] {
+    static func cameras(_ result: TakeResult) throws -> [[String: Any]] {
         let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: result.manifestFile))) as? [String: Any]
         return try #require(manifest?["cameras"] as? [[String: Any]])
     }
 
     /// Each camera's `statistics` field `key` in the take's manifest.
-    static func statistic<T>(_ key: String, _ result: SessionResult, as: T.Type = Int.self) throws -> [T?] {
+    static func statistic<T>(_ key: String, _ result: TakeResult, as: T.Type = Int.self) throws -> [T?] {
         try cameras(result).map { ($0["statistics"] as? [String: Any])?[key] as? T }
     }
 
-    static func framesCaptured(_ result: SessionResult) throws -> [Int] {
+    static func framesCaptured(_ result: TakeResult) throws -> [Int] {
         try statistic("framesCaptured", result).compactMap { $0 }
     }
 

@@ -64,7 +64,7 @@ import Testing
         let climbing = try SessionFixtures.session("20261124_120200", in: root, files: ["session.json": SessionFixtures.record(id: "../../x")])
         let good = try SessionFixtures.session("20261124_120300", in: root, files: ["session.json": SessionFixtures.record(id: "20261124_120300")])
         var warnings: [String] = []
-        #expect(SessionResumer.unfinished(in: root) { warnings.append($0) } == [good])
+        #expect(TakeResumer.unfinished(in: root) { warnings.append($0) } == [good])
         #expect(warnings.count == 3, "\(warnings)")
         for (folder, warning) in zip([corrupt, absurd, climbing], warnings) {
             #expect(warning.contains(folder) && warning.contains("damaged"), "\(warning)")
@@ -84,7 +84,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: out + "/20261124_120000", withDestinationPath: elsewhere)
         var warnings: [String] = []
-        #expect(SessionResumer.unfinished(in: out) { warnings.append($0) }.isEmpty)
+        #expect(TakeResumer.unfinished(in: out) { warnings.append($0) }.isEmpty)
         #expect(warnings.count == 1 && warnings[0].contains("symbolic link"), "\(warnings)")
     }
 

@@ -32,9 +32,9 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: out) }
         // A readable record: a damaged one is never offered (SessionLibraryTrustTests).
         try Data(SessionFixtures.record(id: "20261124_120000").utf8).write(to: URL(fileURLWithPath: session + "/session.json"))
-        #expect(SessionResumer.unfinished(in: out) == [session])
+        #expect(TakeResumer.unfinished(in: out) == [session])
         let lock = try SessionLock(sessionDirectory: session, purpose: "recording")
-        #expect(SessionResumer.unfinished(in: out).isEmpty)
+        #expect(TakeResumer.unfinished(in: out).isEmpty)
         withExtendedLifetime(lock) {}
     }
 

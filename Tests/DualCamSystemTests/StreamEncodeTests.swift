@@ -8,8 +8,8 @@ import Testing
 /// The streams' own encode (`--stream-size`): the programme scaled to the streams' size,
 /// key frames every 2 s, and when it cannot keep up the newest picture wins, in order.
 @Suite struct StreamEncodeTests {
-    static func plan() throws -> SessionPlan {
-        var plan = SessionPlan(agents: [], outputDirectory: "/tmp", durationSeconds: nil)
+    static func plan() throws -> TakePlan {
+        var plan = TakePlan(agents: [], outputDirectory: "/tmp", durationSeconds: nil)
         (plan.width, plan.height) = (1280, 720)
         plan.streams = [try StreamDestination("rtmp://127.0.0.1/live/key")]
         plan.streamSize = (640, 360)

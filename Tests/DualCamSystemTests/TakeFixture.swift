@@ -15,13 +15,13 @@ struct TakeFixture {
     let notices = NIOLockedValueBox<[String]>([])
     let clock = SimulatedClock()
     /// What the take tells the rig's loop (its files finished), and its sending end.
-    let events: AsyncStream<SessionEvent>
-    let input: AsyncStream<SessionEvent>.Continuation
+    let events: AsyncStream<RigEvent>
+    let input: AsyncStream<RigEvent>.Continuation
     let members: RigMembers
 
     /// `plan` adjusts the take's settings (1080p30, no composite measurement, by default).
-    init(out: String, agents names: [String], plan adjust: (inout SessionPlan) -> Void = { _ in }) {
-        var plan = SessionPlan(agents: [], outputDirectory: out, durationSeconds: nil)
+    init(out: String, agents names: [String], plan adjust: (inout TakePlan) -> Void = { _ in }) {
+        var plan = TakePlan(agents: [], outputDirectory: out, durationSeconds: nil)
         (plan.width, plan.height, plan.rate) = (1920, 1080, .fps30)
         // No composite measurement: these tests are about the agents.
         plan.compositePreset = "ultrafast"
@@ -33,7 +33,7 @@ struct TakeFixture {
             return tracker
         }
         let (notices, clock) = (self.notices, self.clock)
-        let (events, input) = AsyncStream.makeStream(of: SessionEvent.self)
+        let (events, input) = AsyncStream.makeStream(of: RigEvent.self)
         (self.events, self.input) = (events, input)
         let members = RigMembers(agents.map { Rig.Member(endpoint: $0.endpoint, name: $0.name) })
         self.members = members

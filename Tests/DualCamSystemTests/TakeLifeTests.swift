@@ -15,7 +15,7 @@ import Testing
     static func names(_ n: Int) -> [String] { (0..<n).map { "node-\($0)" } }
 
     /// A take of `n` agents started and recorded until `into` past its T0.
-    static func recording(_ n: Int, into: Int64, plan: (inout SessionPlan) -> Void = { _ in }) throws -> (InProcessAgents, Int64) {
+    static func recording(_ n: Int, into: Int64, plan: (inout TakePlan) -> Void = { _ in }) throws -> (InProcessAgents, Int64) {
         let rig = InProcessAgents(agents: names(n), plan: plan)
         try rig.start()
         #expect(rig.take.machine.phase.name == "counting down")

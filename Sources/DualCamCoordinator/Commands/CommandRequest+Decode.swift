@@ -6,7 +6,7 @@ import Foundation
 /// command came.
 public struct CommandContext: Sendable {
     /// What a start starts from (nil: this screen starts no take).
-    public var plan: SessionPlan?
+    public var plan: TakePlan?
     /// The layout a layout command changes: the take's while one is under way, else the
     /// one the next take starts with.
     public var layout: LayoutSpec
@@ -15,7 +15,7 @@ public struct CommandContext: Sendable {
     /// The take's reason when a stop ends it ("Enter", "stopped from the studio").
     public var stopReason: String
 
-    public init(plan: SessionPlan?, layout: LayoutSpec, filter: FilterSetting, stopReason: String) {
+    public init(plan: TakePlan?, layout: LayoutSpec, filter: FilterSetting, stopReason: String) {
         self.plan = plan
         self.layout = layout
         self.filter = filter
@@ -86,7 +86,7 @@ extension CommandRequest {
     }
 
     /// The plan a start asks for: each field given replaces the plan's, checked.
-    func startPlan(from base: SessionPlan) throws(CommandRequestError) -> SessionPlan {
+    func startPlan(from base: TakePlan) throws(CommandRequestError) -> TakePlan {
         var next = base
         if width != nil || height != nil {
             let w = width ?? base.width, h = height ?? base.height

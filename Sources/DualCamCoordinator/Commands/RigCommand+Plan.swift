@@ -4,7 +4,7 @@ extension LayoutSpec {
     /// The layout a layout command leads to from this one, for a composite of this size
     /// and number of pictures (every camera records at the composite's size); nil for a
     /// command that changes no layout. The same step for a take (`Take.apply`) and for
-    /// the layout the next take starts with (`SessionPlan.applying`).
+    /// the layout the next take starts with (`TakePlan.applying`).
     func applying(_ command: RigCommand, width: Int, height: Int, streamCount: Int) throws(RigError) -> LayoutSpec? {
         var spec = self
         switch command {
@@ -29,11 +29,11 @@ extension LayoutSpec {
     }
 }
 
-extension SessionPlan {
+extension TakePlan {
     /// The plan after a command given while no take is under way: the next take starts
     /// with its layout, filter, mix and director (the studio's controls before a take).
     /// `cameras`: how many pictures the next composite will have.
-    public func applying(_ command: RigCommand, cameras: Int) throws(RigError) -> SessionPlan {
+    public func applying(_ command: RigCommand, cameras: Int) throws(RigError) -> TakePlan {
         var next = self
         switch command {
         case .start, .stop:
@@ -45,7 +45,7 @@ extension SessionPlan {
         case .director(let follow):
             next.director = follow ? (director ?? DirectorSettings()) : nil
         case .live(let on):
-            guard !streams.isEmpty else { throw RigError(SessionPlan.noStreams) }
+            guard !streams.isEmpty else { throw RigError(TakePlan.noStreams) }
             next.goesLive = on
         case .layout, .nextLayout, .swap, .nextPlacement:
             if let spec = try layout.applying(command, width: width, height: height, streamCount: max(cameras, 1)) {

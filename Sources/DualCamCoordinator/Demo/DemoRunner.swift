@@ -69,11 +69,11 @@ public struct DemoRunner {
     /// `attach`: a screen for the rig once it is up (the terminal); without one, the
     /// rig's notices go to `progress`.
     public func run(progress: @escaping @Sendable (String) -> Void,
-                    attach: (@Sendable (Rig) async -> Void)? = nil) async throws -> SessionResult {
+                    attach: (@Sendable (Rig) async -> Void)? = nil) async throws -> TakeResult {
         let demo = try await launch(progress: progress)
         defer { demo.stop() }
         do {
-            return try await SessionRecorder(plan: demo.plan, identity: demo.identity, logger: logger, progress: progress)
+            return try await TakeRecorder(plan: demo.plan, identity: demo.identity, logger: logger, progress: progress)
                 .run(attach: attach)
         } catch {
             demo.showLogs(progress)
@@ -84,7 +84,7 @@ public struct DemoRunner {
     /// The demo's agents on a rig kept up for a screen (`demo --studio`): `body` gets the
     /// rig, connected, and the plan takes start with; the agents stop when it returns.
     public func serve(progress: @escaping @Sendable (String) -> Void,
-                      body: @Sendable (Rig, SessionPlan) async throws -> Void) async throws {
+                      body: @Sendable (Rig, TakePlan) async throws -> Void) async throws {
         let demo = try await launch(progress: progress)
         defer { demo.stop() }
         let rig = Rig(agents: demo.plan.agents, identity: demo.identity, logger: logger)
@@ -106,7 +106,7 @@ public struct DemoRunner {
     struct Launched {
         let identity: DeviceIdentity
         let children: [ChildAgent]
-        let plan: SessionPlan
+        let plan: TakePlan
         let scratch: String
 
         func stop() {
@@ -174,7 +174,7 @@ public struct DemoRunner {
                                            logPath: scratch + "/agent\(i).log"))
             progress("started agent \(role) (pid \(children[i].process.processIdentifier), port \(children[i].endpoint.port))")
         }
-        var plan = SessionPlan(agents: try await locate(children, progress: progress), outputDirectory: options.outputDirectory,
+        var plan = TakePlan(agents: try await locate(children, progress: progress), outputDirectory: options.outputDirectory,
                                durationSeconds: options.durationSeconds)
         plan.demo = true
         plan.width = options.width

@@ -14,7 +14,7 @@ enum ManifestRebuilder {
     static let setAsideName = "manifest.damaged.json"
 
     static func run(_ session: SessionFolder, logger: Logger,
-                    progress: @escaping @Sendable (String) -> Void) async throws -> SessionResult {
+                    progress: @escaping @Sendable (String) -> Void) async throws -> TakeResult {
         let lock = try SessionLock(sessionDirectory: session.path, purpose: "rebuilding its manifest")
         defer { withExtendedLifetime(lock) {} }
         try SessionFileName.refuseLinks(in: session.path, doing: "rebuilding")
@@ -134,7 +134,7 @@ extension SessionLibrary {
     /// Rebuilds the manifest of a session inside the library from its record and
     /// segments (see ManifestRebuilder); a folder elsewhere is refused like `delete`.
     public func rebuildManifest(_ session: SessionFolder, logger: Logger,
-                                progress: @escaping @Sendable (String) -> Void) async throws -> SessionResult {
+                                progress: @escaping @Sendable (String) -> Void) async throws -> TakeResult {
         try checkInside(session, doing: "rebuilding")
         return try await ManifestRebuilder.run(session, logger: logger, progress: progress)
     }
@@ -144,7 +144,7 @@ extension SessionLibrary {
     /// `resume --abandon`: an unfinished session finished from the segments held here,
     /// asking no agent; the agents that may hold (or still record) more of it are named.
     public func abandon(_ session: SessionFolder, logger: Logger,
-                        progress: @escaping @Sendable (String) -> Void) async throws -> SessionResult {
+                        progress: @escaping @Sendable (String) -> Void) async throws -> TakeResult {
         let record = try SessionRecord.load(from: session.path)
         let agents = record.agents.map(\.name).joined(separator: ", ")
         progress("abandoning \(record.sessionID): finishing it from the segments held here, asking no agent; "

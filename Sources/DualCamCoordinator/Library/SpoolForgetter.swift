@@ -89,7 +89,7 @@ private final class ForgetExchange: Sendable {
         channel.withLockedValue { $0 = envelopes.channel }
         // The timer may have fired while connecting.
         if outcome.withLockedValue({ $0 }) != nil { envelopes.channel.close(promise: nil) }
-        let machine = CoordinatorConnectionStateMachine(configuration: .init(hello: SessionRecorder.hello()), now: clock())
+        let machine = CoordinatorConnectionStateMachine(configuration: .init(hello: TakeRecorder.hello()), now: clock())
         let connection = CoordinatorConnection(machine: machine, clock: clock)
         var failure: Error?
         var closedBy: ProtocolError?

@@ -53,11 +53,11 @@ final class AgentLink: RigLink {
     }
 
     static func open(index: Int, generation: Int = 0, endpoint: AgentEndpoint, identity: DeviceIdentity,
-                     events: AsyncStream<SessionEvent>.Continuation, previews: PreviewHub? = nil,
+                     events: AsyncStream<RigEvent>.Continuation, previews: PreviewHub? = nil,
                      clock source: any TimeSource) async throws -> AgentLink {
         let (channel, reached) = try await connectAny(endpoint, identity: identity)
         let clock: @Sendable () -> Int64 = { source.now }
-        let machine = CoordinatorConnectionStateMachine(configuration: .init(hello: SessionRecorder.hello()), now: clock())
+        let machine = CoordinatorConnectionStateMachine(configuration: .init(hello: TakeRecorder.hello()), now: clock())
         let connection = CoordinatorConnection(machine: machine, clock: clock)
         let link = AgentLink(index: index, generation: generation, endpoint: endpoint, connection: connection,
                              channel: channel.channel)

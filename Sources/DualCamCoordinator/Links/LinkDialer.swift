@@ -24,7 +24,7 @@ protocol RigLink: AnyObject, Sendable {
 /// How the rig reaches its agents: opens a link to one, and hears where one is announced
 /// while it is lost. The events of every link it opens go into `events`.
 protocol LinkDialer: Sendable {
-    func open(index: Int, generation: Int, endpoint: AgentEndpoint, events: AsyncStream<SessionEvent>.Continuation,
+    func open(index: Int, generation: Int, endpoint: AgentEndpoint, events: AsyncStream<RigEvent>.Continuation,
               previews: PreviewHub, clock: any TimeSource) async throws -> any RigLink
     /// Every announcement of the agent `id` until cancelled, newest kept in `announced`.
     func watchAnnouncements(of id: DeviceID, into announced: NIOLockedValueBox<AgentEndpoint?>) async
@@ -34,7 +34,7 @@ protocol LinkDialer: Sendable {
 struct NetworkDialer: LinkDialer {
     let identity: DeviceIdentity
 
-    func open(index: Int, generation: Int, endpoint: AgentEndpoint, events: AsyncStream<SessionEvent>.Continuation,
+    func open(index: Int, generation: Int, endpoint: AgentEndpoint, events: AsyncStream<RigEvent>.Continuation,
               previews: PreviewHub, clock: any TimeSource) async throws -> any RigLink {
         try await AgentLink.open(index: index, generation: generation, endpoint: endpoint, identity: identity,
                                  events: events, previews: previews, clock: clock)

@@ -5,7 +5,7 @@ import Synchronization
 /// The programme's live streams (`--stream URL`, repeatable): one sender per destination,
 /// fed the combined file's own packets as its encoder writes them (one encode serves
 /// the file and the streams; with a stream the encoder's bitrate has a ceiling,
-/// `SessionPlan.streamMaxBitrate`, so that platforms take it). Started at the composite's
+/// `TakePlan.streamMaxBitrate`, so that platforms take it). Started at the composite's
 /// first frame, stopped when the take's file is finished.
 final class LiveOut: Sendable {
     let destinations: [StreamDestination]

@@ -114,14 +114,14 @@ enum CompositeProbe {
 
     private static let cache = NIOLockedValueBox<[String: CompositeMeasurement]>([:])
 
-    static func key(plan: SessionPlan, cameras: Int) -> String {
+    static func key(plan: TakePlan, cameras: Int) -> String {
         "\(plan.encoder) \(plan.width)x\(plan.height)@\(plan.rate) crf \(plan.crf) bitrate \(plan.bitrate ?? -1) "
             + "\(cameras) cameras \(plan.layout) \(plan.filter.kind)"
     }
 
     /// Starts measuring for `cameras` cameras at the plan's size and rate, or hands back the
     /// measurement of an earlier take with the same settings.
-    static func start(plan: SessionPlan, cameras: Int) -> Pending {
+    static func start(plan: TakePlan, cameras: Int) -> Pending {
         let key = key(plan: plan, cameras: cameras)
         let pending = Pending(key: key)
         if let known = cache.withLockedValue({ $0[key] }) {
@@ -144,7 +144,7 @@ enum CompositeProbe {
         _ = cache.withLockedValue { $0.removeValue(forKey: key) }
     }
 
-    static func measure(plan: SessionPlan, cameras: Int) throws -> CompositeMeasurement {
+    static func measure(plan: TakePlan, cameras: Int) throws -> CompositeMeasurement {
         let started = MonotonicTime.now()
         let count = max(cameras, 1)
         let (width, height, rate) = (plan.width, plan.height, plan.rate)

@@ -33,7 +33,7 @@ final class LiveComposer: @unchecked Sendable {
     /// The programme's live streams (nil: none asked for).
     let liveOut: LiveOut?
 
-    init(outputPath: String, streamCount: Int, plan: SessionPlan, tags: MP4Tags, cameraNames: [String],
+    init(outputPath: String, streamCount: Int, plan: TakePlan, tags: MP4Tags, cameraNames: [String],
          measurement: CompositeProbe.Pending? = nil, logger: Logger = Logger(label: "dualcam.compose")) throws {
         directing = plan.director != nil
         self.outputPath = outputPath
@@ -72,7 +72,7 @@ final class LiveComposer: @unchecked Sendable {
     /// The streams' own encode: their size, constant-bitrate-like at their ceiling (a VBV
     /// of two seconds of it), key frames every 2 s, and the file's preset or veryfast, whichever is
     /// faster, since it runs beside the file's encode.
-    static func streamSettings(_ plan: SessionPlan, filePreset: String) -> VideoEncoderSettings {
+    static func streamSettings(_ plan: TakePlan, filePreset: String) -> VideoEncoderSettings {
         let ladder = PresetChoice.ladder
         let veryfast = ladder.firstIndex(of: "veryfast") ?? 0
         // `auto` is measured at the first frame: veryfast until then and after.

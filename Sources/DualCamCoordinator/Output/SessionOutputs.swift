@@ -21,7 +21,7 @@ final class SessionOutputs: @unchecked Sendable {
     /// The process's CPU from here to `finish` (written there, read after it returns).
     private let cpuMeter = CoordinatorCPU.Meter()
     private(set) var cpu: CoordinatorCPU?
-    let plan: SessionPlan
+    let plan: TakePlan
     let sessionDirectory: String
     let sessionID: String
     let cameraNames: [String]
@@ -35,7 +35,7 @@ final class SessionOutputs: @unchecked Sendable {
     /// recorded before files had one).
     let timecode: SMPTETimecode?
 
-    init(plan: SessionPlan, sessionDirectory: String, sessionID: String, cameraNames: [String], roles: [String],
+    init(plan: TakePlan, sessionDirectory: String, sessionID: String, cameraNames: [String], roles: [String],
          wallStart: Date, timecode: SMPTETimecode?, logger: Logger, compositeMeasurement: CompositeProbe.Pending? = nil) throws {
         self.timecode = timecode
         self.plan = plan
@@ -120,7 +120,7 @@ final class SessionOutputs: @unchecked Sendable {
 
     func finish(t0Shared: Int64, durationNanoseconds: Int64, cameras: [CameraStatistics],
                 deviceIDs: [String], warnings sessionWarnings: [String],
-                sinceStop: Int64? = nil) async throws -> SessionResult {
+                sinceStop: Int64? = nil) async throws -> TakeResult {
         let finishing = ContinuousClock.now
         // Every segment is in: what follows is finishing, not recording.
         if sinceStop != nil { cpu = cpuMeter.read(cameras: cameraNames.count) }
@@ -202,7 +202,7 @@ final class SessionOutputs: @unchecked Sendable {
                 logger.warning("no \(format.rawValue) timeline: \(error)")
             }
         }
-        return SessionResult(sessionDirectory: sessionDirectory, perCameraFiles: recorded.map { cameraFiles[$0] },
+        return TakeResult(sessionDirectory: sessionDirectory, perCameraFiles: recorded.map { cameraFiles[$0] },
                              soundFiles: soundFiles.compactMap { $0 },
                              combinedFile: composer.outputPath, manifestFile: manifestPath)
     }

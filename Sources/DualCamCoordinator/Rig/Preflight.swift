@@ -23,7 +23,7 @@ enum Preflight {
     /// `absent` and `notReady`: "NAME [role]: why", each read after a capitalised label.
     /// `laptopFreeBytes`: free space where this take's folder goes, which holds every
     /// camera's file and the composite (nil: not known).
-    static func lines(plan: SessionPlan, nodes: [Node], absent: [String], notReady: [String] = [],
+    static func lines(plan: TakePlan, nodes: [Node], absent: [String], notReady: [String] = [],
                       composite: CompositePreset? = nil, laptopFreeBytes: Int64? = nil) -> [String] {
         let quality = plan.bitrate.map { "\($0 / 1000) kbit/s" } ?? "crf \(plan.crf)"
         var out = ["pre-flight: \(plan.width)x\(plan.height) at \(plan.rate) fps, \(plan.encoder) \(plan.preset) \(quality), "

@@ -63,13 +63,13 @@ public actor Rig {
     var take: Take?
     /// How the last take ended, kept for screens until the next one starts.
     private var lastTake: TakeStatus?
-    private let events: AsyncStream<SessionEvent>
-    private let input: AsyncStream<SessionEvent>.Continuation
+    private let events: AsyncStream<RigEvent>
+    private let input: AsyncStream<RigEvent>.Continuation
     private let snapshotSubscribers = Subscribers<RigSnapshot>()
     private let noticeSubscribers = Subscribers<String>()
     private var lastSnapshot: RigSnapshot?
     private var connectWaiter: (deadline: Int64, continuation: CheckedContinuation<Void, any Error>)?
-    private var takeWaiter: CheckedContinuation<SessionResult, any Error>?
+    private var takeWaiter: CheckedContinuation<TakeResult, any Error>?
     private var shuttingDown = false
     /// Camera requests sent and not answered yet (Rig+Camera).
     var cameraWaiters: [UInt64: CameraWaiter] = [:]
@@ -89,7 +89,7 @@ public actor Rig {
         self.clock = clock
         self.logger = logger
         members = RigMembers(agents.map { Member(endpoint: $0, name: $0.host) })
-        (events, input) = AsyncStream.makeStream(of: SessionEvent.self)
+        (events, input) = AsyncStream.makeStream(of: RigEvent.self)
         previews = PreviewHub(settings: preview, clock: clock)
         previews.onChange { [input] in input.yield(.previewDemand) }
     }
@@ -155,7 +155,7 @@ public actor Rig {
     }
 
     /// Records one take with these settings and returns its files once they are final.
-    public func record(_ plan: SessionPlan) async throws -> SessionResult {
+    public func record(_ plan: TakePlan) async throws -> TakeResult {
         try await withCheckedThrowingContinuation { continuation in
             takeWaiter = continuation
             input.yield(.command(.start(plan), Self.ignoring))
@@ -163,8 +163,8 @@ public actor Rig {
     }
 
     /// Finishes a take whose coordinator was killed (`session.json` in `directory`).
-    public func resume(sessionDirectory directory: String, record: SessionRecord, plan: SessionPlan,
-                       lock: SessionLock, leavingOut: Set<Int> = []) async throws -> SessionResult {
+    public func resume(sessionDirectory directory: String, record: SessionRecord, plan: TakePlan,
+                       lock: SessionLock, leavingOut: Set<Int> = []) async throws -> TakeResult {
         let trackers = AgentTracker.resuming(record, endpoints: members.map(\.endpoint))
         let take = try Take(resuming: record, plan: plan, sessionDirectory: directory, agents: trackers,
                             members: members, rigIndices: Array(members.indices), lock: lock, logger: logger, notice: noticeSink(), clock: clock,
@@ -188,7 +188,7 @@ public actor Rig {
 
     // MARK: The loop
 
-    private func handle(_ event: SessionEvent) {
+    private func handle(_ event: RigEvent) {
         let now = clock.now
         switch event {
         case .event(let i, let generation, let delivery):

@@ -96,7 +96,7 @@ public struct TakeStatus: Sendable, Equatable {
     public var warnings: [String]
     /// Why the take failed or was cancelled.
     public var reason: String?
-    public var files: SessionResult?
+    public var files: TakeResult?
     /// The rig's agent index of each of the take's cameras, in the composite's stream order.
     public var cameras: [Int] = []
     /// The composite's size.
@@ -144,7 +144,7 @@ public struct TakeStatus: Sendable, Equatable {
 public enum RigCommand: Sendable {
     /// Starts a take with these settings (its `agents` are ignored: every connected agent
     /// of the rig records).
-    case start(SessionPlan)
+    case start(TakePlan)
     case stop(reason: String)
     case layout(LayoutSpec)
     case nextLayout
@@ -186,8 +186,8 @@ public struct TakeCancelled: Error, CustomStringConvertible, Sendable {
     }
 }
 
-extension SessionResult: Equatable {
-    public static func == (a: SessionResult, b: SessionResult) -> Bool {
+extension TakeResult: Equatable {
+    public static func == (a: TakeResult, b: TakeResult) -> Bool {
         a.sessionDirectory == b.sessionDirectory && a.perCameraFiles == b.perCameraFiles && a.combinedFile == b.combinedFile
             && a.manifestFile == b.manifestFile && a.soundFiles == b.soundFiles
     }

@@ -180,7 +180,7 @@ extension Take {
                 return
             }
         case .live(let on):
-            guard !plan.streams.isEmpty else { throw RigError(SessionPlan.noStreams) }
+            guard !plan.streams.isEmpty else { throw RigError(TakePlan.noStreams) }
             plan.goesLive = on
             outputs?.setLive(on)
             notice(on ? "going live: the programme streams again" : "live ended: the programme no longer streams (the take records on)")
@@ -265,7 +265,7 @@ extension Take {
     // MARK: Finishing
 
     /// Closes the files: per-camera, the composite's tail and the manifest.
-    func finish() async throws -> SessionResult {
+    func finish() async throws -> TakeResult {
         guard let outputs, let t0 else { throw CoordinatorError("the take has no files to finish") }
         let stop = stopShared ?? (t0 + (agents.map(\.receivedUpToNanoseconds).max() ?? 0))
         let cameras = cameraOf.sorted { $0.value < $1.value }.map(\.key)

@@ -9,7 +9,7 @@ import Logging
 /// StartAt, Stop, Resume, finishing) and keeps what arrives (segments, telemetry). Used by
 /// the rig's event loop only, never from two places at once.
 final class Take {
-    var plan: SessionPlan
+    var plan: TakePlan
     let logger: Logger
     let notice: @Sendable (String) -> Void
     var machine: TakeMachine
@@ -36,7 +36,7 @@ final class Take {
     /// Connected nodes left out because their camera cannot record: "NAME [role]: why".
     var notReady: [String] = []
     var raised = Set<String>()
-    var result: SessionResult?
+    var result: TakeResult?
     /// The live composite's measurement (`auto`), begun with the Prepare.
     var compositeProbe: CompositeProbe.Pending?
     /// The stop instant last told to the outputs.
@@ -46,10 +46,10 @@ final class Take {
     /// The rig's clock: every instant the take feeds its machine.
     let clock: any TimeSource
     /// The rig's event loop, told when the files are final.
-    let events: AsyncStream<SessionEvent>.Continuation
+    let events: AsyncStream<RigEvent>.Continuation
 
-    init(plan: SessionPlan, agents: [AgentTracker], members: RigMembers, rigIndices: [Int], logger: Logger,
-         notice: @escaping @Sendable (String) -> Void, clock: any TimeSource, events: AsyncStream<SessionEvent>.Continuation) {
+    init(plan: TakePlan, agents: [AgentTracker], members: RigMembers, rigIndices: [Int], logger: Logger,
+         notice: @escaping @Sendable (String) -> Void, clock: any TimeSource, events: AsyncStream<RigEvent>.Continuation) {
         self.clock = clock
         self.events = events
         self.plan = plan
@@ -68,9 +68,9 @@ final class Take {
     }
 
     /// Picks up a take whose coordinator was killed, from its folder.
-    init(resuming record: SessionRecord, plan: SessionPlan, sessionDirectory: String, agents: [AgentTracker],
+    init(resuming record: SessionRecord, plan: TakePlan, sessionDirectory: String, agents: [AgentTracker],
          members: RigMembers, rigIndices: [Int], lock: SessionLock, logger: Logger, notice: @escaping @Sendable (String) -> Void,
-         clock: any TimeSource, events: AsyncStream<SessionEvent>.Continuation) throws {
+         clock: any TimeSource, events: AsyncStream<RigEvent>.Continuation) throws {
         self.clock = clock
         self.events = events
         self.plan = plan
@@ -110,7 +110,7 @@ final class Take {
         }
     }
 
-    static func settings(_ plan: SessionPlan) -> TakeMachine.Settings {
+    static func settings(_ plan: TakePlan) -> TakeMachine.Settings {
         var s = TakeMachine.Settings(rate: plan.rate, durationNanoseconds: plan.durationSeconds.map { Int64($0 * 1e9) })
         s.countdownSeconds = plan.countdownSeconds
         s.startLeadNanoseconds = plan.startLeadNanoseconds

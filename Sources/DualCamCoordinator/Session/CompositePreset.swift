@@ -14,13 +14,13 @@ public struct CompositePreset: Sendable, Equatable {
     public var reason: String
 
     /// Whether the plan leaves the composite's preset to a measurement.
-    static func isAutomatic(_ plan: SessionPlan) -> Bool {
+    static func isAutomatic(_ plan: TakePlan) -> Bool {
         plan.compositePreset == nil || plan.compositePreset == VideoEncoderSettings.automaticPreset
     }
 
     /// The preset `plan.compositePreset` names; else the measured one; else the one that
     /// keeps real time unmeasured.
-    static func choose(plan: SessionPlan, cameras: Int, measured: CompositeMeasurement? = nil) -> CompositePreset {
+    static func choose(plan: TakePlan, cameras: Int, measured: CompositeMeasurement? = nil) -> CompositePreset {
         if !isAutomatic(plan), let asked = plan.compositePreset {
             return CompositePreset(preset: asked, reason: "as asked")
         }

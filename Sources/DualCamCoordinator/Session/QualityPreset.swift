@@ -39,7 +39,7 @@ public enum QualityPreset: String, CaseIterable, Sendable {
     }
 
     /// Applies the preset's picture and encoder settings to `plan`.
-    public func apply(to plan: inout SessionPlan) {
+    public func apply(to plan: inout TakePlan) {
         switch self {
         case .highEfficiency:
             (plan.width, plan.height, plan.rate) = (1920, 1080, .fps30)

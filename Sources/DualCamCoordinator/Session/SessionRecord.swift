@@ -46,7 +46,7 @@ public struct SessionRecord: Codable, Sendable {
 
     static let fileName = "session.json"
 
-    init(plan: SessionPlan, sessionID: String, wallStart: Date, t0: Int64, stop: Int64, agents: [Agent]) {
+    init(plan: TakePlan, sessionID: String, wallStart: Date, t0: Int64, stop: Int64, agents: [Agent]) {
         self.sessionID = sessionID
         startWallTime = ISO8601DateFormatter().string(from: wallStart)
         wallStartUnixSeconds = wallStart.timeIntervalSince1970
@@ -124,14 +124,14 @@ public struct SessionRecord: Codable, Sendable {
     }
 
     /// The plan that recorded the session, for the coordinator that finishes it.
-    func plan(outputDirectory: String) throws -> SessionPlan {
+    func plan(outputDirectory: String) throws -> TakePlan {
         let endpoints = try agents.map { agent -> AgentEndpoint in
             guard let id = DeviceID(parsing: agent.deviceID), !agent.hosts.isEmpty else {
                 throw CoordinatorError("session.json names an unreadable agent: \(agent.name) \(agent.deviceID)")
             }
             return AgentEndpoint(hosts: agent.hosts, port: agent.port, deviceID: id)
         }
-        var plan = SessionPlan(agents: endpoints, outputDirectory: outputDirectory,
+        var plan = TakePlan(agents: endpoints, outputDirectory: outputDirectory,
                                durationSeconds: stopSharedNanoseconds > t0SharedNanoseconds ? Double(stopSharedNanoseconds - t0SharedNanoseconds) / 1e9 : nil)
         plan.width = width
         plan.height = height

@@ -53,7 +53,7 @@ public final class Studio: Sendable {
         planWatchers.yield(())
     }
 
-    public init(rig: Rig, plan: SessionPlan, host: String = "127.0.0.1", port: Int = 8080, https: Bool = false,
+    public init(rig: Rig, plan: TakePlan, host: String = "127.0.0.1", port: Int = 8080, https: Bool = false,
                 limits: StudioLimits = StudioLimits(), logger: Logger,
                 announce: @escaping @Sendable (_ url: String) -> Void = { _ in }) {
         self.rig = rig

@@ -6,12 +6,12 @@ import Foundation
 /// What the next take starts with: the command line's plan, changed by the page's
 /// choices (a start command's fields, a layout picked before the take).
 struct StudioPlan: Sendable {
-    var base: SessionPlan
+    var base: TakePlan
 
     static let presets = VideoEncoderSettings.presets
     static let encoders = VideoEncoderSettings.encoders
 
-    init(base: SessionPlan) {
+    init(base: TakePlan) {
         self.base = base
     }
 

@@ -18,7 +18,7 @@ final class TerminalClient: Sendable {
     let rig: Rig
     /// `serve`: Enter starts a take when none is under way, `quit` ends the rig.
     let serving: Bool
-    let startPlan: SessionPlan?
+    let startPlan: TakePlan?
     /// `serve --allow-missing`: a `start` from a pipe records without a missing node.
     let allowMissing: Bool
     private let status = StatusLine()
@@ -43,7 +43,7 @@ final class TerminalClient: Sendable {
         var quit: (@Sendable () -> Void)?
     }
 
-    init(rig: Rig, serving: Bool = false, startPlan: SessionPlan? = nil, allowMissing: Bool = false) {
+    init(rig: Rig, serving: Bool = false, startPlan: TakePlan? = nil, allowMissing: Bool = false) {
         self.rig = rig
         self.serving = serving
         self.startPlan = startPlan

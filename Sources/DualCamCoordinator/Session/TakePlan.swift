@@ -3,7 +3,7 @@ import DualCamProtocol
 import Foundation
 
 /// What the user asked for: who records, how, for how long, and where files go.
-public struct SessionPlan: Sendable {
+public struct TakePlan: Sendable {
     public var agents: [AgentEndpoint]
     /// Roles given on the command line (`--host`, `--guest`), overriding the agents' own.
     public var roles: [Dualcam_V1_Role]?
@@ -23,7 +23,7 @@ public struct SessionPlan: Sendable {
     public var crf: Int = 23
     /// The agents' segment length: 2 s, or 1 s for a take that streams (`streams`), whose
     /// programme is composed from the segments as they arrive and so is one segment late.
-    public var segmentMilliseconds: Int = SessionPlan.recordingSegmentMilliseconds
+    public var segmentMilliseconds: Int = TakePlan.recordingSegmentMilliseconds
     static let recordingSegmentMilliseconds = 2000
     static let streamingSegmentMilliseconds = 1000
     /// Size and rate that came from a preset, not from the user, are lowered to what
@@ -142,7 +142,7 @@ public struct SessionPlan: Sendable {
 }
 
 /// The files a finished session produced.
-public struct SessionResult: Sendable {
+public struct TakeResult: Sendable {
     public var sessionDirectory: String
     public var perCameraFiles: [String]
     /// Each node's uncompressed sound (WAV), for editors.

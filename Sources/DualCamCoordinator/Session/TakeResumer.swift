@@ -7,7 +7,7 @@ import Logging
 /// Finishes a session whose coordinator was killed or crashed: reads `session.json`,
 /// rebuilds the outputs from the segments already held, reconnects to the agents (which
 /// recorded on) and collects the rest with Resume (PROTOCOL.md §8.6), on a rig of its own.
-public final class SessionResumer: Sendable {
+public final class TakeResumer: Sendable {
     let sessionDirectory: String
     let identity: DeviceIdentity
     let logger: Logger
@@ -51,7 +51,7 @@ public final class SessionResumer: Sendable {
         }
     }
 
-    public func run(attach: (@Sendable (Rig) async -> Void)? = nil) async throws -> SessionResult {
+    public func run(attach: (@Sendable (Rig) async -> Void)? = nil) async throws -> TakeResult {
         let lock = try SessionLock(sessionDirectory: sessionDirectory, purpose: "resuming")
         try SessionFileName.refuseLinks(in: sessionDirectory, doing: "resuming")
         let record = try SessionRecord.load(from: sessionDirectory)
@@ -72,7 +72,7 @@ public final class SessionResumer: Sendable {
         }
         progress("resuming \(record.sessionID) (started \(record.startWallTime))")
         let rig = Rig(agents: plan.agents, identity: identity, logger: logger)
-        let printer = attach == nil ? SessionRecorder.print(rig.notices(), to: progress) : nil
+        let printer = attach == nil ? TakeRecorder.print(rig.notices(), to: progress) : nil
         defer { printer?.cancel() }
         let loop = Task { await rig.run() }
         if let attach { await attach(rig) }

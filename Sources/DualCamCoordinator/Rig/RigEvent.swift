@@ -4,7 +4,7 @@ import DualCamProtocol
 /// Everything the rig reacts to, merged into one stream: the agents' connections (tagged
 /// with the connection's generation, so that the last words of a replaced connection are
 /// told apart), reconnections, time, the screens' commands and the take's finishing.
-enum SessionEvent: Sendable {
+enum RigEvent: Sendable {
     /// What an agent's connection machine delivered (already validated against the protocol).
     case event(agent: Int, generation: Int, Delivery<CoordinatorEvent>)
     case closed(agent: Int, generation: Int, String?)
@@ -13,7 +13,7 @@ enum SessionEvent: Sendable {
     case tick
     case command(RigCommand, CheckedContinuation<Void, any Error>?)
     /// The take's files are final (or could not be finished: the reason).
-    case finalised(SessionResult?, String?)
+    case finalised(TakeResult?, String?)
     case shutdown(sendShutdown: Bool)
     /// Someone began or stopped watching the previews, or a viewer needs a key frame.
     case previewDemand

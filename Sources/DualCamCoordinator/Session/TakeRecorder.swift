@@ -9,13 +9,13 @@ import Logging
 /// before the take starts; without one, the rig's notices go to `progress`. `confirm`
 /// sees the rig once every agent answered and may refuse the take by throwing (`start`
 /// asks about the nodes it would leave out).
-public final class SessionRecorder: Sendable {
-    let plan: SessionPlan
+public final class TakeRecorder: Sendable {
+    let plan: TakePlan
     let identity: DeviceIdentity
     let logger: Logger
     let progress: @Sendable (String) -> Void
 
-    public init(plan: SessionPlan, identity: DeviceIdentity, logger: Logger,
+    public init(plan: TakePlan, identity: DeviceIdentity, logger: Logger,
                 progress: @escaping @Sendable (String) -> Void = { _ in }) {
         self.plan = plan
         self.identity = identity
@@ -24,7 +24,7 @@ public final class SessionRecorder: Sendable {
     }
 
     public func run(confirm: (@Sendable (RigSnapshot) async throws -> Void)? = nil,
-                    attach: (@Sendable (Rig) async -> Void)? = nil) async throws -> SessionResult {
+                    attach: (@Sendable (Rig) async -> Void)? = nil) async throws -> TakeResult {
         let rig = Rig(agents: plan.agents, identity: identity, logger: logger)
         let printer = attach == nil ? Self.print(rig.notices(), to: progress) : nil
         let loop = Task { await rig.run() }
