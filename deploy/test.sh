@@ -52,7 +52,7 @@ swift test --skip-build --no-parallel --filter 'StudioViewerFloodTests|StudioStr
 # frame drops they see come from the product, not from unit tests sharing the CPU. Those
 # whose point is the CPU (an encoder budget, 640x360 or more on every camera, the phase
 # lock's figures) run alone; the rest (320x240 and smaller, mostly waiting on real timers:
-# cuts, graces, restarts) two at a time, which took the phase from 18 to about 12 minutes
+# cuts, graces, restarts) two at a time, which took the phase from 18 to about 13 minutes
 # here. Run beside another, a budget test dropped frames, as it should (it measures the
 # CPU), and so did vivid in its QEMU guest (an emulated CPU, a real-time driver).
 heavy='PresetBudgetTests|DemoSessionTests|AudioSyncTests|DirectorTakeTests|ImportTests|LiveOutTests|SoundFileTests|SplitScreenSyncTests|ManyCamerasTests|FreeRunPhaseTests|VividCaptureTests|VividControlsTests'
