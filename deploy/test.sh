@@ -6,7 +6,9 @@ bash deploy/install-deps.sh --test
 # Each phase's start, with the seconds since the script began: the suite's time budget is
 # read from these lines (docs/DEVELOPMENT.md).
 phase() { echo "== $1 (at ${SECONDS} s)"; }
-trap 'echo "== done (at ${SECONDS} s)"' EXIT
+# What the two end-to-end groups print, to count their tests (below).
+e2e_runs=$(mktemp)
+trap 'rm -f "$e2e_runs"; echo "== done (at ${SECONDS} s)"' EXIT
 . deploy/swift-env.sh
 # The studio page is embedded in the binary; a page edited without regenerating it would
 # test one page and ship another.
@@ -59,8 +61,6 @@ heavy='PresetBudgetTests|DemoSessionTests|AudioSyncTests|DirectorTakeTests|Impor
 # Every end-to-end test runs in one group or the other: a suite the second group's filter
 # missed was skipped by the first and ran nowhere (it happened once), so the two runs'
 # counts must add up to the list's.
-e2e_runs=$(mktemp)
-trap 'rm -f "$e2e_runs"; echo "== done (at ${SECONDS} s)"' EXIT
 phase "end-to-end tests, two at a time (320x240 and smaller)"
 swift test --skip-build --filter EndToEndTests --skip "$heavy" --experimental-maximum-parallelization-width 2 2>&1 | tee -a "$e2e_runs"
 phase "end-to-end tests, one at a time (CPU-bound)"

@@ -447,8 +447,6 @@ public actor Rig {
                 if let take, let t = take.rigIndices.firstIndex(of: i) { take.lost(t, reason: why, now: now) }
             case .reconnect:
                 reconnect(i)
-            case .retry:
-                break  // only for a first open that failed (`openAgain`)
             }
         }
     }
@@ -469,7 +467,7 @@ public actor Rig {
             do {
                 return try await open(i)
             } catch {
-                guard case .retry(let pause) = members[i].linkState.firstOpenFailed(
+                guard let pause = members[i].linkState.firstOpenFailed(
                     reason: "\(error)", unansweredClose: TLSTransport.isUnansweredClose("\(error)")) else { throw error }
                 notify("\(members[i].name): \(error); trying again")
                 try await clock.sleep(nanoseconds: pause)

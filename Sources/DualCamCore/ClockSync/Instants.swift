@@ -38,9 +38,3 @@ public struct SharedInstant: Hashable, Comparable, Sendable, CustomStringConvert
 
     public var description: String { "shared \(nanoseconds) ns" }
 }
-
-extension LocalInstant {
-    /// The same reading, taken for an instant of the shared clock's where no estimate maps
-    /// it (see `SharedInstant.init(unsynchronised:)`).
-    public init(unsynchronised shared: SharedInstant) { nanoseconds = shared.nanoseconds }
-}

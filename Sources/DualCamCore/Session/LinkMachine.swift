@@ -34,8 +34,6 @@ public struct LinkMachine: Sendable, Equatable {
         case tellTake(reason: String)
         /// Try the agent again (`ReconnectSchedule`, and wherever mDNS announces it).
         case reconnect
-        /// Open the first connection again after this long.
-        case retry(afterNanoseconds: Int64)
     }
 
     /// Tries before an agent that keeps closing the first connection unjudged (an agent
@@ -78,8 +76,7 @@ public struct LinkMachine: Sendable, Equatable {
         lastReason = reason
         if lostSince == nil { state = .lost(since: now) }
         if context == .waitingForFirstAnswer, !everConnected {
-            if unansweredClose && unansweredCloses < Self.unansweredCloseTries {
-                unansweredCloses += 1
+            if countsAsUnjudged(unansweredClose) {
                 return [.notify("\(name): \(reason); trying again"), .reconnect]
             }
             // Refused or unreachable before it ever answered: the reason is the error.
@@ -95,14 +92,19 @@ public struct LinkMachine: Sendable, Equatable {
         return actions
     }
 
-    /// The first connection could not be opened: open it again after a pause while the
-    /// agent only closed it unjudged, up to `unansweredCloseTries`; otherwise the start
-    /// fails with the error (nil: give up).
-    public mutating func firstOpenFailed(reason: String, unansweredClose: Bool) -> Action? {
+    /// The first connection could not be opened: the pause before opening it again while
+    /// the agent only closed it unjudged, up to `unansweredCloseTries`; nil when the start
+    /// fails with the error.
+    public mutating func firstOpenFailed(reason: String, unansweredClose: Bool) -> Int64? {
         lastReason = reason
-        guard unansweredClose, unansweredCloses < Self.unansweredCloseTries else { return nil }
+        return countsAsUnjudged(unansweredClose) ? Self.unansweredCloseRetryNanoseconds : nil
+    }
+
+    /// A close the agent made unjudged, with tries left: counted, and the agent is tried again.
+    private mutating func countsAsUnjudged(_ unansweredClose: Bool) -> Bool {
+        guard unansweredClose, unansweredCloses < Self.unansweredCloseTries else { return false }
         unansweredCloses += 1
-        return .retry(afterNanoseconds: Self.unansweredCloseRetryNanoseconds)
+        return true
     }
 
     /// The sentence for an agent that has not answered by the start's deadline.
