@@ -21,7 +21,7 @@ struct CaptureOptions: ParsableArguments {
     @Option(help: "Frame rate, e.g. 24, 25, 30, 30000/1001, 50, 60 (a camera's own rates work too).") var fps = "30"
     @Option(help: "Encoder: libx264 (default), h264_v4l2m2m (Pi 4 hardware; falls back to libx264), libx265.")
     var encoder = "libx264"
-    @Option(help: "Encoder preset: auto (measure before each take and keep 1.5x real time, stepping faster during a take when the node gets busy) or x264/x265's ultrafast ... veryslow.")
+    @Option(help: "Encoder preset: auto (measure before each take and keep 1.5x real time, stepping faster during a take when the node gets busy) or x264/x265's ultrafast ... veryslow, which a coordinator's take left on auto keeps.")
     var preset = "auto"
     @Option(parsing: .unconditional, help: "Constant quality, 0-51 (lower is better; default 23). Exclusive with --bitrate.") var crf: Int?
     @Option(help: "Target bitrate in bit/s, e.g. 6000000 or 6M. Exclusive with --crf.") var bitrate: String?

@@ -55,4 +55,17 @@ import Testing
                                                                     segmentMilliseconds: 2000, genlock: session))
         #expect(merged.genlock == expected)
     }
+
+    /// A take left on `auto` leaves the preset to the node: one its owner fixed holds, an
+    /// automatic node measures; a take naming a preset (a rejoining agent's) wins.
+    @Test(arguments: [("auto", "ultrafast", "ultrafast"), ("auto", "auto", "auto"), ("veryfast", "ultrafast", "veryfast"),
+                      ("", "fast", "fast")])
+    func aTakeOnAutoKeepsTheNodesOwnPreset(take: String, node: String, expected: String) {
+        var settings = RecordingSettings(width: 1280, height: 720)
+        settings.preset = node
+        let merged = settings.merged(with: Dualcam_V1_VideoSettings(width: 1280, height: 720, rate: .fps30, encoder: "libx264",
+                                                                    preset: take, crf: 23, bitrate: nil,
+                                                                    segmentMilliseconds: 2000, genlock: true))
+        #expect(merged.preset == expected)
+    }
 }

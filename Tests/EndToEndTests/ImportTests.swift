@@ -87,6 +87,28 @@ extension EndToEnd {
                              "-map", "[v]", "-map", "[a]", "-c:v", "libx264", "-preset", "ultrafast", "-crf", "16", "-g", "30",
                              "-fps_mode", "passthrough", "-enc_time_base:v", "1/90000", "-video_track_timescale", "90000",
                              "-c:a", "aac", phoneVideo])
+            // The take's own sound is on the shared clock as each agent's estimate knew it
+            // while recording: its rate may be a few ppm off the WAVs the agents played (the
+            // estimate's rate is still being refined), and differs from one stretch of the
+            // take to the next. So each recorder's drift is judged against a clean copy of
+            // the conversation over the same stretch, imported and removed again: what it
+            // finds is the take's own rate there (it once was +2.3 ppm from 4 s on, +0.2
+            // over the whole take).
+            let stretches = [("reference-lav", "adelay=2500:all=1"), ("reference-phone", "atrim=start=4,asetpts=PTS-STARTPTS"),
+                             ("reference-video", "atrim=start=6,asetpts=PTS-STARTPTS")]
+            for (name, stretch) in stretches {
+                try Self.ffmpeg(["-i", talk + "/host.wav", "-i", talk + "/guest.wav", "-filter_complex",
+                                 "[0][1]amix=inputs=2:normalize=0," + stretch, out + "/" + name + ".wav"])
+            }
+            let referencing = try DemoRun.child(Self.coordinator, ["import", session] + stretches.map { out + "/" + $0.0 + ".wav" } + ["--out", library])
+            try #require(referencing.exitCode == 0, "import of the clean copies failed: \(referencing.stderr)")
+            let references = try #require(try Self.shown(session, library: library).manifest?.imports)
+            let takeDrift = Dictionary(uniqueKeysWithValues: references.map { ($0.name, $0.driftPpm) })
+            for (name, _) in stretches {
+                let removed = try DemoRun.child(Self.coordinator, ["import", session, "--remove", name, "--out", library])
+                try #require(removed.exitCode == 0, "\(removed.stderr)")
+            }
+            print("the take's own drift against the WAVs: \(takeDrift)")
             let manifestBefore = try Data(contentsOf: URL(fileURLWithPath: folder + "/manifest.json"))
 
             let run = try DemoRun.child(Self.coordinator, ["import", session, lavalier, phone, phoneVideo, "--out", library])
@@ -99,13 +121,19 @@ extension EndToEnd {
             // 2.5 s of the lavalier's (fast) clock before T0; the phone's first sample is the take's 4 s.
             let lavDrift = (48_000.0 / 47_996 - 1) * 1e6, phoneDrift = (48_000.0 / 48_006 - 1) * 1e6
             #expect(abs(lav.offsetSeconds - (-2.5 / (1 + lavDrift * 1e-6))) < 0.0005, "lavalier at \(lav.offsetSeconds) s")
-            #expect(abs(lav.driftPpm - lavDrift) < 2, "lavalier drift \(lav.driftPpm) ppm, made \(lavDrift)")
+            let (lavTake, phoneTake, videoTake) = (try #require(takeDrift["reference-lav"]), try #require(takeDrift["reference-phone"]),
+                                                   try #require(takeDrift["reference-video"]))
+            #expect(abs(lav.driftPpm - lavTake - lavDrift) < 2, "lavalier drift \(lav.driftPpm) ppm, made \(lavDrift), the take's \(lavTake)")
             #expect(abs(ph.offsetSeconds - 4) < 0.0005, "phone at \(ph.offsetSeconds) s")
-            #expect(abs(ph.driftPpm - phoneDrift) < 2, "phone drift \(ph.driftPpm) ppm, made \(phoneDrift)")
+            #expect(abs(ph.driftPpm - phoneTake - phoneDrift) < 2, "phone drift \(ph.driftPpm) ppm, made \(phoneDrift), the take's \(phoneTake)")
             #expect(lav.confidence > 0.8 && ph.confidence > 0.8, "confidence \(lav.confidence), \(ph.confidence)")
             // The video's pictures on the session's timeline: each at the time the host camera's
             // file holds the same picture (read by its DCTC code), within a millisecond.
             #expect(abs(video.offsetSeconds - 6) < 0.0005, "video at \(video.offsetSeconds) s")
+            // The video's sound reads 1.0-1.7 ppm slow of what was made in every run so far
+            // (the phone's, since the overlapping windows, within 1): printed, not yet judged.
+            print(String(format: "video drift %+.2f ppm against the take's stretch, made %+.2f", video.driftPpm - videoTake,
+                         (48_000.0 / 47_995 - 1) * 1e6))
             let copy = try #require(video.video, "no retimed pictures for the video")
             var hostTimes: [UInt32: Int64] = [:]
             try MediaProbe.forEachFrame(path: folder + "/" + hostFile) { hostTimes[DCTC.read($0.image)] = $0.ptsNanoseconds }

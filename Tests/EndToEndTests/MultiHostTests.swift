@@ -120,7 +120,7 @@ final class MultiHostScenario {
             let listen = listenOnOwnAddress ? ["--listen", NetnsRig.address(machine)] : []
             let agent = try rig.start(machine, "dualcam-agent", [
                 "run", "--source", "synthetic", "--role", machine.rawValue, "--name", "mh-\(machine.rawValue)",
-                "--state", root + "/" + machine.rawValue, "--trust", coordinatorID] + listen + (machine == .guest ? guestClock : []))
+                "--state", root + "/" + machine.rawValue, "--trust", coordinatorID] + RecoveryRig.fixedPreset + listen + (machine == .guest ? guestClock : []))
             agents.append(agent)
             guard let line = agent.waitForLine(containing: "LISTENING", seconds: 30),
                   let id = line.split(separator: " ").first(where: { $0.hasPrefix("id=") }) else {

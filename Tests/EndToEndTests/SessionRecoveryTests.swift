@@ -33,9 +33,15 @@ final class RecoveryRig {
         }
     }
 
+    /// The agents' own encoder preset. What these rigs test (cuts, kills, disks, stops) does
+    /// not hang on the preset, and measuring every preset at each take (`auto`: 2.5 s of
+    /// both cores at every Prepare, medium chosen at 320x240) was a third of a short test's
+    /// CPU. `auto` is judged where it is the point: PresetBudgetTests, the demo's tests.
+    static let fixedPreset = ["--preset", "ultrafast"]
+
     func agentArguments(role: String, port: Int) -> [String] {
         ["run", "--source", "synthetic", "--role", role, "--name", "rec-\(role)", "--listen", "127.0.0.1",
-         "--port", "\(port)", "--no-mdns", "--state", root + "/" + role, "--trust", coordinatorID] + (extra[role] ?? [])
+         "--port", "\(port)", "--no-mdns", "--state", root + "/" + role, "--trust", coordinatorID] + Self.fixedPreset + (extra[role] ?? [])
     }
 
     /// Kills agent `i` outright and starts it again on the same port and state; returns

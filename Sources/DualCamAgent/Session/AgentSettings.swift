@@ -71,7 +71,10 @@ public struct RecordingSettings: Sendable {
         if video.fpsNum > 0 { s.rate = FrameRate(Int64(video.fpsNum), Int64(max(video.fpsDen, 1))) }
         if let pipe { s.rate = pipe.rate }
         if !video.encoder.isEmpty { s.encoder = video.encoder }
-        if !video.preset.isEmpty { s.preset = video.preset }
+        // A take left on `auto` is the node's to decide: a preset its owner fixed
+        // (`--preset`, `preset =` in agent.conf) holds; a take naming one (a rejoining
+        // agent's own, kept) wins.
+        if !video.preset.isEmpty, video.preset != VideoEncoderSettings.automaticPreset { s.preset = video.preset }
         if video.bitrate > 0 { s.bitrate = Int(video.bitrate); s.crf = nil }
         if video.crf > 0 { s.crf = Int(video.crf); s.bitrate = nil }
         if video.segmentMs > 0 { s.segmentNanoseconds = Int64(video.segmentMs) * 1_000_000 }

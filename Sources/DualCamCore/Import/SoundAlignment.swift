@@ -4,8 +4,11 @@
 /// 1. Coarse: the file is cut into chunks of 30 s or more, and each chunk's loudness
 ///    envelope (100 a second) is found in the whole take's envelope by GCC-PHAT. An
 ///    hour-long file is some 60 correlations of a few hundred thousand points.
-/// 2. Fine: windows of 1.5 s every few seconds of the file are found to a fraction of a
-///    sample at 8 kHz near where the chunks (or the windows before them) put them.
+/// 2. Fine: windows of 1.5 s (at most 150, overlapping in a file under 4 minutes) are
+///    found to a fraction of a sample at 8 kHz near where the chunks (or the windows
+///    before them) put them. A short file's slope rests on few windows: 10 side by side
+///    over a phone's 16 s read its drift 2 ppm off, the same every time (the sound's own
+///    timing, not noise); 40 overlapping ones, 1 ppm.
 /// 3. Pieces: runs of windows on one line. The line's slope is the recorder's rate
 ///    error, its intercept the offset; a paused recorder makes a jump and a new piece.
 ///
@@ -190,7 +193,7 @@ public enum SoundAlignment {
 
     static func fineWindows(reference: [Float], file: [Float], groups: [ChunkGroup], fileLoudness: WindowLoudness,
                             referenceLoudness: WindowLoudness) -> [Window] {
-        let hop = max(windowSamples, (file.count - windowSamples) / maxWindows + 1)
+        let hop = max(windowSamples / 4, (file.count - windowSamples) / maxWindows + 1)
         let windowSeconds = Double(windowSamples) / Double(rate)
         var out: [Window] = []
         // The last window matched and the slope of those before it: a recorder's drift is
