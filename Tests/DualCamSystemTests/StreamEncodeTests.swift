@@ -67,4 +67,26 @@ import Testing
         encode.offer(Self.picture(0), ptsNanoseconds: 0)
         #expect(encode.encodedPictures + encode.droppedPictures == 120)
     }
+
+    /// Before the take, the streams' preset is measured at their size with the file's
+    /// encode running beside it (real FFmpeg, a 640x360 take streamed at 320x180): the
+    /// choice is the core's rule applied to what was measured, and the log says so. A take
+    /// streaming at its own size measures no second encode.
+    @Test func theStreamsPresetIsMeasuredBesideTheFilesEncode() throws {
+        MediaLog.setQuiet()
+        var plan = try Self.plan()
+        (plan.width, plan.height) = (640, 360)
+        plan.streamSize = (320, 180)
+        plan.layout = LayoutSpec(kind: .grid)
+        let measured = try CompositeProbe.measure(plan: plan, cameras: 2)
+        #expect(measured.streamSpeeds.first?.preset == "ultrafast" && measured.streamSize == "320x180")
+        #expect(measured.streamOutcome == PresetChoice.choose(measured.streamSpeeds, rate: plan.rate))
+        let text = try #require(measured.streamsText)
+        #expect(text.hasPrefix("the streams' own encode at 320x180: \(try #require(measured.streamPreset))"), "\(text)")
+        #expect(CompositeProbe.key(plan: plan, cameras: 2).hasSuffix("streams 320x180 1500000"))
+        print("STREAM-PROBE: \(measured.summary)")
+        plan.streamSize = (640, 360)
+        let shared = try CompositeProbe.measure(plan: plan, cameras: 2)
+        #expect(shared.streamSpeeds.isEmpty && shared.streamOutcome == nil && shared.streamsText == nil)
+    }
 }

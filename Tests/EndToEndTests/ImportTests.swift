@@ -57,7 +57,7 @@ extension EndToEnd {
             let make = try DemoRun.child("/usr/bin/python3", [tools + "/make-conversation.py", "--out", out + "/talk"])
             try #require(make.exitCode == 0, "make-conversation.py: \(make.stderr)")
             let library = out + "/library"
-            let demo = try DemoRun.run(["demo", "--duration", "20", "--out", library, "--state", out + "/state", "--size", "640x360",
+            let demo = try DemoRun.run(["demo", "--duration", "20", "--out", library, "--state", out + "/state", "--size", "320x240",
                                         "--audio-files", out + "/talk/host.wav," + out + "/talk/guest.wav"])
             try #require(demo.exitCode == 0, "demo failed: \(demo.stderr.suffix(3000))")
             let session = try #require(try FileManager.default.contentsOfDirectory(atPath: library).first { !$0.hasPrefix(".") })

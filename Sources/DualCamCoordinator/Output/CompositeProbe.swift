@@ -25,6 +25,17 @@ struct CompositeMeasurement: Sendable, Equatable {
     var composeNanoseconds: Int64
     var cameras: Int
     var seconds: Double
+    /// The streams' own encode (`--stream-size`, `StreamEncode`) per preset, at their size,
+    /// counted after the file's whole frame at its chosen preset: frames per second of the
+    /// two back to back. Empty and nil when the streams share the file's encode.
+    var streamSpeeds: [PresetSpeed] = []
+    var streamOutcome: PresetChoice.Outcome?
+    /// "640x360".
+    var streamSize: String?
+
+    /// The streams' own preset: the fastest when nothing keeps real time (their mailbox
+    /// then drops pictures, never the file's).
+    var streamPreset: String? { streamOutcome.map { $0.preset ?? PresetChoice.ladder[0] } }
 
     /// The preset the composite encodes with: the fastest when nothing keeps real time
     /// (the composite cannot refuse a take; it falls behind and finishes after the stop).
@@ -56,7 +67,19 @@ struct CompositeMeasurement: Sendable, Equatable {
     }
 
     /// For the log: "superfast, 1.9x real time (2 cameras decoded ...)".
-    var summary: String { "\(preset), \(speedText) (\(details))" }
+    var summary: String { "\(preset), \(speedText) (\(details))" + (streamsText.map { "; " + $0 } ?? "") }
+
+    /// "the streams' own encode at 640x360: veryfast, 3.1x real time beside the file's (measured ...)".
+    var streamsText: String? {
+        guard let streamOutcome, let streamPreset, let streamSize else { return nil }
+        let speed: String = switch streamOutcome {
+        case .fits(_, let speed): String(format: "%.1fx real time", speed)
+        case .tight(_, let speed): String(format: "only %.1fx real time", speed)
+        case .cannot(let speed): String(format: "behind real time (%.1fx): the streams will drop pictures", speed)
+        }
+        return "the streams' own encode at \(streamSize): \(streamPreset), \(speed) with the file's (measured "
+            + streamSpeeds.map(\.description).joined(separator: ", ") + ")"
+    }
 
     /// For the manifest: frames per second per preset, rounded.
     var measured: [String: Double] {
@@ -117,6 +140,7 @@ enum CompositeProbe {
     static func key(plan: TakePlan, cameras: Int) -> String {
         "\(plan.encoder) \(plan.width)x\(plan.height)@\(plan.rate) crf \(plan.crf) bitrate \(plan.bitrate ?? -1) "
             + "\(cameras) cameras \(plan.layout) \(plan.filter.kind)"
+            + (plan.streamsEncodedApart ? " streams \(plan.streamPicture.width)x\(plan.streamPicture.height) \(plan.effectiveStreamBitrate)" : "")
     }
 
     /// Starts measuring for `cameras` cameras at the plan's size and rate, or hands back the
@@ -185,9 +209,37 @@ enum CompositeProbe {
                                             gopFrames: plan.compositeGOPFrames, threads: 0)
         let speeds = try EncoderSpeed.ladder(settings, composed, rate: rate, extraNanosecondsPerFrame: decodeNanoseconds + composeNanoseconds,
                                             clock: SystemClock())
-        return CompositeMeasurement(outcome: PresetChoice.choose(speeds, rate: rate), speeds: speeds, decodeNanoseconds: decodeNanoseconds,
-                                    composeNanoseconds: composeNanoseconds, cameras: count,
-                                    seconds: Double(MonotonicTime.now() - started) / 1e9)
+        var measured = CompositeMeasurement(outcome: PresetChoice.choose(speeds, rate: rate), speeds: speeds,
+                                            decodeNanoseconds: decodeNanoseconds, composeNanoseconds: composeNanoseconds, cameras: count,
+                                            seconds: 0)
+        if plan.streamsEncodedApart {
+            let file = speeds.first { $0.preset == measured.preset }?.framesPerSecond ?? speeds[0].framesPerSecond
+            measured.streamSpeeds = try measureStreams(plan: plan, composed: composed, fileFramesPerSecond: file)
+            measured.streamOutcome = PresetChoice.choose(measured.streamSpeeds, rate: rate)
+            measured.streamSize = "\(plan.streamPicture.width)x\(plan.streamPicture.height)"
+        }
+        measured.seconds = Double(MonotonicTime.now() - started) / 1e9
+        return measured
+    }
+
+    /// The streams' own encode per preset, at their size and bitrate ceiling, on the
+    /// composed pictures scaled as `StreamEncode` scales them, with the scaling and the
+    /// file's whole frame (decoding, compositing, its encode at its preset) counted on every
+    /// frame: the two share the machine, and whatever the stream takes, the file and the
+    /// agents of a demo on the same machine lose. Measured beside a paced encode of the
+    /// file instead, a 720p take streaming 640x360 here chose medium (53 fps, 1.8x) and the
+    /// receiver got 221 of 600 pictures; counted so, it takes what keeps both in time.
+    static func measureStreams(plan: TakePlan, composed: [YUV420Image], fileFramesPerSecond: Double) throws -> [PresetSpeed] {
+        let size = plan.streamPicture
+        let scaler = SwsScaler()
+        let scaleStart = MonotonicTime.now()
+        let scaled = composed.map {
+            scaler.scale($0, crop: PixelRect(x: 0, y: 0, width: $0.width, height: $0.height), toWidth: size.width, height: size.height)
+        }
+        let scaleNanoseconds = (MonotonicTime.now() - scaleStart) / Int64(max(scaled.count, 1))
+        let fileNanoseconds = Int64(1e9 / max(fileFramesPerSecond, 1))
+        return try EncoderSpeed.ladder(LiveComposer.streamSettings(plan, filePreset: PresetChoice.ladder[0]), scaled, rate: plan.rate,
+                                       extraNanosecondsPerFrame: scaleNanoseconds + fileNanoseconds, clock: SystemClock())
     }
 
     /// Decodes every camera's packets side by side, over and over for the window, as the

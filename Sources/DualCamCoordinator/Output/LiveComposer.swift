@@ -63,15 +63,16 @@ final class LiveComposer: @unchecked Sendable {
         renderer.contactSheet = ContactSheetRecorder(width: plan.width, height: plan.height)
         renderer.liveOut = liveOut
         if let liveOut, plan.streamsEncodedApart {
-            renderer.streamEncode = try StreamEncode(settings: Self.streamSettings(plan, filePreset: preset)) {
-                liveOut.offer($0, audio: false)
-            }
+            let settings = Self.streamSettings(plan, filePreset: preset)
+            renderer.streamEncode = try StreamEncode(settings: settings) { liveOut.offer($0, audio: false) }
+            liveEncoding.streams = .init(width: settings.width, height: settings.height, preset: settings.preset, automatic: false)
         }
     }
 
     /// The streams' own encode: their size, constant-bitrate-like at their ceiling (a VBV
-    /// of two seconds of it), key frames every 2 s, and the file's preset or veryfast, whichever is
-    /// faster, since it runs beside the file's encode.
+    /// of two seconds of it), key frames every 2 s, and the file's preset or veryfast,
+    /// whichever is faster, since it runs beside the file's encode: until the measurement
+    /// (`CompositeProbe.measureStreams`) chooses, and where it failed.
     static func streamSettings(_ plan: TakePlan, filePreset: String) -> VideoEncoderSettings {
         let ladder = PresetChoice.ladder
         let veryfast = ladder.firstIndex(of: "veryfast") ?? 0
@@ -148,9 +149,28 @@ final class LiveComposer: @unchecked Sendable {
             liveEncoding.measured = measured.measured
             liveEncoding.switches = []
             measurementKey = pending.key
+            adoptStreamPreset(measured)
         case .failure:
             break  // the fixed choice stays; the take's notice said why
         }
+    }
+
+    /// The streams' encode opened again at the measured preset, before its first picture
+    /// (the streams' headers are sent with the file's first frame, after this). If it cannot
+    /// be opened, the first one stays.
+    private func adoptStreamPreset(_ measured: CompositeMeasurement) {
+        guard let preset = measured.streamPreset, let liveOut, let old = renderer.streamEncode else { return }
+        var settings = old.settings
+        settings.preset = preset
+        if preset != old.settings.preset, let opened = try? StreamEncode(settings: settings, send: { liveOut.offer($0, audio: false) }) {
+            old.finish()
+            renderer.streamEncode = opened
+        }
+        let current = renderer.streamEncode?.settings.preset ?? old.settings.preset
+        liveEncoding.streams = .init(width: settings.width, height: settings.height, preset: current, automatic: current == preset,
+                                     speed: measured.streamOutcome.map { ($0.speed * 100).rounded() / 100 },
+                                     measured: Dictionary(measured.streamSpeeds.map { ($0.preset, $0.framesPerSecond.rounded()) },
+                                                          uniquingKeysWith: { a, _ in a }))
     }
 
     /// The measurement's cache key, forgotten when the take had to step faster.

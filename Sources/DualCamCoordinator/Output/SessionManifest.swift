@@ -132,6 +132,20 @@ struct SessionManifest: Codable {
         var speed: Double? = nil
         var measured: [String: Double]? = nil
         var switches: [PresetSwitch]? = nil
+        /// The streams' own encode (`--stream-size` other than the take's), nil when they
+        /// share this one.
+        var streams: StreamEncoding? = nil
+    }
+    /// The streams' own encode: its size, its preset and how it was chosen (`automatic`:
+    /// measured beside the file's encode before the take, `speed` over the rate, `measured`
+    /// each preset's frames per second).
+    struct StreamEncoding: Codable, Equatable {
+        var width: Int
+        var height: Int
+        var preset: String
+        var automatic: Bool
+        var speed: Double? = nil
+        var measured: [String: Double]? = nil
     }
     struct PresetSwitch: Codable, Equatable {
         /// The composite's frame (a keyframe) from which `preset` encodes.

@@ -25,7 +25,8 @@ public struct CompositePreset: Sendable, Equatable {
             return CompositePreset(preset: asked, reason: "as asked")
         }
         if let measured {
-            return CompositePreset(preset: measured.preset, reason: "auto, \(measured.speedText); \(measured.details)")
+            return CompositePreset(preset: measured.preset, reason: "auto, \(measured.speedText); \(measured.details)"
+                                   + (measured.streamsText.map { "; " + $0 } ?? ""))
         }
         return automatic(cameras: cameras, width: plan.width, height: plan.height, rate: plan.rate)
     }
