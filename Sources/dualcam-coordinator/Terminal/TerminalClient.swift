@@ -36,9 +36,8 @@ final class TerminalClient: Sendable {
         var directorFollowing: Bool?
         /// The first signal cancelled a take that had not begun recording.
         var cancelling = false
-        /// The rig's nodes as last seen, and whether Enter already asked about the ones a
-        /// take would leave out (a second Enter records without them).
-        var agents: [AgentStatus] = []
+        /// Whether Enter already asked about the nodes a take would leave out (a second
+        /// Enter records without them).
         var armedLeftOut = false
         var quit: (@Sendable () -> Void)?
     }
@@ -64,7 +63,6 @@ final class TerminalClient: Sendable {
     private func show(_ snapshot: RigSnapshot) {
         state.withLock { s in
             s.busy = snapshot.busy
-            s.agents = snapshot.agents
             s.phase = snapshot.take?.phase
             // The layout a take ends with is the next take's (as in the studio).
             if let take = snapshot.take, !take.isOver, let layout = try? LayoutSpec(parsing: take.layout) { s.lastLayout = layout }
@@ -95,9 +93,9 @@ final class TerminalClient: Sendable {
     }
 
     private func command(_ input: TerminalInput) {
-        let (busy, lastLayout, following, agents, armed) = state.withLock { s in
+        let (busy, lastLayout, following, armed) = state.withLock { s in
             defer { s.armedLeftOut = false }  // any input but the confirming Enter disarms
-            return (s.busy, s.lastLayout, s.directorFollowing, s.agents, s.armedLeftOut)
+            return (s.busy, s.lastLayout, s.directorFollowing, s.armedLeftOut)
         }
         var request: CommandRequest
         switch input {
@@ -125,20 +123,6 @@ final class TerminalClient: Sendable {
         var plan = startPlan
         if let lastLayout { plan?.layout = lastLayout }
         if request.command == .start && plan == nil { return }
-        if request.command == .start {
-            // A node the rig was started with and that is now missing or NOT READY is left
-            // out only when the person says so (issue 36), as the studio asks before Record.
-            switch LeftOutNodes(rig: agents).startGate(armed: armed, atTerminal: input == .enter, allowMissing: allowMissing) {
-            case .go: break
-            case .ask(let question):
-                state.withLock { $0.armedLeftOut = true }
-                status.note(question)
-                return
-            case .refuse(let why):
-                status.note(why)
-                return
-            }
-        }
         let context = CommandContext(plan: plan, layout: lastLayout ?? plan?.layout ?? LayoutSpec(kind: .pip),
                                      filter: FilterSetting(plan?.filter ?? Filter(kind: .none)), stopReason: "Enter")
         let command: RigCommand
@@ -148,7 +132,26 @@ final class TerminalClient: Sendable {
             status.note(error.field.map { "not a \($0.rawValue): \(error.detail)" } ?? error.description)
             return
         }
+        let (starting, atTerminal, allowMissing) = (request.command == .start, input == .enter, allowMissing)
         Task {
+            if starting {
+                // A node the rig was started with and that is now missing or NOT READY is
+                // left out only when the person says so (issue 36), as the studio asks
+                // before Record. Judged on the rig's state now: this screen's copy comes
+                // by another stream than the NOT READY line, and a start typed just after
+                // that line once found the copy without it and recorded without the node.
+                let agents = await rig.snapshot().agents
+                switch LeftOutNodes(rig: agents).startGate(armed: armed, atTerminal: atTerminal, allowMissing: allowMissing) {
+                case .go: break
+                case .ask(let question):
+                    self.state.withLock { $0.armedLeftOut = true }
+                    self.status.note(question)
+                    return
+                case .refuse(let why):
+                    self.status.note(why)
+                    return
+                }
+            }
             do { try await rig.perform(command) } catch { self.status.note("\(error)") }
         }
     }
