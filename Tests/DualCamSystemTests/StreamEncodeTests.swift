@@ -68,11 +68,11 @@ import Testing
         #expect(encode.encodedPictures + encode.droppedPictures == 120)
     }
 
-    /// Before the take, the streams' preset is measured at their size with the file's
-    /// encode running beside it (real FFmpeg, a 640x360 take streamed at 320x180): the
-    /// choice is the core's rule applied to what was measured, and the log says so. A take
+    /// Before the take, the streams' preset is measured at their size, the file's whole
+    /// frame counted on each (real FFmpeg, a 640x360 take streamed at 320x180): the choice
+    /// is the core's rule applied to what was measured, and the log says so. A take
     /// streaming at its own size measures no second encode.
-    @Test func theStreamsPresetIsMeasuredBesideTheFilesEncode() throws {
+    @Test func theStreamsPresetIsMeasuredWithTheFilesFrame() throws {
         MediaLog.setQuiet()
         var plan = try Self.plan()
         (plan.width, plan.height) = (640, 360)
