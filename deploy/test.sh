@@ -31,13 +31,15 @@ bash deploy/ensure-avahi.sh
 # for half a minute, and a TLS test's peer went idle past its 10 s guard. So are the take
 # and the rig on simulated time (libx264 segments for up to 8 agents, the files finished
 # at once): beside the component tests, two of those missed their 10 s waits in four runs.
-pure='DualCamCoreTests|DualCamProtocolTests|DirectorConversationTests|ProgrammeSoundTests|TakeLifeTests|RigLifeTests'
-phase "unit tests (pure: core, protocol; the director's conversations; the rig on simulated time)"
 # Two runs: the protocol's fuzzing judges the peak RSS of its process (a decoder trusting a
 # length prefix would allocate up to 4 GiB; alone the loop adds about 3 MiB), and beside
 # the take and rig tests (libx264 for up to 8 agents, their pictures) it once read 189 MB.
-swift test --skip-build --filter 'DualCamCoreTests|DualCamProtocolTests'
-swift test --skip-build --filter 'DirectorConversationTests|ProgrammeSoundTests|TakeLifeTests|RigLifeTests'
+pure_small='DualCamCoreTests|DualCamProtocolTests'
+pure_media='DirectorConversationTests|ProgrammeSoundTests|TakeLifeTests|RigLifeTests'
+pure="$pure_small|$pure_media"
+phase "unit tests (pure: core, protocol; the director's conversations; the rig on simulated time)"
+swift test --skip-build --filter "$pure_small"
+swift test --skip-build --filter "$pure_media"
 phase "conversation generator (tools/conversation, a few seconds)"
 python3 tools/conversation/test_make_conversation.py
 # At most two tests at a time: swift-testing starts every test at once, and a TLS

@@ -51,11 +51,14 @@ struct CompositeMeasurement: Sendable, Equatable {
     }
 
     /// "1.9x real time", or how far short of it.
-    var speedText: String {
+    var speedText: String { Self.speedText(outcome, behind: "BEHIND real time (%.1fx): the combined file will finish after the stop") }
+
+    /// "1.9x real time", "only 1.3x real time", or `behind` (a format taking the speed).
+    static func speedText(_ outcome: PresetChoice.Outcome, behind: String) -> String {
         switch outcome {
         case .fits(_, let speed): String(format: "%.1fx real time", speed)
         case .tight(_, let speed): String(format: "only %.1fx real time", speed)
-        case .cannot(let speed): String(format: "BEHIND real time (%.1fx): the combined file will finish after the stop", speed)
+        case .cannot(let speed): String(format: behind, speed)
         }
     }
 
@@ -69,20 +72,21 @@ struct CompositeMeasurement: Sendable, Equatable {
     /// For the log: "superfast, 1.9x real time (2 cameras decoded ...)".
     var summary: String { "\(preset), \(speedText) (\(details))" + (streamsText.map { "; " + $0 } ?? "") }
 
-    /// "the streams' own encode at 640x360: veryfast, 3.1x real time beside the file's (measured ...)".
+    /// "the streams' own encode at 640x360: veryfast, 3.1x real time with the file's (measured ...)".
     var streamsText: String? {
         guard let streamOutcome, let streamPreset, let streamSize else { return nil }
-        let speed: String = switch streamOutcome {
-        case .fits(_, let speed): String(format: "%.1fx real time", speed)
-        case .tight(_, let speed): String(format: "only %.1fx real time", speed)
-        case .cannot(let speed): String(format: "behind real time (%.1fx): the streams will drop pictures", speed)
-        }
+        let speed = Self.speedText(streamOutcome, behind: "behind real time (%.1fx): the streams will drop pictures")
         return "the streams' own encode at \(streamSize): \(streamPreset), \(speed) with the file's (measured "
             + streamSpeeds.map(\.description).joined(separator: ", ") + ")"
     }
 
     /// For the manifest: frames per second per preset, rounded.
-    var measured: [String: Double] {
+    var measured: [String: Double] { Self.rounded(speeds) }
+
+    /// The same for the streams' own encode.
+    var streamMeasured: [String: Double] { Self.rounded(streamSpeeds) }
+
+    private static func rounded(_ speeds: [PresetSpeed]) -> [String: Double] {
         Dictionary(speeds.map { ($0.preset, $0.framesPerSecond.rounded()) }, uniquingKeysWith: { a, _ in a })
     }
 }

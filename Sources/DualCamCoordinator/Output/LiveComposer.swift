@@ -169,8 +169,7 @@ final class LiveComposer: @unchecked Sendable {
         let current = renderer.streamEncode?.settings.preset ?? old.settings.preset
         liveEncoding.streams = .init(width: settings.width, height: settings.height, preset: current, automatic: current == preset,
                                      speed: measured.streamOutcome.map { ($0.speed * 100).rounded() / 100 },
-                                     measured: Dictionary(measured.streamSpeeds.map { ($0.preset, $0.framesPerSecond.rounded()) },
-                                                          uniquingKeysWith: { a, _ in a }))
+                                     measured: measured.streamMeasured)
     }
 
     /// The measurement's cache key, forgotten when the take had to step faster.

@@ -137,8 +137,8 @@ struct SessionManifest: Codable {
         var streams: StreamEncoding? = nil
     }
     /// The streams' own encode: its size, its preset and how it was chosen (`automatic`:
-    /// measured beside the file's encode before the take, `speed` over the rate, `measured`
-    /// each preset's frames per second).
+    /// measured before the take with the file's whole frame counted on each preset, `speed`
+    /// over the rate, `measured` each preset's frames per second).
     struct StreamEncoding: Codable, Equatable {
         var width: Int
         var height: Int
