@@ -36,7 +36,7 @@ final class PipeInput: @unchecked Sendable {
     // Invariant: read and written only under `lock`; there is one standard input.
     nonisolated(unsafe) private static var instance: PipeInput?
 
-    /// The process's one reader, started at first use.
+    /// The process's one reader, started at first use, listening.
     static func shared(format: SourceConfig.StdinFormat, width: Int, height: Int, rate: FrameRate,
                        clock: AgentClock, latencyNanoseconds: Int64) -> PipeInput {
         lock.lock()
@@ -44,6 +44,10 @@ final class PipeInput: @unchecked Sendable {
         if let instance { return instance }
         let input = PipeInput(format: format, width: width, height: height, rate: rate)
         instance = input
+        // The first caller is a recording about to listen. Listening before the thread
+        // starts keeps a short input (a file piped in whole, which fits in the pipe's
+        // buffer) from being read and dropped before the recording says it listens.
+        input.listen(true)
         let thread = Thread { input.read(clock: clock, latency: latencyNanoseconds) }
         thread.name = "dualcam-stdin"
         thread.start()
