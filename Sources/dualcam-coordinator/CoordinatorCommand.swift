@@ -188,6 +188,10 @@ enum CommandSupport {
     }
 
     static func report(_ result: TakeResult) {
+        guard result.kept else {
+            say("Nothing kept: the take was live without recording (--live-only, or Go live with no take).")
+            return
+        }
         say("Session folder: \(result.sessionDirectory)")
         for file in result.perCameraFiles { say(file) }
         say(result.combinedFile)
@@ -276,6 +280,7 @@ struct Demo: AsyncParsableCommand {
         (streamPlan.width, streamPlan.height) = (w, h)
         try streaming.apply(to: &streamPlan, config: nil, progress: { Console.error($0) })
         (options.streams, options.streamMaxBitrate, options.streamSize) = (streamPlan.streams, streamPlan.streamMaxBitrate, streamPlan.streamSize)
+        options.liveOnly = streamPlan.liveOnly
         guard (-10_000...10_000).contains(guestEstimateStepUs), (0...86_400).contains(guestEstimateStepAtS) else {
             throw ValidationError("--guest-estimate-step-us takes -10000 to 10000 µs, --guest-estimate-step-at-s 0 to 86400 s")
         }

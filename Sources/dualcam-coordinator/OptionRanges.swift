@@ -58,6 +58,10 @@ extension Start {
 extension Serve {
     func validate() throws {
         try CoordinatorRanges.duration.validate(duration)
+        if take.streaming.liveOnly {
+            throw ValidationError("--live-only is for start and demo; in serve, Go live in the studio (or type `live on`) "
+                + "with no take under way streams without recording")
+        }
     }
 }
 

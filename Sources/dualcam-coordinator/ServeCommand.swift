@@ -77,6 +77,8 @@ struct Serve: AsyncParsableCommand {
             reported = id
             if let files = take.files {
                 CommandSupport.report(files)
+            } else if take.liveOnly && take.phase == .done {
+                CommandSupport.say("live ended: nothing kept (live without recording)")
             } else {
                 CommandSupport.say("take \(take.phase.words): \(take.reason ?? "")")
             }

@@ -302,6 +302,8 @@ struct StreamOptions: ParsableArguments {
     var streamBitrate: String?
     @Option(help: "The streams' picture size WxH, e.g. 1280x720 (default: the take's). Another size than the take's encodes the programme a second time for the streams alone; the combined file keeps its own quality.")
     var streamSize: String?
+    @Flag(help: "Stream without recording: the take streams the programme and keeps nothing, its folder and the agents' spools of it deleted as it ends (needs --stream or `stream =`). In serve, the studio's Go live with no take (or `live on`) does this, and Record then keeps it.")
+    var liveOnly = false
 
     func validate() throws {
         do { for url in stream { _ = try StreamDestination(url) } } catch { throw ValidationError("\(error)") }
@@ -335,6 +337,13 @@ struct StreamOptions: ParsableArguments {
         } catch let error as CoordinatorError { throw ValidationError(error.description) }
         plan.streamMaxBitrate = try maxBitrate()
         plan.streamSize = try size()
+        if liveOnly {
+            guard !plan.streams.isEmpty else {
+                throw ValidationError("--live-only streams without recording, so it needs somewhere to stream: --stream URL (or `stream =` in coordinator.conf)")
+            }
+            plan.liveOnly = true
+            progress("live without recording: nothing of this take is kept")
+        }
         if !plan.streams.isEmpty {
             let size = plan.streamPicture
             progress("the programme streams live to \(plan.streams.map(\.shown).joined(separator: ", ")) at up to "

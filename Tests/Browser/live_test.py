@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Live out in the studio, in a real browser (headless Chromium through Playwright): a
 demo rig that streams its programme to an `ffmpeg -listen 1` RTMP receiver on loopback
-(`demo --studio --stream rtmp://…`). Recording from the page puts the ON AIR mark in the
+(`demo --studio --stream rtmp://…`). Go live with no take streams without recording
+(ON AIR · not recording) and End live leaves nothing in the library. Recording from the page puts the ON AIR mark in the
 header and the destination's health (live, kbit/s) in the take panel, the stream key
 shows nowhere on the page or in its state, and the mark goes when the take ends. A layout
 clicked mid-take shows in what the receiver got: its pictures are the take's first layout
@@ -39,7 +40,8 @@ def main():
     def listen(path):  # ffmpeg -listen 1 takes one connection: a new one for Go live
         return subprocess.Popen(["ffmpeg", "-hide_banner", "-loglevel", "quiet", "-listen", "1", "-i", url, "-c", "copy",
                                  "-y", path], stdin=subprocess.DEVNULL)
-    receiver = listen(received)
+    live_only = os.path.join(work, "live-only.flv")
+    receiver = listen(live_only)
     time.sleep(1)
     try:
         with sync_playwright() as p:
@@ -48,6 +50,9 @@ def main():
                 with Demo(size="640x360", name="studio-live", extra=["--stream", url]) as demo:
                     page, errors = open_demo_page(browser, demo)
                     check(page.is_hidden("#on-air-mark"), "before a take: no ON AIR mark")
+                    live_without_recording(page, demo, receiver)
+                    receiver = listen(received)
+                    time.sleep(1)
                     page.click("#record")
                     page.wait_for_selector("#record[data-state='recording']", timeout=60_000)
                     page.wait_for_selector("#on-air-mark:not([hidden])", timeout=30_000)
@@ -87,10 +92,11 @@ def main():
             receiver.wait(timeout=10)
         except subprocess.TimeoutExpired:
             receiver.kill()
-    # Each connection, before End live and after Go live, delivered pictures (how many is
+    # Each connection (live only, before End live, after Go live) delivered pictures (how many is
     # the page's timing: the first lasts from ON AIR to the click).
-    sizes = [os.path.getsize(f) if os.path.exists(f) else 0 for f in (received, os.path.join(work, "again.flv"))]
-    check(all(size > 20_000 for size in sizes), f"the receiver got the programme before End live and after Go live ({sizes} bytes)")
+    sizes = [os.path.getsize(f) if os.path.exists(f) else 0 for f in (live_only, received, os.path.join(work, "again.flv"))]
+    check(all(size > 20_000 for size in sizes),
+          f"the receiver got the programme live without recording, then before End live and after Go live ({sizes} bytes)")
     layouts = layouts_received(received)
     print(f"  layouts in what the receiver got, in order (runs of frames): {layouts}")
     names = [name for name, _ in layouts if name != "unread"]
@@ -98,6 +104,27 @@ def main():
           and sum(n for name, n in layouts if name == "split-horizontal") >= 30,
           "the layout clicked mid-take shows in the stream: pip, then at least a second of split-horizontal")
     print(f"\nstudio live-out browser test: {len(check.passed)} checks passed in {time.monotonic() - started:.0f} s")
+
+
+def live_without_recording(page, demo, receiver):
+    """Go live with no take: the programme streams, the page says nothing is recorded,
+    and End live leaves no session in the library."""
+    check(page.text_content("#live-toggle") == "Go live" and page.is_visible("#live-toggle"),
+          "before a take, with --stream: Go live is offered")
+    page.click("#live-toggle")
+    page.wait_for_selector("#on-air-mark:not([hidden])", timeout=60_000)
+    check(page.text_content("#on-air-mark") == "ON AIR · not recording", "Go live with no take: ON AIR, not recording")
+    check(page.text_content("#phase") == "Live, not recording" and page.is_enabled("#record")
+          and not page.is_enabled("#stop"), "the page says nothing is recorded, and Record is there to keep it")
+    time.sleep(3)
+    page.click("#live-toggle")
+    page.wait_for_selector("#record[data-state='done']", timeout=60_000)
+    page.wait_for_selector("#on-air-mark", state="hidden", timeout=10_000)
+    receiver.wait(timeout=15)
+    left = [n for n in os.listdir(demo.out) if not n.startswith(".")] if os.path.isdir(demo.out) else []
+    check(left == [], f"End live: the take that was only live left nothing in the library ({left})")
+    check(any("nothing kept: this take was live without recording" in line for line in demo.lines),
+          "the terminal says nothing was kept")
 
 
 def layouts_received(path, size=(640, 360)):

@@ -24,14 +24,15 @@ final class InProcessRig: Sendable {
     private let listener: Task<Void, Never>
 
     /// `agents`: names (the first the host); `lag`: how long after its end each segment is
-    /// handed in.
-    init(agents names: [String], lag: Int64 = 0) {
+    /// handed in; `forgetter`: where the rig asks agents to free a spool (nil: the network's).
+    init(agents names: [String], lag: Int64 = 0, forgetter: (any SpoolForgetting)? = nil) {
         agents = InProcessAgentWorld(names: names, lag: lag)
         let endpoints = names.indices.map { k in
             AgentEndpoint(host: "10.0.0.\(k + 1)", port: 7000, deviceID: DeviceID(bytes: Array(repeating: UInt8(k + 1), count: 32)))
         }
         let identity = try! DeviceIdentity.generate(commonName: "dualcam-coordinator")
-        rig = Rig(agents: endpoints, identity: identity, logger: Logger(label: "rig-test"), clock: clock, dialer: agents)
+        rig = Rig(agents: endpoints, identity: identity, logger: Logger(label: "rig-test"), clock: clock, dialer: agents,
+                  forgetter: forgetter)
         let rig = self.rig
         loop = Task { await rig.run() }
         let (stream, notices) = (rig.notices(), self.notices)

@@ -34,8 +34,8 @@ import Testing
         try statistic("framesCaptured", result).compactMap { $0 }
     }
 
-    static func connected(_ n: Int, lag: Int64 = 0) async throws -> InProcessRig {
-        let rig = InProcessRig(agents: names(n), lag: lag)
+    static func connected(_ n: Int, lag: Int64 = 0, forgetter: (any SpoolForgetting)? = nil) async throws -> InProcessRig {
+        let rig = InProcessRig(agents: names(n), lag: lag, forgetter: forgetter)
         let connecting = Task { try await rig.rig.connect() }
         _ = try await rig.drive(connecting, limit: 10 * second)
         return rig

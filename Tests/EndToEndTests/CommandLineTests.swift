@@ -213,6 +213,10 @@ extension EndToEnd {
                  "nothing listens at 127.0.0.1:\(closed) (connection refused): is dualcam-agent running there"),
                 ("dualcam-agent", ["run", "--source", "synthetic", "--no-mdns", "--listen", "127.0.0.1", "--port", "\(busy.port)"] + state,
                  "port \(busy.port) (127.0.0.1:\(busy.port)) is in use by another program: stop it, or choose another port with --port"),
+                ("dualcam-coordinator", ["demo", "--live-only", "--out", root + "/out"] + state,
+                 "--live-only streams without recording, so it needs somewhere to stream: --stream URL"),
+                ("dualcam-coordinator", ["serve", "--live-only", "--stream", "rtmp://127.0.0.1:9/live/k"] + state,
+                 "--live-only is for start and demo; in serve, Go live in the studio (or type `live on`)"),
             ]
             for (program, arguments, words) in cases {
                 let child = try Child(program, arguments)

@@ -25,6 +25,8 @@ public struct DemoOptions: Sendable {
     public var streamMaxBitrate: Int?
     /// The streams' own size (`--stream-size`; nil: the take's).
     public var streamSize: (width: Int, height: Int)?
+    /// Live without recording (`--live-only`): the take streams and keeps nothing.
+    public var liveOnly = false
     /// Free-running: each synthetic sensor's crystal error in ppm, in camera order (host
     /// +120, guest −80, as two cheap modules might be; further cameras repeat the list).
     public var crystalPPMs: [Double] = [120, -80]
@@ -190,6 +192,7 @@ public struct DemoRunner {
         plan.streams = options.streams
         plan.streamMaxBitrate = options.streamMaxBitrate
         plan.streamSize = options.streamSize
+        plan.liveOnly = options.liveOnly
         plan.clockThresholdNanoseconds = options.clockThresholdNanoseconds
         plan.clockSyncTimeoutNanoseconds = options.clockSyncTimeoutNanoseconds
         launched = true

@@ -4,11 +4,16 @@ import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
 
+/// Frees the agents' spooled copies of a session (the rig's tests count the requests).
+protocol SpoolForgetting: Sendable {
+    func forget(sessionID: String, agents: [SessionRecord.Agent]) async -> [AgentCopy]
+}
+
 /// Asks the agents of a deleted session to remove their spooled copies of it
 /// (ForgetSession, PROTOCOL.md §17), each on a short connection of its own that ends with
 /// the answer or after `timeoutSeconds`, all at once: an agent that is down costs a delete
 /// a few seconds at most, and never the delete itself.
-public struct SpoolForgetter: Sendable {
+public struct SpoolForgetter: SpoolForgetting {
     public let identity: DeviceIdentity
     public let timeoutSeconds: Double
 

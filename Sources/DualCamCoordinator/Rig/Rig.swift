@@ -56,6 +56,8 @@ public actor Rig {
     /// Every instant and deadline of the rig, its takes and its links (simulated in tests).
     public nonisolated let clock: any TimeSource
     private nonisolated let dialer: any LinkDialer
+    /// Frees the agents' spools of a take that was only live.
+    private nonisolated let forgetter: any SpoolForgetting
     let logger: Logger
     /// Every camera's live picture, for screens that show it.
     public nonisolated let previews: PreviewHub
@@ -83,9 +85,10 @@ public actor Rig {
 
     /// `dialer`: how links to the agents open (tests: agents in this process).
     init(agents: [AgentEndpoint], identity: DeviceIdentity, logger: Logger, preview: PreviewHub.Settings = PreviewHub.Settings(),
-         clock: any TimeSource, dialer: any LinkDialer) {
+         clock: any TimeSource, dialer: any LinkDialer, forgetter: (any SpoolForgetting)? = nil) {
         self.identity = identity
         self.dialer = dialer
+        self.forgetter = forgetter ?? SpoolForgetter(identity: identity)
         self.clock = clock
         self.logger = logger
         members = RigMembers(agents.map { Member(endpoint: $0, name: $0.host) })
@@ -313,7 +316,12 @@ public actor Rig {
     private func perform(_ command: RigCommand, now: Int64) throws {
         switch command {
         case .start(let plan):
+            if let take, take.plan.liveOnly, !take.machine.phase.isOver, !isFinalising(take) {
+                try take.keepFiles(now: now)
+                return
+            }
             guard take == nil else { throw RigError("a take is under way (\(take!.machine.phase.name)); stop it first") }
+            guard !plan.liveOnly || !plan.streams.isEmpty else { throw RigError(TakePlan.noStreams) }
             // A node whose camera is missing records nothing: it is left out here, said in
             // the pre-flight, rather than found out when its Prepare fails.
             let chosen = members.indices.filter { members[$0].recordable }
@@ -346,6 +354,7 @@ public actor Rig {
             let take = Take(plan: plan, agents: trackers, members: members, rigIndices: chosen, logger: logger, notice: noticeSink(), clock: clock,
                             events: input)
             take.notReady = notReady
+            take.forgetter = forgetter
             self.take = take
             lastTake = nil
             for absent in plan.absentAgents { take.warn("recording without " + absent) }
@@ -366,6 +375,13 @@ public actor Rig {
             }
             notify("syncing clocks (threshold \(Take.settings(plan).clockThreshold / 1000) µs)")
             take.feed(.start(now: now))
+        case .goLive(let plan):
+            if take != nil { return try perform(.live(true), now: now) }
+            var live = plan
+            live.liveOnly = true
+            live.goesLive = true
+            try perform(.start(live), now: now)
+            notify("live without recording: nothing is kept unless you press Record; End live ends it")
         case .stop(let reason):
             guard let take else { throw RigError("nothing is recording") }
             take.feed(.stop(now: now, reason: reason))

@@ -118,6 +118,9 @@ public struct TakeStatus: Sendable, Equatable {
     /// The programme's live streams (`--stream`), each destination's state and health;
     /// empty when it is not streamed.
     public var liveOut: [LiveStreamStatus] = []
+    /// Live without recording (`TakePlan.liveOnly`): nothing of it is kept unless Record
+    /// is pressed while it runs.
+    public var liveOnly = false
 
     public struct DirectorStatus: Sendable, Equatable {
         /// False while the operator has the programme.
@@ -162,9 +165,12 @@ public enum RigCommand: Sendable {
     /// it over on the operator's layout (as choosing any layout does).
     case director(Bool)
     /// With `--stream`: false ends the programme's streams (End live), true sends them
-    /// again (Go live); before a take, whether the next take goes live at its start.
-    /// The recording is not touched either way.
+    /// again (Go live); before a take, false: the next take does not go live at its start.
+    /// The recording is not touched either way; a take that is only live (`goLive`) ends.
     case live(Bool)
+    /// Go live with no take under way: a take that streams and keeps nothing
+    /// (`TakePlan.liveOnly`) starts with this plan. During a take, the same as `live(true)`.
+    case goLive(TakePlan)
 }
 
 public struct RigError: Error, CustomStringConvertible, Sendable {

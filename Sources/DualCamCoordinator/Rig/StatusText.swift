@@ -40,6 +40,7 @@ public enum StatusText {
                 + (heard.isEmpty ? "nobody speaking" : heard.joined(separator: " + ") + " speaking"))
         }
         if !take.liveOut.isEmpty { parts.append(liveText(take.liveOut)) }
+        if take.liveOnly { parts.append("NOT RECORDING (live only; `start` keeps it)") }
         if take.phase == .recording { parts.append(stopHint) }
         return parts
     }

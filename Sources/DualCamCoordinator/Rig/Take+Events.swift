@@ -181,12 +181,17 @@ extension Take {
             }
         case .live(let on):
             guard !plan.streams.isEmpty else { throw RigError(TakePlan.noStreams) }
+            if !on && plan.liveOnly {
+                notice("live ended; this take was live without recording, so nothing of it is kept")
+                feed(.stop(now: now, reason: "live ended"))
+                return
+            }
             plan.goesLive = on
             outputs?.setLive(on)
             notice(on ? "going live: the programme streams again" : "live ended: the programme no longer streams (the take records on)")
             return
-        case .start, .stop:
-            return
+        case .start, .stop, .goLive:
+            return  // the rig's (`Rig.perform`)
         }
         // Every camera records at the plan's size, which is also the composite's. Taking the
         // programme from the director puts the operator's own layout on from the next frame.
@@ -314,6 +319,7 @@ extension Take {
         let result = try await outputs.finish(t0Shared: t0, durationNanoseconds: stop - t0, cameras: stats,
                                               deviceIDs: cameras.map { "\(agents[$0].endpoint.deviceID)" }, warnings: warnings,
                                               sinceStop: stop)
+        if plan.liveOnly { return await discardLiveOnly(result) }
         let afterStop = Double(clock.now - stop) / 1e9
         notice(String(format: "files final %.2f s after the stop instant (every segment in after %.2f s)", afterStop, collected))
         // Where the files are comes before the optional checks below, which read them
@@ -352,7 +358,7 @@ extension Take {
     func status(now: Int64) -> TakeStatus {
         var status = TakeStatus(sessionID: record == nil && machine.t0 == nil ? nil : sessionID, phase: machine.phase.kind,
                                 isOver: machine.phase.isOver, countdownSeconds: nil, elapsedSeconds: 0, finalising: nil,
-                                layout: layout.description, warnings: warnings, reason: nil, files: result,
+                                layout: layout.description, warnings: warnings, reason: nil, files: result?.kept == false ? nil : result,
                                 cameras: rigIndices, outputWidth: plan.width, outputHeight: plan.height,
                                 filter: filter, mix: mix, preflight: preflight)
         switch machine.phase {
@@ -376,6 +382,7 @@ extension Take {
         }
         status.framePhase = outputs?.framePhase
         status.liveOut = outputs?.liveOut ?? []
+        status.liveOnly = plan.liveOnly
         if case .finalising = machine.phase, let outputs {
             let p = outputs.progress()
             status.finalising = .init(done: p.done, total: p.total)

@@ -42,6 +42,8 @@ final class Take {
     /// The stop instant last told to the outputs.
     private var stopSignalled: Int64?
     var finishing: Task<Void, Never>?
+    /// Frees the agents' spools of a take that was only live (`TakePlan.liveOnly`).
+    var forgetter: (any SpoolForgetting)?
     let wallStart: Date
     /// The rig's clock: every instant the take feeds its machine.
     let clock: any TimeSource
@@ -136,7 +138,7 @@ final class Take {
             for line in preflight { notice(line) }
         }
         if case .recording = machine.phase, case .countingDown = before {
-            notice("recording \(sessionID)" + (plan.durationSeconds.map { " for \($0) s" } ?? ""))
+            notice((plan.liveOnly ? "live, not recording, " : "recording ") + sessionID + (plan.durationSeconds.map { " for \($0) s" } ?? ""))
         }
         // The stop is known from StartAt for a take of set length, else from the operator's
         // stop: the composite encodes its last segment fast from there (CompositeSteering).
@@ -235,6 +237,34 @@ final class Take {
             sessionDirectory = plan.outputDirectory + "/" + sessionID
         }
         lock = try SessionLock(sessionDirectory: sessionDirectory, purpose: "recording")
+    }
+
+    /// Record pressed while the take is only live: its files are kept, from when it went
+    /// live (a take's files cannot begin later than its start).
+    func keepFiles(now: Int64) throws {
+        guard !plan.streams.isEmpty else { throw RigError("a take is under way (\(machine.phase.name)); stop it first") }
+        plan.liveOnly = false
+        let since = machine.t0.map { String(format: " %.0f s ago", Double(max(now - $0, 0)) / 1e9) } ?? ""
+        notice("recording: this live take is kept, its files from when it went live\(since); Stop ends both")
+    }
+
+    /// The end of a take that was only live: its folder goes, and each agent is asked to
+    /// free its spool of it. Off the rig's loop (from `finish`), so it reads only.
+    func discardLiveOnly(_ result: TakeResult) async -> TakeResult {
+        var result = result
+        result.kept = false
+        do {
+            try FileManager.default.removeItem(atPath: sessionDirectory)
+        } catch {
+            notice("warning: could not delete \(sessionDirectory), a take that was only live: \(error.localizedDescription); "
+                + "delete it with `dualcam-coordinator delete \(sessionID)`")
+        }
+        if let forgetter, let agents = record?.agents, !plan.demo {
+            let copies = await forgetter.forget(sessionID: sessionID, agents: agents)
+            for line in AgentCopies.asked(sessionID: sessionID, copies).lines() { notice(line) }
+        }
+        notice("nothing kept: this take was live without recording")
+        return result
     }
 
     /// A take that recorded nothing leaves nothing behind.

@@ -49,6 +49,11 @@ public struct TakePlan: Sendable {
     public var streamMaxBitrate: Int?
     /// Whether the streams start with the take (the studio's Go live / End live between takes).
     public var goesLive = true
+    /// Live without recording (Go live with no take under way, `--live-only`): the take
+    /// runs as any other so the programme can be composed and streamed, and keeps nothing
+    /// when it ends (its folder and the agents' spools of it are deleted). Record while
+    /// it runs keeps it, from when it went live.
+    public var liveOnly = false
     /// The streams' picture size (`--stream-size`; nil: the take's). Another size than the
     /// take's is a second encode, for the streams alone (`StreamEncode`): the combined file
     /// then keeps its own quality, without the streams' ceiling.
@@ -149,4 +154,6 @@ public struct TakeResult: Sendable {
     public var soundFiles: [String]
     public var combinedFile: String
     public var manifestFile: String
+    /// False for a take that was only live (`TakePlan.liveOnly`): none of these files is left.
+    public var kept = true
 }

@@ -219,7 +219,7 @@ public final class Studio: Sendable {
         let snapshot = await rig.snapshot()
         let live = snapshot.take.flatMap { $0.isOver ? nil : $0 }
         switch request.command {
-        case .start where live != nil: throw StudioError.conflict("a take is under way; stop it first")
+        case .start where live.map { !$0.liveOnly } ?? false: throw StudioError.conflict("a take is under way; stop it first")
         case .stop where live == nil: throw StudioError.conflict("nothing is recording")
         default: break
         }
@@ -241,6 +241,9 @@ public final class Studio: Sendable {
             planChanged()
         case _ where live != nil, .stop:
             try await rig.perform(command)
+        case .live(true):
+            // Go live with no take: live without recording, with the plan's settings.
+            try await rig.perform(.goLive(plan.base))
         default:
             let cameras = snapshot.agents.filter { $0.connection == .connected }.count
             let next = try plan.base.applying(command, cameras: cameras)

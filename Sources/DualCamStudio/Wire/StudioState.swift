@@ -91,6 +91,8 @@ struct StudioState: Encodable {
         /// state (connecting, live, retrying, ended), kbit/s, frames not sent, reconnects,
         /// seconds live. Empty when the take does not stream.
         var liveOut: [LiveStreamStatus]
+        /// Live without recording: nothing of it is kept unless Record is pressed.
+        var liveOnly: Bool
     }
 
     struct Director: Encodable {
@@ -183,6 +185,10 @@ struct StudioState: Encodable {
         var intensity: Int
         var mix: String
         var durationSeconds: Double?
+        /// How many destinations the rig streams to (`--stream`): Go live is offered with one or more.
+        var streams: Int
+        /// Whether the next take goes live as it starts.
+        var goesLive: Bool
     }
 }
 
@@ -197,7 +203,7 @@ extension StudioState {
         take = snapshot.take.map { Self.take($0) }
         self.plan = Plan(width: plan.width, height: plan.height, fps: plan.fps, preset: plan.preset, encoder: plan.encoder,
                          countdown: plan.countdown, filter: plan.filter, intensity: plan.intensity, mix: plan.mix,
-                         durationSeconds: plan.durationSeconds)
+                         durationSeconds: plan.durationSeconds, streams: plan.base.streams.count, goesLive: plan.base.goesLive)
         options = Options()
         // During a take: its own layout, size and cameras; before one: what it will start with.
         let live = snapshot.take.flatMap { $0.isOver ? nil : $0 }
@@ -253,7 +259,7 @@ extension StudioState {
                                  speaking: d.speaking.indices.filter { d.speaking[$0] && $0 < t.cameras.count }.map { t.cameras[$0] },
                                  shot: d.shot.map { $0.filter { $0 < t.cameras.count }.map { t.cameras[$0] } }, cuts: d.cuts)
                     },
-                    framePhase: t.framePhase, phaseCameras: t.cameras, liveOut: t.liveOut)
+                    framePhase: t.framePhase, phaseCameras: t.cameras, liveOut: t.liveOut, liveOnly: t.liveOnly)
     }
 
     static func layout(_ spec: LayoutSpec, cameras: [Int], width: Int, height: Int) -> Layout {

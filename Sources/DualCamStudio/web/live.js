@@ -20,15 +20,21 @@ export class LivePanel {
   }
 
   update(state) {
-    const streams = state.take?.liveOut ?? [];
-    const onAir = !state.take?.isOver && streams.some((s) => s.state === 'live');
+    const take = state.take && !state.take.isOver ? state.take : null;
+    const streams = take?.liveOut ?? [];
+    const onAir = streams.some((s) => s.state === 'live');
     this.mark.hidden = !onAir;
+    const mark = take?.liveOnly ? 'ON AIR · not recording' : 'ON AIR';
+    if (this.mark.textContent !== mark) this.mark.textContent = mark;
     this.list.hidden = streams.length === 0;
-    // Go live / End live while the take records; the recording goes on either way.
+    // Go live / End live while a take records (the recording goes on either way); with
+    // no take, Go live streams without recording, and End live then ends it.
     const on = streams.some((s) => s.state !== 'off');
-    this.toggle.hidden = streams.length === 0 || !!state.take?.isOver;
+    this.toggle.hidden = take ? streams.length === 0 : !(state.plan?.streams > 0);
     this.toggle.dataset.live = String(on);
     this.toggle.textContent = on ? 'End live' : 'Go live';
+    this.toggle.title = take ? (take.liveOnly ? 'End the stream; nothing of it is kept' : 'Stop or resume the live stream; the recording goes on either way')
+      : 'Stream the programme now, without recording (Record keeps it)';
     const lines = streams.map((s) => {
       const health = s.state === 'live' ? `live ${time(s.liveSeconds)}, ${s.kbps} kbit/s` : s.state;
       const extra = [s.reconnects > 0 ? `${s.reconnects} reconnects` : null,

@@ -97,9 +97,14 @@ export class TakeControls {
     return state?.take?.phase ?? 'idle';
   }
 
+  /** A take that streams without recording: Record keeps it instead of starting one. */
+  liveOnly(state = store.state) {
+    return Boolean(state?.take?.liveOnly && !state.take.isOver);
+  }
+
   async start() {
     this.disarm();
-    if (this.sending || isBusy()) return;
+    if (this.sending || (isBusy() && !this.liveOnly())) return;
     if (!this.confirmLeftOut()) return;
     this.sending = true;
     this.record.setAttribute('aria-busy', 'true');
@@ -143,7 +148,7 @@ export class TakeControls {
    * repeat makes holding unreliable, and it works the same with a screen reader.
    */
   pressPrimary() {
-    const action = isBusy() ? 'stop' : 'start';
+    const action = isBusy() && !this.liveOnly() ? 'stop' : 'start';
     if (this.armed && this.armed.action === action) {
       if (action === 'start') this.start();
       else this.sendStop();
@@ -165,7 +170,8 @@ export class TakeControls {
     const take = state?.take ?? null;
     const phase = this.phase(state);
     const info = PHASES[phase] ?? { label: format.capitalised(phase), text: '' };
-    const busy = isBusy(state);
+    const liveOnly = this.liveOnly(state);
+    const busy = isBusy(state) && !liveOnly;
     // A take that ended is no longer armed for: the press meant the old situation.
     if (this.armed && (this.armed.action === 'stop') !== busy) {
       clearTimeout(this.armed.timer);
@@ -173,20 +179,20 @@ export class TakeControls {
     }
 
     document.body.dataset.phase = phase;
-    document.body.dataset.busy = String(busy);
+    document.body.dataset.busy = String(isBusy(state));
     this.record.dataset.state = phase;
     this.record.disabled = busy;
     const armedStart = this.armed?.action === 'start';
     this.record.dataset.armed = String(armedStart);
     setText(this.recordLabel, armedStart ? 'Press Enter again to record'
-      : busy ? info.label : 'Record');
+      : busy ? info.label : liveOnly ? 'Record (keep it from Go live)' : 'Record');
     this.stop.disabled = !busy;
     const armedStop = this.armed?.action === 'stop';
     this.stop.dataset.armed = String(armedStop);
     setText(this.stopLabel, armedStop ? 'Press Enter again to stop' : 'Stop');
 
     this.phasePill.dataset.phase = phase;
-    setText(this.phasePill, info.label);
+    setText(this.phasePill, liveOnly ? 'Live, not recording' : info.label);
     setText(this.session, take?.sessionID ?? '');
 
     let text = info.text;
@@ -197,6 +203,9 @@ export class TakeControls {
     }
     if (phase === 'countdown' && take?.countdownSeconds != null) {
       text = `Recording starts in ${Math.max(1, Math.ceil(take.countdownSeconds))} s.`;
+    }
+    if (liveOnly) {
+      text = 'Live without recording: nothing is kept unless you press Record (the files then begin when live began). End live ends it.';
     }
     setText(this.text, text);
     this.renderProgress(phase, take);

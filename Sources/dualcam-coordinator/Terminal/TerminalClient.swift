@@ -125,13 +125,15 @@ final class TerminalClient: Sendable {
         if request.command == .start && plan == nil { return }
         let context = CommandContext(plan: plan, layout: lastLayout ?? plan?.layout ?? LayoutSpec(kind: .pip),
                                      filter: FilterSetting(plan?.filter ?? Filter(kind: .none)), stopReason: "Enter")
-        let command: RigCommand
+        var command: RigCommand
         do {
             command = try request.rigCommand(context)
         } catch {
             status.note(error.field.map { "not a \($0.rawValue): \(error.detail)" } ?? error.description)
             return
         }
+        // `live on` with no take: live without recording, as the studio's Go live.
+        if case .live(true) = command, !busy, let plan { command = .goLive(plan) }
         let (starting, atTerminal, allowMissing) = (request.command == .start, input == .enter, allowMissing)
         Task {
             if starting {
