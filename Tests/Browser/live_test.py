@@ -125,6 +125,8 @@ def live_without_recording(page, demo, receiver):
     check(left == [], f"End live: the take that was only live left nothing in the library ({left})")
     check(any("nothing kept: this take was live without recording" in line for line in demo.lines),
           "the terminal says nothing was kept")
+    freed = [line for line in demo.lines if "removed its spooled copy" in line]
+    check(len(freed) == 2, f"each agent freed its spool of it ({freed})")
 
 
 def layouts_received(path, size=(640, 360)):

@@ -63,7 +63,8 @@ trap 'cleanup; [ $KEEP -eq 1 ] && echo "kept $WORK" >&2 || rm -rf "$WORK"' EXIT
 trap 'exit 130' INT TERM
 
 # The receiver: accepts every connection and relays it to an `ffmpeg -listen 1` of its own,
-# which decodes them at once, unbuffered, for each one's glass-to-receiver latency (its
+# which decodes them at once (probing 32 bytes; `-fflags nobuffer` would lose the first
+# 2 s picture group), for each one's glass-to-receiver latency (its
 # DCTC code against CLOCK_MONOTONIC, which every namespace shares): lat-N.txt, "wall-time
 # latency-ms code" a line.
 cat > "$WORK/relay.py" <<'EOF'
@@ -87,9 +88,8 @@ def pump(a, b, what=None):
     try:
         while (x := a.recv(65536)): b.sendall(x)
     except OSError: pass
-    for s in (a, b):
-        try: s.shutdown(socket.SHUT_RDWR)
-        except OSError: pass
+    try: b.shutdown(socket.SHUT_WR)   # a half close: a shut for reading would reset what still comes
+    except OSError: pass
     if what: log.write(f"{time.time():.3f} {what}\n")
 def latency(rx, n):
     with open(os.path.join(out, f"lat-{n}.txt"), "w", buffering=1) as f:
@@ -103,7 +103,7 @@ while True:
     n += 1
     s = socket.socket(); s.bind(("127.0.0.1", 0)); p = s.getsockname()[1]; s.close()
     f = os.path.join(out, f"rx-{n}")
-    rx = subprocess.Popen(["ffmpeg", "-hide_banner", "-loglevel", "error", "-fflags", "nobuffer", "-probesize", "32",
+    rx = subprocess.Popen(["ffmpeg", "-hide_banner", "-loglevel", "error", "-probesize", "32",
                            "-analyzeduration", "0", "-listen", "1", "-i", f"rtmp://127.0.0.1:{p}/live/key", "-map", "0:v",
                            "-fps_mode", "passthrough", "-f", "rawvideo", "-pix_fmt", "gray", "-"],
                           stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=open(f + ".log", "w"))

@@ -259,7 +259,7 @@ final class Take {
             notice("warning: could not delete \(sessionDirectory), a take that was only live: \(error.localizedDescription); "
                 + "delete it with `dualcam-coordinator delete \(sessionID)`")
         }
-        if let forgetter, let agents = record?.agents, !plan.demo {
+        if let forgetter, let agents = record?.agents {
             let copies = await forgetter.forget(sessionID: sessionID, agents: agents)
             for line in AgentCopies.asked(sessionID: sessionID, copies).lines() { notice(line) }
         }
