@@ -80,10 +80,14 @@ def main():
                     page.wait_for_selector("#on-air-mark:not([hidden])", timeout=30_000)
                     check(True, "Go live: on the air again")
                     time.sleep(2)
+                    asked = []
+                    page.once("dialog", lambda d: (asked.append(d.message), d.accept()))
                     page.click("#stop")
                     page.wait_for_selector("#record[data-state='done']", timeout=120_000)
                     page.wait_for_selector("#on-air-mark", state="hidden", timeout=10_000)
                     check(True, "the take ended: the ON AIR mark is gone")
+                    check(len(asked) == 1 and "Stop ends the live stream too" in asked[0],
+                          f"Stop on the air asked first, saying the stream ends with the take ({asked})")
                     check(not errors, f"no JavaScript errors ({errors})")
             finally:
                 browser.close()

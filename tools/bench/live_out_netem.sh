@@ -151,12 +151,22 @@ with open(dir + "/../table", "a") as f:
 EOF
 
 now() { date +%s.%N; }
+# CPU ticks of the whole machine: "busy total".
+ticks() { local a b c d e f g h; read -r _ a b c d e f g h _ < /proc/stat; echo "$((a + b + c + f + g + h)) $((a + b + c + d + e + f + g + h))"; }
+busy_since() { local now; now=$(ticks); echo $(( 100 * (${now% *} - ${1% *}) / (${now#* } - ${1#* } + 1) )); }
+# The machine is shared: a case starts once it has been under 25 % busy for 3 s (up to 5 min).
+wait_quiet() {
+  local i t b=100
+  for i in $(seq 100); do t=$(ticks); sleep 3; b=$(busy_since "$t"); [ "$b" -lt 25 ] && return; done
+  echo "the machine is still $b % busy: measuring anyway"
+}
 
 # run_case NAME SWITCH_OPTS TAKE_SECONDS TBF_KBIT CUT_SECONDS [DEMO OPTION…]
 run_case() {
   local name=$1 opts=$2 secs=$3 tbf=$4 cut=$5 dir=$WORK/$1
   shift 5
   mkdir -p "$dir/rx"
+  wait_quiet
   PREFIX=dclo-$$-$name
   echo "== $name: switch '$opts'${tbf:+, tbf $tbf kbit/s on coordinator eth0}${cut:+, link cut $cut s ($CUT_SIDE) $CUT_AFTER s after live}; $secs s take"
   DUALCAM_RIG_SWITCH_LOG=$dir/switch.log
@@ -174,9 +184,10 @@ run_case() {
   echo "command: ip netns $PREFIX-coord: ${cmd[*]}"
   "$RIG" exec "$PREFIX-coord" "${cmd[@]}" </dev/null >/dev/null 2>"$dir/coordinator.log" &
   CPID=$!
+  local t0; t0=$(ticks)
   : > "$dir/times.txt"
   local waited=0 limit=$(( (secs + 120) * 10 ))
-  until grep -q "stream rtmp://10.77.0.11:1935/live/\*\*\*\*: live" "$dir/coordinator.log"; do
+  until grep -q "stream rtmp://10.77.0.11:1935/live/\*\*\*\*: live" "$dir/coordinator.log" 2>/dev/null; do
     kill -0 "$CPID" 2>/dev/null && [ $waited -lt $limit ] || break
     sleep 0.1; waited=$((waited + 1))
   done
@@ -195,6 +206,7 @@ run_case() {
   while kill -0 "$CPID" 2>/dev/null && [ $waited -lt $limit ]; do sleep 0.1; waited=$((waited + 1)); done
   kill -0 "$CPID" 2>/dev/null && echo "the demo did not end in $((secs + 120)) s: killed" && kill -TERM "$CPID"
   wait "$CPID" 2>/dev/null; local rc=$?
+  local busy; busy=$(busy_since "$t0")
   echo "exit $(now)" >> "$dir/times.txt"
   CPID=""
   # What the network still holds reaches the receiver, for up to 30 s.
@@ -203,7 +215,7 @@ run_case() {
   "$RIG" down "$PREFIX" >/dev/null; PREFIX=""
   [ $rc -eq 0 ] || { echo "demo failed (rc $rc):"; tail -20 "$dir/coordinator.log"; return 1; }
   python3 "$WORK/summary.py" "$name" "$dir" "$secs"
-  echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "the machine (2 cores) was $busy % busy during the demo (this case alone: about 50-60 %)"
   [ -s "$dir/ss.txt" ] && echo "socket 10 s after live: $(grep -o 'skmem:([^)]*)\|notsent:[0-9]*\|unacked:[0-9]*\|rtt:[0-9./]*' "$dir/ss.txt" | tr '\n' ' ')"
   grep "^jitterhub v-" "$dir/switch.log" 2>/dev/null | cut -d'|' -f2 | sed 's/^ */switch out: /'
   grep -E "^[0-9T:+-]+ (warning|error|critical) " "$dir/coordinator.log" | grep -v "stream rtmp" | head -5 | sed 's/^/log: /'
