@@ -66,7 +66,7 @@ swift test --skip-build --no-parallel --filter 'StudioViewerFloodTests|StudioStr
 # once in CI, did a restarted agent's frames (one stamp 1.5 ms off the period while its new
 # clock estimate settled beside another test): the rejoin tests run alone, and so do the two
 # floods of connections (CPU spent on purpose). An entry is a suite, or Suite/test.
-heavy='SessionRecoveryTests/(aKilledAgentRejoinsTheRecording|anAgentKilledInItsFirstSegmentRejoinsToo|aPairedCoordinatorGetsThroughAHalfOpenTLSFlood|aFloodOfIdleConnectionsDoesNotDisturbARecording)|PresetBudgetTests|DemoSessionTests|AudioSyncTests|LiveOutTests|SoundFileTests|SplitScreenSyncTests|ManyCamerasTests|FreeRunPhaseTests|VividCaptureTests|VividControlsTests'
+heavy='SessionRecoveryTests/(aKilledAgentRejoinsTheRecording|anAgentKilledInItsFirstSegmentRejoinsToo|aPairedCoordinatorGetsThroughAHalfOpenTLSFlood|aFloodOfIdleConnectionsDoesNotDisturbARecording)|PresetBudgetTests|DemoSessionTests|AudioSyncTests|DirectorTakeTests|LiveOutTests|SoundFileTests|SplitScreenSyncTests|ManyCamerasTests|FreeRunPhaseTests|VividCaptureTests|VividControlsTests'
 # Every end-to-end test runs in one group or the other: a suite the second group's filter
 # missed was skipped by the first and ran nowhere (it happened once), so the two runs'
 # counts must add up to the list's.

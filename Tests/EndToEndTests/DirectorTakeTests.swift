@@ -70,7 +70,7 @@ extension EndToEnd {
 
             let library = out + "/library"
             let run = try DemoRun.run(["demo", "--duration", "20", "--out", library, "--state", out + "/coordinator-state",
-                                       "--size", "320x240", "--director", "auto",
+                                       "--size", "640x360", "--director", "auto",
                                        "--audio-files", out + "/talk/host.wav," + out + "/talk/guest.wav"])
             try #require(run.exitCode == 0, "demo failed: \(run.stderr.suffix(3000))")
             #expect(run.stderr.contains("director on (standard"), "\(run.stderr.prefix(2000))")
