@@ -316,8 +316,10 @@ public actor Rig {
     private func perform(_ command: RigCommand, now: Int64) throws {
         switch command {
         case .start(let plan):
+            // Record while only live keeps that take (before it finalises: `finish` reads
+            // the plan off the loop from then on).
             if let take, take.plan.liveOnly, !take.machine.phase.isOver, !isFinalising(take) {
-                try take.keepFiles(now: now)
+                take.keepFiles(now: now)
                 return
             }
             guard take == nil else { throw RigError("a take is under way (\(take!.machine.phase.name)); stop it first") }

@@ -241,8 +241,7 @@ final class Take {
 
     /// Record pressed while the take is only live: its files are kept, from when it went
     /// live (a take's files cannot begin later than its start).
-    func keepFiles(now: Int64) throws {
-        guard !plan.streams.isEmpty else { throw RigError("a take is under way (\(machine.phase.name)); stop it first") }
+    func keepFiles(now: Int64) {
         plan.liveOnly = false
         let since = machine.t0.map { String(format: " %.0f s ago", Double(max(now - $0, 0)) / 1e9) } ?? ""
         notice("recording: this live take is kept, its files from when it went live\(since); Stop ends both")
