@@ -13,6 +13,8 @@ public final class LiveStreamOutput {
     private var lastVideoDts: Int64?
     private var lastAudioDts: Int64?
     public private(set) var bytesWritten: Int64 = 0
+    private let deadline: NetworkDeadline
+    private let timeoutSeconds: Double
 
     /// The muxer a URL's scheme takes, nil for a scheme we do not stream to.
     public static func formatName(url: String) -> String? {
@@ -24,9 +26,11 @@ public final class LiveStreamOutput {
         }
     }
 
-    /// `shownAs`: the URL as logs and errors may name it (its key masked).
+    /// `shownAs`: the URL as logs and errors may name it (its key masked). No connect,
+    /// write or close blocks longer than `timeoutSeconds` by `now` (the program's
+    /// monotonic clock in nanoseconds).
     public init(url: String, shownAs: String, video parameters: CodecParameters, audio audioParameters: AudioParameters?,
-                timeoutSeconds: Double, sendBufferBytes: Int? = nil) throws {
+                timeoutSeconds: Double, sendBufferBytes: Int? = nil, now: @escaping @Sendable () -> Int64) throws {
         guard let format = Self.formatName(url: url) else {
             throw FFmpegError.invalid("LiveStreamOutput", path: shownAs, "not an rtmp://, rtmps:// or srt:// address")
         }
@@ -42,16 +46,23 @@ public final class LiveStreamOutput {
         if format == "mpegts" {
             options += [("connect_timeout", String(Int64(timeoutSeconds * 1e3))), ("transtype", "live"), ("linger", "2")]
         }
-        let context = try OutputFormatContext(url: url, shownAs: shownAs, formatName: format, ioOptions: options)
+        let deadline = NetworkDeadline(now: now)
+        self.deadline = deadline
+        self.timeoutSeconds = timeoutSeconds
+        let context = try deadline.within(seconds: timeoutSeconds) {
+            try OutputFormatContext(url: url, shownAs: shownAs, formatName: format, ioOptions: options, deadline: deadline)
+        }
         video = try context.addVideoStream(parameters, timeBase: AVRational(num: 1, den: 1000))
         audio = try audioParameters.map { try context.addAudioStream($0, timeBase: $0.timeBase) }
         // A live muxer writes as packets come: no index to seek back to.
-        try context.writeHeader(options: format == "flv" ? [("flvflags", "no_duration_filesize")] : [])
+        try deadline.within(seconds: timeoutSeconds) {
+            try context.writeHeader(options: format == "flv" ? [("flvflags", "no_duration_filesize")] : [])
+        }
         output = context
         packet = try Packet()
     }
 
-    deinit { output.finishStream() }
+    deinit { close() }
 
     /// Writes a video packet (timestamps in ns on the programme's clock); one whose dts does
     /// not advance is skipped.
@@ -74,9 +85,9 @@ public final class LiveStreamOutput {
         packet.pointer.pointee.stream_index = stream.pointee.index
         last = dts
         bytesWritten += Int64(encoded.data.count)
-        try output.write(packet)
+        try deadline.within(seconds: timeoutSeconds) { try output.write(packet) }
     }
 
     /// Ends the stream (trailer, close); the peer may already be gone.
-    public func close() { output.finishStream() }
+    public func close() { deadline.within(seconds: timeoutSeconds) { output.finishStream() } }
 }

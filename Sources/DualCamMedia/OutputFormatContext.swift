@@ -10,6 +10,8 @@ final class OutputFormatContext {
     let path: String
     private(set) var headerWritten = false
     private(set) var finished = false
+    /// A network destination's limit on blocking (its interrupt callback points here).
+    let deadline: NetworkDeadline?
 
     init(path: String, formatName: String) throws {
         var context: UnsafeMutablePointer<AVFormatContext>? = nil
@@ -25,12 +27,14 @@ final class OutputFormatContext {
         }
         self.pointer = allocated
         self.path = path
+        deadline = nil
     }
 
     /// A network destination (`rtmp://`, `srt://`): opened with the protocol's options
-    /// (`rw_timeout`, so a dead peer fails a write instead of blocking it for good);
-    /// `shownAs` is what errors name, the URL with its secret masked.
-    init(url: String, shownAs: String, formatName: String, ioOptions: [(String, String)]) throws {
+    /// and `deadline`'s interrupt callback, so that a dead peer fails a call instead of
+    /// blocking it for good (the caller sets the deadline around each call, this open
+    /// too); `shownAs` is what errors name, the URL with its secret masked.
+    init(url: String, shownAs: String, formatName: String, ioOptions: [(String, String)], deadline: NetworkDeadline) throws {
         var context: UnsafeMutablePointer<AVFormatContext>? = nil
         try check(avformat_alloc_output_context2(&context, nil, formatName, nil),
                   "avformat_alloc_output_context2", path: shownAs, detail: "format \(formatName)")
@@ -38,13 +42,16 @@ final class OutputFormatContext {
             throw FFmpegError(code: dc_averror(ENOMEM), call: "avformat_alloc_output_context2", path: shownAs)
         }
         let dictionary = OptionDictionary(ioOptions)
-        let openResult = avio_open2(&allocated.pointee.pb, url, AVIO_FLAG_WRITE, nil, &dictionary.pointer)
+        var interrupt = deadline.callback
+        allocated.pointee.interrupt_callback = interrupt
+        let openResult = avio_open2(&allocated.pointee.pb, url, AVIO_FLAG_WRITE, &interrupt, &dictionary.pointer)
         if openResult < 0 {
             avformat_free_context(allocated)
             throw FFmpegError(code: openResult, call: "avio_open2", path: shownAs)
         }
         self.pointer = allocated
         self.path = shownAs
+        self.deadline = deadline
     }
 
     deinit {

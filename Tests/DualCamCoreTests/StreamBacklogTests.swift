@@ -35,6 +35,26 @@ import Testing
         #expect(backlog.droppedVideoFrames > 0)
     }
 
+    /// A slow uplink under the byte limit: once the oldest queued packet is more than the
+    /// limit behind the newest, the queue goes and the stream resumes at a key frame, so
+    /// the stream is never more than about that late, however few bytes the pictures are.
+    @Test func aQueueThatFallsTooFarBehindIsDroppedWhateverItsBytes() {
+        let second: Int64 = 1_000_000_000, frame = second / 30
+        var backlog = StreamBacklog<Int>(limitBytes: 1_000_000, limitNanoseconds: 2 * second)
+        var popped: [Int] = []
+        // 30 pictures a second, a key frame every 2 s; the uplink takes one picture in three.
+        for n in 0..<300 {
+            backlog.push(n, bytes: 100, video: true, keyframe: n % 60 == 0, at: Int64(n) * frame)
+            if n % 3 == 0, let item = backlog.pop() { popped.append(item) }
+            if let oldest = popped.last, backlog.count > 0 {
+                #expect(Int64(n - oldest) * frame <= 2 * second + frame, "picture \(n) queued behind \(oldest)")
+            }
+        }
+        #expect(backlog.queuedBytes < 100 * 70 && backlog.droppedVideoFrames > 100)
+        // Every drop resumed at a key frame: after each gap the first picture sent is one.
+        for (a, b) in zip(popped, popped.dropFirst()) where b != a + 1 { #expect(b % 60 == 0, "resumed at \(b) after \(a)") }
+    }
+
     @Test func theBackoffDoublesToHalfAMinuteAndResetsWhenLive() {
         var backoff = StreamBackoff()
         #expect((0..<8).map { _ in backoff.failed() } == [1, 2, 4, 8, 16, 30, 30, 30])

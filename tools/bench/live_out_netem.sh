@@ -215,7 +215,7 @@ run_case() {
   "$RIG" down "$PREFIX" >/dev/null; PREFIX=""
   [ $rc -eq 0 ] || { echo "demo failed (rc $rc):"; tail -20 "$dir/coordinator.log"; return 1; }
   python3 "$WORK/summary.py" "$name" "$dir" "$secs"
-  echo "the machine (2 cores) was $busy % busy during the demo (this case alone: about 50-60 %)"
+  echo "the machine (2 cores) was $busy % busy during the demo (this case alone, measured: 40-45 %)"
   [ -s "$dir/ss.txt" ] && echo "socket 10 s after live: $(grep -o 'skmem:([^)]*)\|notsent:[0-9]*\|unacked:[0-9]*\|rtt:[0-9./]*' "$dir/ss.txt" | tr '\n' ' ')"
   grep "^jitterhub v-" "$dir/switch.log" 2>/dev/null | cut -d'|' -f2 | sed 's/^ */switch out: /'
   grep -E "^[0-9T:+-]+ (warning|error|critical) " "$dir/coordinator.log" | grep -v "stream rtmp" | head -5 | sed 's/^/log: /'

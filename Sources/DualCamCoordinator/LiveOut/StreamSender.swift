@@ -11,7 +11,7 @@ import Logging
 /// (`StreamBackoff`) when the destination fails. What happened goes to the log (the
 /// key masked) and, at the end, to the manifest (`record`).
 final class StreamSender: @unchecked Sendable {
-    // Invariant: `backlog`, `stopping`, `status` and `events` are touched only under
+    // Invariant: `backlog`, `stopping`, `status`, `writingSince` and `events` are touched only under
     // `condition`'s lock; the output and the backoff only on the sender's thread.
     private let destination: StreamDestination
     private let header: (video: CodecParameters, audio: AudioParameters?)
@@ -29,15 +29,23 @@ final class StreamSender: @unchecked Sendable {
     private var rateWindow: (instant: Int64, bytes: Int64, kbps: Int) = (0, 0, 0)
     private var state = LiveStreamStatus.State.connecting
     private let started = MonotonicTime.now()
+    /// How far behind the programme the queue may fall before it is dropped (newest wins):
+    /// a picture group, so that a slow uplink costs pictures, not seconds of delay.
+    static let backlogNanoseconds: Int64 = 2_000_000_000
     /// How long a connect or a write may take before the destination counts as gone.
     static let timeoutSeconds = 5.0
+    /// A write blocked this long shows the destination as stalled (the network takes
+    /// nothing: a cable out, a hung server), before the timeout above gives it up.
+    static let stallNanoseconds: Int64 = 2_000_000_000
+    /// Since when the write under way has waited (nil: none under way).
+    private var writingSince: Int64?
 
     /// `budgetBytes`: the backlog's limit, a few seconds of the programme at its bitrate.
     init(destination: StreamDestination, video: CodecParameters, audio: AudioParameters?, budgetBytes: Int, logger: Logger) {
         self.destination = destination
         header = (video, audio)
         self.logger = logger
-        backlog = StreamBacklog(limitBytes: budgetBytes)
+        backlog = StreamBacklog(limitBytes: budgetBytes, limitNanoseconds: Self.backlogNanoseconds)
         self.budgetBytes = budgetBytes
         status = StreamRecord(destination: destination.shown)
     }
@@ -56,7 +64,7 @@ final class StreamSender: @unchecked Sendable {
             condition.unlock()
             return
         }
-        backlog.push((packet, audio), bytes: packet.data.count, video: !audio, keyframe: packet.isKeyframe)
+        backlog.push((packet, audio), bytes: packet.data.count, video: !audio, keyframe: packet.isKeyframe, at: packet.dtsNanoseconds)
         condition.signal()
         condition.unlock()
     }
@@ -98,7 +106,11 @@ final class StreamSender: @unchecked Sendable {
             let kbps = rateWindow.instant == 0 ? 0 : Int(Double(sent - rateWindow.bytes) * 8 / (Double(now - rateWindow.instant) / 1e9) / 1000)
             rateWindow = (now, sent, kbps)
         }
-        return LiveStreamStatus(destination: destination.shown, state: state, kbps: state == .live ? rateWindow.kbps : 0,
+        // The kernel takes what it can buffer at once: a write that waits means the
+        // network has taken nothing for a while.
+        let stalled = state == .live && writingSince.map { now - $0 > Self.stallNanoseconds } ?? false
+        return LiveStreamStatus(destination: destination.shown, state: stalled ? .stalled : state,
+                                kbps: state == .live && !stalled ? rateWindow.kbps : 0,
                                 droppedFrames: backlog.droppedVideoFrames, reconnects: status.reconnects,
                                 liveSeconds: liveSecondsNow)
     }
@@ -130,9 +142,13 @@ final class StreamSender: @unchecked Sendable {
             let output: LiveStreamOutput
             set(.connecting)
             do {
+                // Half a second of the ceiling, which the kernel doubles: a programme well
+                // under its ceiling (the demo's 640x360 sends 450 of 1500 kbit/s) filled a
+                // buffer of a second of the ceiling in 6.5 s of a cut cable before any
+                // write waited. Enough still for the ceiling over a round trip of up to a second.
                 output = try LiveStreamOutput(url: destination.url, shownAs: destination.shown, video: header.video,
                                               audio: header.audio, timeoutSeconds: Self.timeoutSeconds,
-                                              sendBufferBytes: max(budgetBytes / 4, 65_536))
+                                              sendBufferBytes: max(budgetBytes / 8, 32_768), now: MonotonicTime.now)
             } catch {
                 let wait = backoff.failed()
                 set(.retrying)
@@ -187,15 +203,20 @@ final class StreamSender: @unchecked Sendable {
             }
             if stopping && drainUntil == nil { drainUntil = MonotonicTime.now() + 1_000_000_000 }
             let next = backlog.pop()
+            if next != nil { writingSince = MonotonicTime.now() }
             condition.unlock()
             guard let (packet, audio) = next else { return nil }
             if let drainUntil, MonotonicTime.now() > drainUntil { return nil }
             do {
                 if audio { try output.writeAudio(packet) } else { try output.writeVideo(packet) }
             } catch {
+                condition.lock()
+                writingSince = nil
+                condition.unlock()
                 return "\(error)"
             }
             condition.lock()
+            writingSince = nil
             status.bytes += Int64(packet.data.count)
             condition.unlock()
         }
@@ -255,6 +276,9 @@ public struct LiveStreamStatus: Sendable, Equatable, Encodable {
         case live
         /// Lost or refused; waiting to try again.
         case retrying
+        /// Connected, but a write has waited over 2 s: the network takes nothing (a cable
+        /// out, a hung server). Given up, and retried, once the write times out.
+        case stalled
         /// Ended by the operator (End live); Go live sends again.
         case off
         case ended

@@ -2042,8 +2042,8 @@ enum WebFiles {
             MC41cmVtOwogIGJvcmRlci1yYWRpdXM6IDAuM3JlbTsgZm9udC1zaXplOiAwLjhyZW07IH0KLmxpdmUtb3V0IHsgbGlzdC1zdHls\
             ZTogbm9uZTsgbWFyZ2luOiAwLjNyZW0gMDsgcGFkZGluZzogMDsgZm9udC12YXJpYW50LW51bWVyaWM6IHRhYnVsYXItbnVtczsg\
             fQoubGl2ZS1vdXQgbGlbZGF0YS1zdGF0ZT0icmV0cnlpbmciXSwgLmxpdmUtb3V0IGxpW2RhdGEtc3RhdGU9ImNvbm5lY3Rpbmci\
-            XSB7IGNvbG9yOiAjZjBiNDI5OyB9Ci5saXZlLW91dCBsaVtkYXRhLXN0YXRlPSJsaXZlIl06OmJlZm9yZSB7IGNvbnRlbnQ6ICLi\
-            l48gIjsgY29sb3I6ICNkNjI4Mjg7IH0K
+            XSwgLmxpdmUtb3V0IGxpW2RhdGEtc3RhdGU9InN0YWxsZWQiXSB7IGNvbG9yOiAjZjBiNDI5OyB9Ci5saXZlLW91dCBsaVtkYXRh\
+            LXN0YXRlPSJsaXZlIl06OmJlZm9yZSB7IGNvbnRlbnQ6ICLil48gIjsgY29sb3I6ICNkNjI4Mjg7IH0K
             """),
         "take.js": WebFile(contentType: "text/javascript; charset=utf-8", base64: """
             Ly8gVGhlIHRha2U6IFJlY29yZCBhbmQgU3RvcCwgdGhlIHBoYXNlLCB0aGUgcnVubmluZyB0aW1lLCB0aGUgY291bnRkb3duLCBm\
