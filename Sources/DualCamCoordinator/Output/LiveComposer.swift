@@ -111,9 +111,19 @@ final class LiveComposer: @unchecked Sendable {
     /// The camera has delivered everything, or the session no longer waits for it.
     func stopAwaiting(stream: Int) {
         queue.async { [self] in
-            renderer.soundEnded(stream: stream)
             scheduler.stopAwaiting(stream: stream)
             compose(scheduler.release())
+            // Only now: a camera that delivered everything may still have segments in the
+            // batch just released, and the director must hear their sound before it stops
+            // waiting for that camera, or the take's last seconds are cut on what arrived
+            // first (a recompose, reading the files, hears it all).
+            renderer.soundEnded(stream: stream)
+            guard error == nil else { return }
+            do {
+                try renderer.composeReady()
+            } catch {
+                self.error = "composing after camera \(stream + 1) ended: \(error)"
+            }
         }
     }
 
