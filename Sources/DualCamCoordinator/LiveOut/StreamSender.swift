@@ -207,18 +207,17 @@ final class StreamSender: @unchecked Sendable {
             condition.unlock()
             guard let (packet, audio) = next else { return nil }
             if let drainUntil, MonotonicTime.now() > drainUntil { return nil }
+            var failure: String?
             do {
                 if audio { try output.writeAudio(packet) } else { try output.writeVideo(packet) }
             } catch {
-                condition.lock()
-                writingSince = nil
-                condition.unlock()
-                return "\(error)"
+                failure = "\(error)"
             }
             condition.lock()
             writingSince = nil
-            status.bytes += Int64(packet.data.count)
+            if failure == nil { status.bytes += Int64(packet.data.count) }
             condition.unlock()
+            if let failure { return failure }
         }
     }
 
