@@ -124,6 +124,8 @@ def live_without_recording(page, demo, receiver):
     page.click("#live-toggle")
     page.wait_for_selector("#record[data-state='done']", timeout=60_000)
     page.wait_for_selector("#on-air-mark", state="hidden", timeout=10_000)
+    said = page.text_content("#take-text")
+    check(said.startswith("Live ended. Nothing was kept"), f"the take panel says nothing was kept, not that files are ready ({said!r})")
     receiver.wait(timeout=15)
     left = [n for n in os.listdir(demo.out) if not n.startswith(".")] if os.path.isdir(demo.out) else []
     check(left == [], f"End live: the take that was only live left nothing in the library ({left})")

@@ -102,9 +102,14 @@ export class TakeControls {
     return Boolean(state?.take?.liveOnly && !state.take.isOver);
   }
 
+  /** A take under way that records: Stop ends it, Record waits (a take only live does not count). */
+  recording(state = store.state) {
+    return isBusy(state) && !this.liveOnly(state);
+  }
+
   async start() {
     this.disarm();
-    if (this.sending || (isBusy() && !this.liveOnly())) return;
+    if (this.sending || this.recording()) return;
     if (!this.confirmLeftOut()) return;
     this.sending = true;
     this.record.setAttribute('aria-busy', 'true');
@@ -153,7 +158,7 @@ export class TakeControls {
    * repeat makes holding unreliable, and it works the same with a screen reader.
    */
   pressPrimary() {
-    const action = isBusy() && !this.liveOnly() ? 'stop' : 'start';
+    const action = this.recording() ? 'stop' : 'start';
     if (this.armed && this.armed.action === action) {
       if (action === 'start') this.start();
       else this.sendStop();
@@ -176,7 +181,7 @@ export class TakeControls {
     const phase = this.phase(state);
     const info = PHASES[phase] ?? { label: format.capitalised(phase), text: '' };
     const liveOnly = this.liveOnly(state);
-    const busy = isBusy(state) && !liveOnly;
+    const busy = this.recording(state);
     // A take that ended is no longer armed for: the press meant the old situation.
     if (this.armed && (this.armed.action === 'stop') !== busy) {
       clearTimeout(this.armed.timer);
@@ -211,6 +216,8 @@ export class TakeControls {
     }
     if (liveOnly) {
       text = 'Live without recording: nothing is kept unless you press Record (the files then begin when live began). End live ends it.';
+    } else if (phase === 'done' && take?.liveOnly) {
+      text = 'Live ended. Nothing was kept: the take was live without recording.';
     }
     setText(this.text, text);
     this.renderProgress(phase, take);
