@@ -5,7 +5,9 @@ code on the receiving side.
 
   latency   glass to receiver: each received picture's DCTC code (its capture instant on
             this machine's CLOCK_MONOTONIC, as the demo's synthetic cameras stamp it)
-            against the monotonic clock when the receiver has decoded it
+            against the monotonic clock when the receiver has decoded it (with
+            LATENCY_DUMP=PREFIX, each picture's latency in order goes to PREFIX<case>:
+            a segment's pictures arrive together, so they fall in a saw-tooth)
   cost      the coordinator's CPU with and without a stream, the same take at 720p30
   restart   no receiver at the start, one coming up once the first connect failed, killed
             2 s after the stream is live and back 3 s later: the stream connects late
@@ -112,6 +114,9 @@ def latency_once(work, seconds, label, extra):
     manifest, _, _ = demo(work, f"latency-{label.replace(' ', '-')}", seconds, "640x360", extra + ["--stream", url])
     rx.wait(timeout=30); t.join()
     series = ", ".join(f"{x:.0f}" for x in lat[::30])
+    if os.environ.get("LATENCY_DUMP"):
+        with open(os.environ["LATENCY_DUMP"] + label.replace(" ", "-"), "w") as f:
+            f.write("\n".join(f"{x:.1f}" for x in lat) + "\n")
     lat.sort()
     print(f"latency ({label}): {len(lat)} pictures received; glass to receiver median {lat[len(lat)//2]:.0f} ms, "
           f"p95 {lat[int(len(lat)*.95)]:.0f} ms, min {lat[0]:.0f} ms; {take_complete(manifest, seconds)}\n"

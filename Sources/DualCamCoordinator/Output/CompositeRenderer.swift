@@ -36,9 +36,15 @@ final class CompositeRenderer {
     /// The sound streams' names: the cameras', then any imported recorder's that the mix
     /// takes (`recompose --mix NAME`), whose sound has no picture.
     private let soundNames: [String]
-    /// Sound is mixed this far behind the pictures: a segment's last audio packets may
-    /// ride in the camera's next segment.
+    /// Sound is mixed as far as every camera still sending sound has delivered it, up to
+    /// the last composed picture, and never further behind the pictures than this: a
+    /// camera whose sound lags more (its segment's last audio packets ride in its next
+    /// segment, or it lost its sound) is heard as silence there. A fixed lag alone held
+    /// a live stream's pictures for the sound of the next segment: FLV interleaves.
     static let mixLagNanoseconds: Int64 = 500_000_000
+    /// Cameras whose sound has arrived, and those that will send no more.
+    private var soundHeard = Set<Int>()
+    private var soundGone = Set<Int>()
 
     /// A take abandoned before its file was finished ends the streams' encoding thread too.
     deinit { streamEncode?.finish() }
@@ -127,6 +133,7 @@ final class CompositeRenderer {
         guard mixer != nil, mixRate > 0 else { return }
         let position = chunk.ptsNanoseconds * Int64(mixRate) / 1_000_000_000
         mixer!.push(stream: stream, startPosition: position, samples: chunk.samples, sourceChannels: chunk.channels)
+        soundHeard.insert(stream)
         // The director listens to the cameras: who speaks is whose camera to show.
         if stream < streamCount {
             direction?.push(stream: stream, startPosition: position, samples: chunk.samples, channels: chunk.channels)
@@ -135,7 +142,10 @@ final class CompositeRenderer {
 
     /// The camera's sound ends here (it stopped, or the take gave it up): the director
     /// no longer waits for it.
-    func soundEnded(stream: Int) { direction?.soundEnded(stream: stream) }
+    func soundEnded(stream: Int) {
+        soundGone.insert(stream)
+        direction?.soundEnded(stream: stream)
+    }
 
     private func openedWriter() throws -> MP4VideoWriter {
         if let writer { return writer }
@@ -215,7 +225,16 @@ final class CompositeRenderer {
             framesComposed += 1
             composedUntil = rate.instant(ofFrame: tick.index + 1)
         }
-        if framesComposed > 0 { try writeMix(upToNanoseconds: composedUntil - Self.mixLagNanoseconds) }
+        if framesComposed > 0 { try writeMix(upToNanoseconds: mixEnd()) }
+    }
+
+    /// Where the mix may run to now (`mixLagNanoseconds`).
+    private func mixEnd() -> Int64 {
+        let lagged = composedUntil - Self.mixLagNanoseconds
+        let awaited = soundHeard.subtracting(soundGone).sorted()
+        guard let mixer, mixRate > 0, !awaited.isEmpty else { return lagged }
+        let delivered = mixer.deliveredPosition(awaiting: awaited) * 1_000_000_000 / Int64(mixRate)
+        return max(lagged, min(composedUntil, delivered))
     }
 
     private func filter(for setting: FilterSetting) -> Filter {
