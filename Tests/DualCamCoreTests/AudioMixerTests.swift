@@ -27,6 +27,24 @@ import Testing
         #expect(next.count == 2 && next.allSatisfy { abs($0 - 0.5) < 1e-6 })
     }
 
+    /// A live stream interleaves sound and pictures: the mix must run as far as the
+    /// sound has come, not a fixed lag behind, or the pictures wait for the next segment.
+    @Test func theMixRunsAsFarAsEveryAwaitedCameraDeliveredWithinTheLag() {
+        var mixer = AudioMixer(streamCount: 2, channels: 1, gains: [1, 1])
+        mixer.push(stream: 0, startPosition: 0, samples: [Float](repeating: 0.1, count: 940), sourceChannels: 1)
+        mixer.push(stream: 1, startPosition: 0, samples: [Float](repeating: 0.1, count: 960), sourceChannels: 1)
+        // Pictures up to 1000, a lag of at most 500: the slower camera's 940 is the end.
+        #expect(mixer.horizon(pictures: 1000, maxLag: 500, awaiting: [0, 1]) == 940)
+        // Never past the pictures.
+        #expect(mixer.horizon(pictures: 900, maxLag: 500, awaiting: [0, 1]) == 900)
+        // A camera far behind holds the mix no more than the lag.
+        #expect(mixer.horizon(pictures: 2000, maxLag: 500, awaiting: [0, 1]) == 1500)
+        // Once the slower camera has ended, the other one alone sets it.
+        #expect(mixer.horizon(pictures: 1000, maxLag: 500, awaiting: [1]) == 960)
+        // Nothing awaited (no sound yet, or every camera ended): the lag.
+        #expect(mixer.horizon(pictures: 1000, maxLag: 500, awaiting: []) == 500)
+    }
+
     @Test func monoSpreadsToStereoAndSumsClip() {
         var mixer = AudioMixer(streamCount: 2, channels: 2, gains: [1, 1])
         mixer.push(stream: 0, startPosition: 0, samples: [0.8, 0.8], sourceChannels: 1)

@@ -230,11 +230,10 @@ final class CompositeRenderer {
 
     /// Where the mix may run to now (`mixLagNanoseconds`).
     private func mixEnd() -> Int64 {
-        let lagged = composedUntil - Self.mixLagNanoseconds
-        let awaited = soundHeard.subtracting(soundGone).sorted()
-        guard let mixer, mixRate > 0, !awaited.isEmpty else { return lagged }
-        let delivered = mixer.deliveredPosition(awaiting: awaited) * 1_000_000_000 / Int64(mixRate)
-        return max(lagged, min(composedUntil, delivered))
+        guard let mixer, mixRate > 0 else { return composedUntil - Self.mixLagNanoseconds }
+        let end = mixer.horizon(pictures: sample(composedUntil), maxLag: sample(Self.mixLagNanoseconds),
+                                awaiting: soundHeard.subtracting(soundGone).sorted())
+        return end * 1_000_000_000 / Int64(mixRate)
     }
 
     private func filter(for setting: FilterSetting) -> Filter {

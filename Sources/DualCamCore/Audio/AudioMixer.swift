@@ -76,4 +76,14 @@ public struct AudioMixer: Sendable {
     public func deliveredPosition(awaiting streams: [Int]) -> Int64 {
         streams.map { bufferStart + Int64(buffers[$0].count / channels) }.min() ?? bufferStart
     }
+
+    /// Where the mix may run to while the pictures are composed up to `pictures` (a
+    /// sample position): as far as every camera still awaited has delivered, up to the
+    /// pictures, and never more than `maxLag` behind them (a camera further behind is
+    /// heard as silence there). With no camera awaited, `maxLag` behind.
+    public func horizon(pictures: Int64, maxLag: Int64, awaiting streams: [Int]) -> Int64 {
+        let lagged = pictures - maxLag
+        guard !streams.isEmpty else { return lagged }
+        return max(lagged, min(pictures, deliveredPosition(awaiting: streams)))
+    }
 }
