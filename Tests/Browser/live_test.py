@@ -2,7 +2,9 @@
 """Live out in the studio, in a real browser (headless Chromium through Playwright): a
 demo rig that streams its programme to an `ffmpeg -listen 1` RTMP receiver on loopback
 (`demo --studio --stream rtmp://…`). Go live with no take streams without recording
-(ON AIR · not recording) and End live leaves nothing in the library. Recording from the page puts the ON AIR mark in the
+(ON AIR · not recording) and End live leaves nothing in the library. Stop recording,
+stay live keeps the take's files and streams on (the gap in the programme is printed).
+Recording from the page puts the ON AIR mark in the
 header and the destination's health (live, kbit/s) in the take panel, the stream key
 shows nowhere on the page or in its state, and the mark goes when the take ends. A layout
 clicked mid-take shows in what the receiver got: its pictures are the take's first layout
@@ -81,13 +83,14 @@ def main():
                     check(True, "Go live: on the air again")
                     time.sleep(2)
                     asked = []
-                    page.once("dialog", lambda d: (asked.append(d.message), d.accept()))
+                    page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
                     page.click("#stop")
-                    page.wait_for_selector("#record[data-state='done']", timeout=120_000)
-                    page.wait_for_selector("#on-air-mark", state="hidden", timeout=10_000)
-                    check(True, "the take ended: the ON AIR mark is gone")
-                    check(len(asked) == 1 and "Stop ends the live stream too" in asked[0],
+                    time.sleep(1)
+                    check(len(asked) == 1 and "Stop ends the live stream too" in asked[0]
+                          and "Stop recording, stay live" in asked[0],
                           f"Stop on the air asked first, saying the stream ends with the take ({asked})")
+                    check(page.get_attribute("#record", "data-state") == "recording", "answered no: the take records on")
+                    stay_live(page, demo, receiver, listen, work)
                     check(not errors, f"no JavaScript errors ({errors})")
             finally:
                 browser.close()
@@ -96,11 +99,17 @@ def main():
             receiver.wait(timeout=10)
         except subprocess.TimeoutExpired:
             receiver.kill()
-    # Each connection (live only, before End live, after Go live) delivered pictures (how many is
-    # the page's timing: the first lasts from ON AIR to the click).
-    sizes = [os.path.getsize(f) if os.path.exists(f) else 0 for f in (live_only, received, os.path.join(work, "again.flv"))]
+    # Each connection (live only, before End live, after Go live, after Stop recording)
+    # delivered pictures (how many is the page's timing: the first lasts from ON AIR to the click).
+    names = ("live-only.flv", "received.flv", "again.flv", "after-recording.flv")
+    sizes = [os.path.getsize(os.path.join(work, f)) if os.path.exists(os.path.join(work, f)) else 0 for f in names]
     check(all(size > 20_000 for size in sizes),
-          f"the receiver got the programme live without recording, then before End live and after Go live ({sizes} bytes)")
+          f"the receiver got the programme live without recording, before End live, after Go live and after "
+          f"Stop recording ({sizes} bytes)")
+    gap = programme_gap(os.path.join(work, "again.flv"), os.path.join(work, "after-recording.flv"))
+    print(f"  Stop recording, stay live: the stream skipped {gap:.2f} s of the programme" if gap is not None
+          else "  Stop recording, stay live: the gap could not be read")
+    check(gap is not None and 0 < gap < 10, f"the stream went on after Stop recording, with a gap under 10 s ({gap})")
     layouts = layouts_received(received)
     print(f"  layouts in what the receiver got, in order (runs of frames): {layouts}")
     names = [name for name, _ in layouts if name != "unread"]
@@ -133,6 +142,57 @@ def live_without_recording(page, demo, receiver):
           "the terminal says nothing was kept")
     freed = [line for line in demo.lines if "removed its spooled copy" in line]
     check(len(freed) == 2, f"each agent freed its spool of it ({freed})")
+
+
+def stay_live(page, demo, receiver, listen, work):
+    """Stop recording, stay live: the take's files are kept, and the programme goes on
+    streaming from a take that is only live (a new connection); End live then keeps
+    nothing more."""
+    check(page.is_visible("#stop-recording"), "while recording and live: Stop recording, stay live is offered")
+    ended_with = receiver
+    receiver = listen(os.path.join(work, "after-recording.flv"))
+    time.sleep(1)
+    clicked = time.monotonic()
+    page.click("#stop-recording")
+    page.wait_for_function("document.getElementById('on-air-mark').textContent === 'ON AIR · not recording'"
+                           " && !document.getElementById('on-air-mark').hidden", timeout=60_000)
+    print(f"  Stop recording to ON AIR · not recording on the page: {time.monotonic() - clicked:.1f} s")
+    check(page.is_hidden("#stop-recording") and page.is_enabled("#record"),
+          "only live now: Record is offered again, Stop recording is not")
+    # The take that is only live has a folder too while it runs (deleted as it ends).
+    kept = [n for n in os.listdir(demo.out) if os.path.exists(os.path.join(demo.out, n, "manifest.json"))]
+    check(len(kept) == 1, f"the recorded take's files are in the library ({kept})")
+    ended_with.wait(timeout=15)
+    time.sleep(3)
+    page.click("#live-toggle")
+    page.wait_for_selector("#record[data-state='done']", timeout=60_000)
+    page.wait_for_selector("#on-air-mark", state="hidden", timeout=10_000)
+    left = [n for n in os.listdir(demo.out) if not n.startswith(".")]
+    check(left == kept, f"End live: only the recorded take stays ({left})")
+    receiver.wait(timeout=15)
+
+
+def programme_gap(before, after, size=(640, 360)):
+    """Seconds of the programme between the last picture of one connection and the first
+    of the next: the host's DCTC codes (split-horizontal, the layout clicked, which the
+    take that is only live goes on with), each taken only where the next or last picture
+    reads a frame apart (a code read right)."""
+    w, h = size
+
+    def codes(path):
+        return [dctc_read.read_code(y, slot=(0, 0, w // 2, h), source=size) for y in dctc_read.frames(path)]
+    try:
+        a, b = codes(before), codes(after)
+    except Exception as e:  # noqa: BLE001 (a file that does not decode has no gap to read)
+        print(f"  reading the programme's codes failed: {e}")
+        return None
+    def step(x, y):
+        return 300 <= dctc_read.signed_diff(y, x) <= 367
+    last = next((a[i] for i in range(len(a) - 1, 0, -1) if step(a[i - 1], a[i])), None)
+    first = next((b[i] for i in range(len(b) - 1) if step(b[i], b[i + 1])), None)
+    if last is None or first is None:
+        return None
+    return dctc_read.signed_diff(first, last) / 10_000
 
 
 def layouts_received(path, size=(640, 360)):

@@ -21,7 +21,8 @@ import Testing
 
     @Test func theStudiosJSONAndTheTerminalsLinesAreOneRequest() throws {
         let pairs: [(String, String)] = [
-            (#"{"command":"stop"}"#, "stop"), (#"{"command":"start"}"#, "start"), (#"{"command":"swap"}"#, "s"),
+            (#"{"command":"stop"}"#, "stop"), (#"{"command":"stop","live":true}"#, "stop recording"),
+            (#"{"command":"start"}"#, "start"), (#"{"command":"swap"}"#, "s"),
             (#"{"command":"placement"}"#, "p"), (#"{"command":"next-layout"}"#, "l"),
             (#"{"command":"layout","layout":"grid"}"#, "layout grid"), (#"{"command":"mix","mix":"host"}"#, "mix host"),
             (#"{"command":"director","director":"auto"}"#, "director auto"),
@@ -81,6 +82,11 @@ import Testing
         #expect(refusal(#"{"command":"live"}"#)?.description.hasPrefix("live needs") == true)
         guard case .live(false) = try Self.json(#"{"command":"live","live":false}"#).rigCommand(Self.context) else {
             Issue.record("End live did not decode"); return
+        }
+        // Stop recording, stay live; a stop that says nothing of live ends both.
+        guard case .stopRecording = try Self.json(#"{"command":"stop","live":true}"#).rigCommand(Self.context),
+              case .stop = try Self.json(#"{"command":"stop","live":false}"#).rigCommand(Self.context) else {
+            Issue.record("stop with live did not decode"); return
         }
         // Before a take, on a rig without --stream: refused saying what to give.
         #expect(throws: RigError.self) { try TakePlan(agents: [], outputDirectory: "", durationSeconds: nil).applying(.live(true), cameras: 2) }

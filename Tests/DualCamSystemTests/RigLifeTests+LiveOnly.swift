@@ -77,6 +77,67 @@ extension RigLifeTests {
         Self.took(started, "rig of 2, live, then kept by Record")
     }
 
+    /// Stop recording, stay live: the take's files are kept as at any stop, and a take
+    /// that is only live follows it on the layout that was on air.
+    @Test func stopRecordingKeepsTheFilesAndGoesOnLiveWithoutRecording() async throws {
+        let started = ContinuousClock.now
+        let forgetter = CountingForgetter()
+        let rig = try await Self.connected(2, forgetter: forgetter)
+        let plan = rig.plan(seconds: nil) { $0.streams = [Self.deadStream] }
+        try await rig.rig.perform(.start(plan))
+        await rig.run(for: 2 * Self.second)
+        try await rig.rig.perform(.layout(LayoutSpec(kind: .grid)))
+        let recorded = try #require(await rig.rig.snapshot().take?.sessionID)
+        try await rig.rig.perform(.stopRecording(reason: "stopped by the operator"))
+        await #expect(throws: RigError.self) { try await rig.rig.perform(.stopRecording(reason: "twice")) }
+        let following = Task { [rig] () throws -> TakeStatus in
+            for await snapshot in rig.rig.snapshots() {
+                if let take = snapshot.take, take.sessionID != recorded, take.phase == .recording { return take }
+            }
+            throw RigTestTimeout(seconds: 0)
+        }
+        let live: TakeStatus
+        do {
+            live = try await rig.drive(following)
+        } catch {
+            Issue.record("no live take followed: \(rig.notices.withLockedValue { $0 })")
+            throw error
+        }
+        #expect(live.liveOnly && live.liveOut.count == 1 && live.layout.hasPrefix("grid"), "\(live.liveOnly) \(live.layout)")
+        // The recorded take's files: 2 s less the start's lead, about 45 frames on each camera.
+        let manifest = rig.out + "/" + recorded + "/manifest.json"
+        let frames = try Self.framesCaptured(manifest: manifest)
+        #expect(frames.count == 2 && frames.allSatisfy { $0 >= 40 }, "\(frames)")
+        // Only live now: Stop recording is refused, End live ends it and keeps nothing.
+        await #expect(throws: RigError.self) { try await rig.rig.perform(.stopRecording(reason: "again")) }
+        await rig.run(for: 2 * Self.second)
+        let liveSession = try #require(live.sessionID)
+        try await rig.rig.perform(.live(false))
+        let over: TakeStatus
+        do {
+            over = try await Self.over(rig)
+        } catch {
+            let snap = await rig.rig.snapshot()
+            Issue.record("the live take did not end: \(String(describing: snap.take?.phase)) \(snap.agents.map { "\($0.name) \($0.connection) complete \($0.complete)" }) \(rig.notices.withLockedValue { $0 }.suffix(3))")
+            throw error
+        }
+        #expect(over.sessionID == liveSession && over.files == nil)
+        #expect(!FileManager.default.fileExists(atPath: rig.out + "/" + liveSession))
+        #expect(FileManager.default.fileExists(atPath: manifest), "the recorded take must stay")
+        #expect(forgetter.asked.withLockedValue { $0 } == [liveSession: Self.names(2)])
+        Self.took(started, "rig of 2, Stop recording while live, then End live")
+    }
+
+    @Test func stopRecordingNeedsATakeThatIsLive() async throws {
+        let rig = try await Self.connected(1)
+        await #expect(throws: RigError.self) { try await rig.rig.perform(.stopRecording(reason: "no take")) }
+        try await rig.rig.perform(.start(rig.plan(seconds: nil)))
+        await rig.run(for: Self.second)
+        // Recording but streaming nowhere: Stop is what ends it.
+        await #expect(throws: RigError.self) { try await rig.rig.perform(.stopRecording(reason: "not live")) }
+        #expect(await rig.rig.snapshot().take?.liveOnly == false)
+    }
+
     @Test func goLiveNeedsSomewhereToStream() async throws {
         let rig = try await Self.connected(1)
         await #expect(throws: RigError.self) { try await rig.rig.perform(.goLive(rig.plan(seconds: nil))) }

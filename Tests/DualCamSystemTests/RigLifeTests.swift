@@ -20,8 +20,10 @@ import Testing
         print(String(format: "%@: %.0f ms of real time", what, Double(d.components.attoseconds) / 1e15 + Double(d.components.seconds) * 1000))
     }
 
-    static func cameras(_ result: TakeResult) throws -> [[String: Any]] {
-        let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: result.manifestFile))) as? [String: Any]
+    static func cameras(_ result: TakeResult) throws -> [[String: Any]] { try cameras(manifest: result.manifestFile) }
+
+    static func cameras(manifest path: String) throws -> [[String: Any]] {
+        let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any]
         return try #require(manifest?["cameras"] as? [[String: Any]])
     }
 
@@ -30,8 +32,10 @@ import Testing
         try cameras(result).map { ($0["statistics"] as? [String: Any])?[key] as? T }
     }
 
-    static func framesCaptured(_ result: TakeResult) throws -> [Int] {
-        try statistic("framesCaptured", result).compactMap { $0 }
+    static func framesCaptured(_ result: TakeResult) throws -> [Int] { try framesCaptured(manifest: result.manifestFile) }
+
+    static func framesCaptured(manifest path: String) throws -> [Int] {
+        try cameras(manifest: path).compactMap { ($0["statistics"] as? [String: Any])?["framesCaptured"] as? Int }
     }
 
     static func connected(_ n: Int, lag: Int64 = 0, forgetter: (any SpoolForgetting)? = nil) async throws -> InProcessRig {

@@ -41,6 +41,8 @@ struct SimulatedAgent {
     mutating func receive(_ body: Dualcam_V1_Envelope.OneOf_Body) throws -> [CoordinatorEvent] {
         switch body {
         case .prepare(let prepare):
+            // A new take: nothing of the last one carries over, as on a real agent.
+            if prepare.sessionID != sessionID { self = SimulatedAgent(name: name, segmentNanoseconds: segmentNanoseconds, lagNanoseconds: lagNanoseconds) }
             sessionID = prepare.sessionID
             var ready = Dualcam_V1_Ready()
             ready.sessionID = prepare.sessionID

@@ -33,7 +33,8 @@ extension CommandRequest {
             guard let plan = context.plan else { throw CommandRequestError("this screen starts no take") }
             return .start(try startPlan(from: plan))
         case .stop:
-            return .stop(reason: context.stopReason)
+            // `"live": true`: the recording stops, the stream goes on.
+            return live == true ? .stopRecording(reason: context.stopReason) : .stop(reason: context.stopReason)
         case .nextLayout:
             return .nextLayout
         case .swap:

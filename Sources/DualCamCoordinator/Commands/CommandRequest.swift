@@ -45,7 +45,8 @@ public struct CommandRequest: Sendable, Equatable, Codable {
     public var fit: String?
     public var anchor: String?
     public var director: DirectorMode?
-    /// `live`: true goes live, false ends it.
+    /// `live`: true goes live, false ends it. `stop` with `live: true` stops the recording
+    /// and stays live (`RigCommand.stopRecording`).
     public var live: Bool?
 
     public init(_ command: Name) {

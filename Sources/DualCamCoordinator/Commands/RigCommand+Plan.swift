@@ -22,7 +22,7 @@ extension LayoutSpec {
             }
         case .layout(let given):
             spec = given
-        case .start, .stop, .filter, .mix, .director, .live, .goLive:
+        case .start, .stop, .stopRecording, .filter, .mix, .director, .live, .goLive:
             return nil
         }
         return spec
@@ -36,7 +36,7 @@ extension TakePlan {
     public func applying(_ command: RigCommand, cameras: Int) throws(RigError) -> TakePlan {
         var next = self
         switch command {
-        case .start, .stop, .goLive:
+        case .start, .stop, .stopRecording, .goLive:
             throw RigError("no take is under way")
         case .filter(let filter):
             next.filter = filter

@@ -30,7 +30,8 @@ public enum TerminalInput: Sendable, Equatable {
         }
     }
 
-    /// One line from a pipe: `start`, `stop` (`q`, or an empty line: Enter), `l`, `s`, `p`,
+    /// One line from a pipe: `start`, `stop` (`q`, or an empty line: Enter), `stop recording`
+    /// (the stream goes on), `l`, `s`, `p`,
     /// `d`, `director auto|manual`, `layout SPEC`, `filter NAME [0-100]`, `mix SPEC`,
     /// `camera …`, `quit` (`exit`).
     public init?(line: String) {
@@ -43,6 +44,7 @@ public enum TerminalInput: Sendable, Equatable {
         switch command {
         case "": self = .enter
         case "q", "stop": self = request(.stop)
+        case "stop recording": self = request(.stop) { $0.live = true }
         case "start": self = request(.start)
         case "quit", "exit": self = .quit
         case "l": self = request(.nextLayout)

@@ -65,6 +65,9 @@ public actor Rig {
     var take: Take?
     /// How the last take ended, kept for screens until the next one starts.
     private var lastTake: TakeStatus?
+    /// Stop recording, stay live (`RigCommand.stopRecording`): the plan of the take that
+    /// is only live, started as soon as the one stopping is over.
+    private var liveAfter: TakePlan?
     private let events: AsyncStream<RigEvent>
     private let input: AsyncStream<RigEvent>.Continuation
     private let snapshotSubscribers = Subscribers<RigSnapshot>()
@@ -292,6 +295,14 @@ public actor Rig {
         let status = take.status(now: now)
         lastTake = status
         self.take = nil
+        if let next = liveAfter {
+            liveAfter = nil
+            do {
+                try perform(.goLive(next), now: now)
+            } catch {
+                notify("the recording stopped, but going on live failed: \(error); Go live streams again")
+            }
+        }
         guard let waiter = takeWaiter else { return }
         takeWaiter = nil
         if let result = take.result {
@@ -387,6 +398,25 @@ public actor Rig {
         case .stop(let reason):
             guard let take else { throw RigError("nothing is recording") }
             take.feed(.stop(now: now, reason: reason))
+        case .stopRecording(let reason):
+            guard let take, !take.machine.phase.isOver, !isFinalising(take), liveAfter == nil else { throw RigError("nothing is recording") }
+            guard !take.plan.liveOnly else { throw RigError("this take is live without recording: End live ends it") }
+            guard take.plan.goesLive, !take.plan.streams.isEmpty else { throw RigError("the take is not live: Stop ends it") }
+            // `start` and `resume` wait for their one take and then end the rig.
+            guard takeWaiter == nil else {
+                throw RigError("`start` records one take and exits, so it cannot stay live after it: Stop ends both; `serve` can")
+            }
+            var next = take.plan
+            next.layout = take.layout
+            next.filter = take.filter.filter
+            next.mix = take.mix
+            next.durationSeconds = nil
+            next.countdownSeconds = 0
+            next.measured = take.measured
+            liveAfter = next
+            take.feed(.stop(now: now, reason: reason))
+            notify("recording stops; the programme goes on live without recording once this take's files are final "
+                + "(the stream pauses a few seconds and connects again)")
         case .layout, .nextLayout, .swap, .nextPlacement, .filter, .mix, .director, .live:
             guard let take, !isFinalising(take) else { throw RigError("no take is under way; layouts change while recording") }
             try take.apply(command, now: now)

@@ -149,6 +149,12 @@ public enum RigCommand: Sendable {
     /// of the rig records).
     case start(TakePlan)
     case stop(reason: String)
+    /// Stop recording, stay live: the take ends and its files are kept as at any stop,
+    /// and the programme goes on streaming from a take that is only live (as `goLive`,
+    /// with the layout, filter and mix on air). The streams pause while one take hands
+    /// over to the next (a few seconds, docs/LIVE.md) and connect again. Refused unless
+    /// the take records and is live.
+    case stopRecording(reason: String)
     case layout(LayoutSpec)
     case nextLayout
     case swap

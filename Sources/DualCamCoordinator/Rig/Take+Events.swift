@@ -190,7 +190,7 @@ extension Take {
             outputs?.setLive(on)
             notice(on ? "going live: the programme streams again" : "live ended: the programme no longer streams (the take records on)")
             return
-        case .start, .stop, .goLive:
+        case .start, .stop, .stopRecording, .goLive:
             return  // the rig's (`Rig.perform`)
         }
         // Every camera records at the plan's size, which is also the composite's. Taking the

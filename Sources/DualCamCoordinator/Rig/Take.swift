@@ -63,6 +63,7 @@ final class Take {
         layout = plan.layout
         filter = FilterSetting(plan.filter)
         mix = plan.mix
+        compositeProbe = plan.measured?.composite
         wallStart = Date(timeIntervalSince1970: clock.wallSeconds)
         sessionID = SessionNaming.sessionID(for: wallStart)
         sessionDirectory = plan.outputDirectory + "/" + sessionID
@@ -159,7 +160,9 @@ final class Take {
                 for i in who {
                     var prepare = plan.prepare(sessionID: sessionID)
                     prepare.role = roles[i]
-                    if machine.agents[i].rejoining, let encoder = agents[i].encoder {
+                    if let preset = plan.measured?.agentPresets[agents[i].name], plan.preset == "auto" {
+                        prepare.video.preset = preset
+                    } else if machine.agents[i].rejoining, let encoder = agents[i].encoder {
                         // A restarted agent records on with the encoder and preset it was
                         // using, instead of measuring every preset again (2.4 s of the
                         // take lost on this machine) before its first frame.
@@ -237,6 +240,15 @@ final class Take {
             sessionDirectory = plan.outputDirectory + "/" + sessionID
         }
         lock = try SessionLock(sessionDirectory: sessionDirectory, purpose: "recording")
+    }
+
+    /// What this take measured, for one that follows it at once (`TakePlan.measured`).
+    var measured: TakePlan.Measured {
+        var presets: [String: String] = [:]
+        for agent in agents {
+            if let preset = agent.encoderStatus?.preset, !preset.isEmpty { presets[agent.name] = preset }
+        }
+        return .init(agentPresets: presets, composite: compositeProbe)
     }
 
     /// Record pressed while the take is only live: its files are kept, from when it went

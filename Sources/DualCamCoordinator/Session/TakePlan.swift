@@ -116,6 +116,15 @@ public struct TakePlan: Sendable {
     /// Paired agents that were looked for and not found, each with what to do: a take
     /// without them says so (and keeps it in its warnings).
     public var absentAgents: [String] = []
+    /// A take that follows another at once (Stop recording, stay live) starts from what
+    /// that one measured: measuring again would add seconds to the stream's gap.
+    var measured: Measured?
+
+    struct Measured: Sendable {
+        /// Agent name → the preset it recorded at (with the plan's preset `auto`).
+        var agentPresets: [String: String] = [:]
+        var composite: CompositeProbe.Pending?
+    }
 
     public init(agents: [AgentEndpoint], outputDirectory: String, durationSeconds: Double?) {
         self.agents = agents

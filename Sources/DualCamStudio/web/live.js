@@ -17,6 +17,9 @@ export class LivePanel {
     this.list = $('live-out');
     this.toggle = $('live-toggle');
     this.toggle.addEventListener('click', () => sendCommand({ command: 'live', live: this.toggle.dataset.live !== 'true' }));
+    // The take ends and is kept; a take that is only live follows it (RigCommand.stopRecording).
+    this.stopRecording = $('stop-recording');
+    this.stopRecording.addEventListener('click', () => sendCommand({ command: 'stop', live: true }));
   }
 
   update(state) {
@@ -35,6 +38,7 @@ export class LivePanel {
     this.toggle.textContent = on ? 'End live' : 'Go live';
     this.toggle.title = take ? (take.liveOnly ? 'End the stream; nothing of it is kept' : 'Stop or resume the live stream; the recording goes on either way')
       : 'Stream the programme now, without recording (Record keeps it)';
+    this.stopRecording.hidden = !(on && take?.phase === 'recording' && !take.liveOnly);
     const lines = streams.map((s) => {
       const health = s.state === 'live' ? `live ${time(s.liveSeconds)}, ${s.kbps} kbit/s` : s.state;
       const extra = [s.reconnects > 0 ? `${s.reconnects} reconnects` : null,

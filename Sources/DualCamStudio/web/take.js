@@ -145,8 +145,8 @@ export class TakeControls {
     // The stream is the take's programme: it cannot outlive the take, so say so first.
     const onAir = (store.state?.take?.liveOut ?? []).some((s) => s.state !== 'off');
     if (onAir && !this.liveOnly() && !window.confirm('Stop ends the live stream too: the stream is this take\'s '
-      + 'programme. Stop recording and streaming? (End live alone keeps recording; Go live afterwards streams again, '
-      + 'without recording.)')) return undefined;
+      + 'programme. Stop recording and streaming? (Stop recording, stay live keeps the stream; End live alone keeps '
+      + 'recording.)')) return undefined;
     return sendCommand({ command: 'stop' });
   }
 
