@@ -28,6 +28,10 @@ the after-bound column is a safe upper bound. The default method has the shortes
 On a 2-core machine the rig recording 1280x720 plus a software-rendered Chromium need
 more than the machine has: compare with --size 640x360.
 
+With WARM_SECONDS=S in the environment the watch begins S seconds after the take starts
+recording (default 1), to tell the take's start (the agents' and the composite's preset
+measurements) from the steady state.
+
   usage: tools/bench/studio-latency.py [-n 100] [--size 1280x720] [--method cdp|element|clip] [--watch 3]
   goal:  median <= 100 ms and p95 <= 150 ms per camera
 """
@@ -194,8 +198,9 @@ def measure(args, source, demo):
         else:
             command(page, state["csrf"], {"command": "start"})
         take = wait_phase(page, {"recording"}, 60)
-        print(f"take {take['sessionID']} recording; warming up 1 s")
-        time.sleep(1.0)
+        warm = float(os.environ.get("WARM_SECONDS", "1"))
+        print(f"take {take['sessionID']} recording; warming up {warm:g} s")
+        time.sleep(warm)
 
         # Without screenshots first: how fast the page draws, and how old the picture it drew
         # last is (window.dualcamStats.lastCapture is the drawn frame's capture instant in
