@@ -13,20 +13,33 @@ import NIOConcurrencyHelpers
 /// moves time on; the rig's timers (ticks, countdown, reconnect schedule, graces) run on
 /// the `SimulatedClock`, so minutes of a take pass in a fraction of a second.
 final class InProcessRig: Sendable {
-    let clock = SimulatedClock()
+    let clock: SimulatedClock
     let rig: Rig
     let agents: InProcessAgentWorld
     /// Every line the rig told its screens.
     let notices = NIOLockedValueBox<[String]>([])
-    /// The library folder the takes write into, removed with the rig.
-    let out = NSTemporaryDirectory() + "dualcam-inprocess-rig-\(UUID().uuidString)"
+    /// The library folder the takes write into, removed with the rig that made it (not
+    /// with one that was killed: the next coordinator finishes what it left).
+    let out: String
+    private let ownsOut: NIOLockedValueBox<Bool>
     private let loop: Task<Void, Never>
     private let listener: Task<Void, Never>
 
     /// `agents`: names (the first the host); `lag`: how long after its end each segment is
     /// handed in; `forgetter`: where the rig asks agents to free a spool (nil: the network's).
-    init(agents names: [String], lag: Int64 = 0, forgetter: (any SpoolForgetting)? = nil) {
-        agents = InProcessAgentWorld(names: names, lag: lag)
+    convenience init(agents names: [String], lag: Int64 = 0, forgetter: (any SpoolForgetting)? = nil) {
+        self.init(world: InProcessAgentWorld(names: names, lag: lag), clock: SimulatedClock(),
+                  out: NSTemporaryDirectory() + "dualcam-inprocess-rig-\(UUID().uuidString)", forgetter: forgetter)
+    }
+
+    /// A rig (a coordinator) for agents and a library that may have known another one:
+    /// after `kill()`, the next coordinator of the same agents.
+    init(world: InProcessAgentWorld, clock: SimulatedClock, out: String, forgetter: (any SpoolForgetting)? = nil) {
+        agents = world
+        self.clock = clock
+        self.out = out
+        ownsOut = NIOLockedValueBox(true)
+        let names = world.names
         let endpoints = names.indices.map { k in
             AgentEndpoint(host: "10.0.0.\(k + 1)", port: 7000, deviceID: DeviceID(bytes: Array(repeating: UInt8(k + 1), count: 32)))
         }
@@ -43,7 +56,17 @@ final class InProcessRig: Sendable {
         rig.shutdown(sendShutdown: false)
         loop.cancel()
         listener.cancel()
+        guard ownsOut.withLockedValue({ $0 }) else { return }
         if ProcessInfo.processInfo.environment["DUALCAM_KEEP_TEST_FILES"] == nil { try? FileManager.default.removeItem(atPath: out) }
+    }
+
+    /// The coordinator dies (SIGKILL, a closed laptop): its loop stops where it is, its
+    /// links go without a word to anyone, and the agents record on. Its take, and the
+    /// session's lock with it, go once the caller drops this rig. The library stays.
+    func kill() {
+        loop.cancel()
+        agents.coordinatorGone()
+        ownsOut.withLockedValue { $0 = false }
     }
 
     /// A take of 160x90 at 30 fps in 1 s segments, into `out`.
@@ -117,7 +140,10 @@ final class InProcessAgentWorld: LinkDialer {
 
     private let state: NIOLockedValueBox<State>
 
+    let names: [String]
+
     init(names: [String], lag: Int64) {
+        self.names = names
         state = NIOLockedValueBox(State(agents: names.map { SimulatedAgent(name: $0, segmentNanoseconds: 1_000_000_000, lagNanoseconds: lag) },
                                         reachable: names.map { _ in true }, links: names.map { _ in nil }))
     }
@@ -133,6 +159,14 @@ final class InProcessAgentWorld: LinkDialer {
             return s.links[i].map { ($0.link, $0.events) }
         }
         if let (link, events) = closing { events.yield(.closed(agent: i, generation: link.generation, "connection reset by peer")) }
+    }
+
+    /// The coordinator's process is gone: its links close with nobody told (the agents see
+    /// their connections drop and record on), and a new coordinator may connect.
+    func coordinatorGone() {
+        state.withLockedValue { s in
+            for i in s.links.indices { s.links[i] = nil }
+        }
     }
 
     /// Agent `i` is reachable again: the rig's next try gets through.
