@@ -29,8 +29,6 @@ struct CompositeDirection {
     private(set) var following = true
     private let cameras: Int
     private var sampleRate = 0
-    private var audible = Set<Int>()
-    private var gone = Set<Int>()
     /// The cuts it made in the file, in order, and the instants of the timeline changes
     /// that are its own.
     private(set) var cuts: [DirectorCut] = []
@@ -52,20 +50,16 @@ struct CompositeDirection {
     }
 
     mutating func push(stream: Int, startPosition: Int64, samples: [Float], channels: Int) {
-        audible.insert(stream)
         director?.push(stream: stream, startPosition: startPosition, samples: samples, channels: channels)
     }
 
-    /// The camera delivers nothing more (it stopped, or the take gave it up).
-    mutating func soundEnded(stream: Int) { gone.insert(stream) }
-
     private func sample(_ nanoseconds: Int64) -> Int64 { max(0, nanoseconds) * Int64(sampleRate) / 1_000_000_000 }
 
-    /// Whether the frame at `instant` may be composed now: every camera with sound has
-    /// delivered up to it, or is too far behind to wait for (`finishing`: nothing more comes).
-    func mayCompose(at instant: Int64, finishing: Bool) -> Bool {
+    /// Whether the frame at `instant` may be composed now: every camera in `awaited` (those
+    /// whose sound has come and not ended) has delivered up to it, or is too far behind to
+    /// wait for (`finishing`: nothing more comes).
+    func mayCompose(at instant: Int64, finishing: Bool, awaited: [Int]) -> Bool {
         guard let director, !finishing else { return true }
-        let awaited = audible.subtracting(gone).sorted()
         let delivered = director.delivered(by: awaited)
         if delivered >= sample(instant) { return true }
         // Not worth holding pictures for: a camera whose sound lags this far has lost it.

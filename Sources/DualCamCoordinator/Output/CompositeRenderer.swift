@@ -42,9 +42,11 @@ final class CompositeRenderer {
     /// segment, or it lost its sound) is heard as silence there. A fixed lag alone held
     /// a live stream's pictures for the sound of the next segment: FLV interleaves.
     static let mixLagNanoseconds: Int64 = 500_000_000
-    /// Cameras whose sound has arrived, and those that will send no more.
+    /// Cameras (and imported recorders) whose sound has arrived, and those that will send
+    /// no more: what the mix and the director wait for.
     private var soundHeard = Set<Int>()
     private var soundGone = Set<Int>()
+    private var soundAwaited: [Int] { soundHeard.subtracting(soundGone).sorted() }
 
     /// A take abandoned before its file was finished ends the streams' encoding thread too.
     deinit { streamEncode?.finish() }
@@ -140,12 +142,9 @@ final class CompositeRenderer {
         }
     }
 
-    /// The camera's sound ends here (it stopped, or the take gave it up): the director
-    /// no longer waits for it.
-    func soundEnded(stream: Int) {
-        soundGone.insert(stream)
-        direction?.soundEnded(stream: stream)
-    }
+    /// The camera's sound ends here (it stopped, or the take gave it up): neither the mix
+    /// nor the director waits for it any more.
+    func soundEnded(stream: Int) { soundGone.insert(stream) }
 
     private func openedWriter() throws -> MP4VideoWriter {
         if let writer { return writer }
@@ -204,7 +203,8 @@ final class CompositeRenderer {
         held += pairer.drainReady()
         while let tick = held.first {
             let instant = rate.instant(ofFrame: tick.index)
-            guard direction?.mayCompose(at: instant, finishing: finishing) ?? true else { break }
+            guard direction?.mayCompose(at: instant, finishing: finishing,
+                                        awaited: soundAwaited.filter { $0 < streamCount }) ?? true else { break }
             held.removeFirst()
             direction?.beforeFrame(at: instant, timeline: &timeline)
             let started = MonotonicTime.now()
@@ -232,7 +232,7 @@ final class CompositeRenderer {
     private func mixEnd() -> Int64 {
         guard let mixer, mixRate > 0 else { return composedUntil - Self.mixLagNanoseconds }
         let end = mixer.horizon(pictures: sample(composedUntil), maxLag: sample(Self.mixLagNanoseconds),
-                                awaiting: soundHeard.subtracting(soundGone).sorted())
+                                awaiting: soundAwaited)
         return end * 1_000_000_000 / Int64(mixRate)
     }
 

@@ -23,6 +23,11 @@ struct AgentTracker {
     var encoder: EncoderReport?
     /// Its preset now and any shortfall, from its last EncoderStatus (§19).
     var encoderStatus: Dualcam_V1_EncoderStatus?
+
+    /// The preset it records at now: its last EncoderStatus's, else its Ready's.
+    var presetNow: String? {
+        encoderStatus.map(\.preset).flatMap { $0.isEmpty ? nil : $0 } ?? encoder?.preset
+    }
     var finished: Dualcam_V1_RecordingFinished?
     var receiver: SegmentReceiver?
     /// End of the newest segment received, from T0: how far behind live the upload is.

@@ -167,7 +167,7 @@ final class Take {
                         // using, instead of measuring every preset again (2.4 s of the
                         // take lost on this machine) before its first frame.
                         prepare.video.encoder = encoder.encoder
-                        prepare.video.preset = agents[i].encoderStatus.map(\.preset).flatMap { $0.isEmpty ? nil : $0 } ?? encoder.preset
+                        prepare.video.preset = agents[i].presetNow ?? encoder.preset
                     }
                     send(.prepare(prepare), to: i)
                 }
@@ -246,7 +246,7 @@ final class Take {
     var measured: TakePlan.Measured {
         var presets: [String: String] = [:]
         for agent in agents {
-            if let preset = agent.encoderStatus?.preset, !preset.isEmpty { presets[agent.name] = preset }
+            if let preset = agent.presetNow { presets[agent.name] = preset }
         }
         return .init(agentPresets: presets, composite: compositeProbe)
     }
