@@ -14,6 +14,10 @@ let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
 let crypto: Target.Dependency = .product(name: "Crypto", package: "swift-crypto")
 let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
 
+// The core and its tests compiled with -O in debug builds as well (the last -O flag wins);
+// asserts still hold there, as `precondition` does everywhere.
+let optimisedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 let package = Package(
     name: "DualCam",
     platforms: [.macOS(.v14)],
@@ -65,8 +69,10 @@ let package = Package(
         // (recvmsg's control messages); part of libc, nothing to link.
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
 
-        // Pure frame-sync core: no I/O, no C, time passed in.
-        .target(name: "DualCamCore"),
+        // Pure frame-sync core: no I/O, no C, time passed in. Optimised in debug builds too:
+        // its tests simulate hours of frames, pings and sound (two minutes of CPU unoptimised,
+        // the suite's unit phase), and the debug agent and coordinator run its loops per frame.
+        .target(name: "DualCamCore", swiftSettings: optimisedInDebug),
         // Wire messages and per-connection state machines; no sockets.
         .target(
             name: "DualCamProtocol",
@@ -157,7 +163,9 @@ let package = Package(
         // What the test targets share, as NIOTestUtils does for SwiftNIO's: the seeded
         // generator, temporary folders, simulated time.
         .target(name: "DualCamTestSupport", dependencies: ["DualCamCore"], path: "Tests/DualCamTestSupport"),
-        .testTarget(name: "DualCamCoreTests", dependencies: ["DualCamCore", "DualCamTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "DualCamCoreTests", dependencies: ["DualCamCore", "DualCamTestSupport"], exclude: ["Fixtures"],
+            swiftSettings: optimisedInDebug),
         .testTarget(
             name: "DualCamProtocolTests",
             dependencies: [

@@ -13,10 +13,14 @@ import Testing
 /// crash (Swift traps on overflow and bad indices, so a crash would be a trap), hang, or
 /// make the decoder wait for more than one maximum frame.
 ///
-/// DUALCAM_FUZZ_ITERATIONS overrides the count (default 10^6); DUALCAM_FUZZ_SEED the seed.
+/// The suite's run is the short version: 250,000 inputs from a seed of its own each run
+/// (printed first, so that a crash can be replayed), so that the runs together cover more
+/// than one fixed long run would. `tools/bench/fuzz.sh` is the long run (10^7 by default).
+/// DUALCAM_FUZZ_ITERATIONS overrides the count; DUALCAM_FUZZ_SEED the seed.
 @Suite(.serialized) struct FuzzTests {
-    static let iterations = ProcessInfo.processInfo.environment["DUALCAM_FUZZ_ITERATIONS"].flatMap(Int.init) ?? 1_000_000
-    static let seed = ProcessInfo.processInfo.environment["DUALCAM_FUZZ_SEED"].flatMap(UInt64.init) ?? 0xDC_2026
+    static let iterations = ProcessInfo.processInfo.environment["DUALCAM_FUZZ_ITERATIONS"].flatMap(Int.init) ?? 250_000
+    static let seed = ProcessInfo.processInfo.environment["DUALCAM_FUZZ_SEED"].flatMap(UInt64.init)
+        ?? UInt64(truncatingIfNeeded: Date().timeIntervalSince1970.bitPattern)
 
     /// Valid frames of every message kind, the seeds for mutation.
     static func corpus() throws -> [[UInt8]] {
@@ -133,6 +137,7 @@ import Testing
         var waiting = 0
         let rssBefore = Self.maxResidentBytes()
         let started = ContinuousClock.now
+        print("fuzz: \(Self.iterations) inputs from seed \(Self.seed) (replay: DUALCAM_FUZZ_SEED=\(Self.seed))")
 
         for i in 0..<Self.iterations {
             var bytes: [UInt8]
@@ -158,7 +163,7 @@ import Testing
                 }
                 // Waiting for more: only ever for a frame within the limit.
                 if let length = buffer.getInteger(at: buffer.readerIndex, endianness: .big, as: UInt32.self) {
-                    try #require(Int(length) <= WireProtocol.maxFrameBytes, "iteration \(i) waits for \(length) bytes")
+                    try #require(Int(length) <= WireProtocol.maxFrameBytes, "iteration \(i) of seed \(Self.seed) waits for \(length) bytes")
                     waiting += 1
                 }
             } catch let error as ProtocolError {

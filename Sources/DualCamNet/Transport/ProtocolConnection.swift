@@ -90,7 +90,7 @@ public final class ProtocolConnection<Machine: ConnectionStateMachine>: Sendable
                     deliver: @escaping @Sendable (Delivery<Machine.Event>) async -> Void) async throws -> ProtocolError? {
         let underlying = channel.channel
         try await channel.executeThenClose { inbound, outbound in
-            try await withThrowingTaskGroup(of: Void.self) { group in
+            try await withThrowingTaskGroup(of: Child.self) { group in
                 group.addTask { [outgoing, unwritten] in
                     for await item in outgoing {
                         switch item {
@@ -101,11 +101,12 @@ public final class ProtocolConnection<Machine: ConnectionStateMachine>: Sendable
                             // Everything queued before the close has been written.
                             outbound.finish()
                             underlying.close(promise: nil)
-                            return
+                            return .writer
                         }
                     }
+                    return .writer
                 }
-                group.addTask { try await self.runTimers(deliver: deliver) }
+                group.addTask { try await self.runTimers(deliver: deliver); return .timers }
                 // `start` inside the group: its first envelope is written by the drainer.
                 let startActions = step { [clock] in $0.start(now: clock()) }
                 _ = await perform(startActions, at: clock(), deliver: deliver)
@@ -122,15 +123,38 @@ public final class ProtocolConnection<Machine: ConnectionStateMachine>: Sendable
                     group.cancelAll()
                     throw error
                 }
-                // The peer closed, or the machine did: let the queued words out, then stop.
+                // The peer closed, or the machine did: let the queued words out (a fatal
+                // Error's sentence above all), then stop. The writer is waited for by name:
+                // the timers' task ends at once on a closed machine, and cancelling the
+                // writer then lost a version mismatch's Error (the peer saw only the close).
+                // A peer that reads nothing gets `drainLimit` before it is cut off.
                 queue.yield(.close)
                 queue.finish()
-                try? await group.next()
+                group.addTask {
+                    try await Task.sleep(nanoseconds: Self.drainLimitNanoseconds)
+                    return .drainLimit
+                }
+                drain: while true {
+                    do {
+                        switch try await group.next() {
+                        case nil, .writer?, .drainLimit?: break drain
+                        case .timers?: continue
+                        }
+                    } catch {
+                        continue  // the timers' task failed: the writer is still the one waited for
+                    }
+                }
                 group.cancelAll()
             }
         }
         return closeReason.withLockedValue { $0 ?? nil }
     }
+
+    /// The tasks `run` keeps: the writer, the timers, and the limit on the last words.
+    private enum Child: Sendable { case writer, timers, drainLimit }
+
+    /// How long the words queued before a close may take to go out.
+    static var drainLimitNanoseconds: UInt64 { 2_000_000_000 }
 
     /// Fires the machine's timers (handshake, idle, keepalive, Ready) when they are due.
     private func runTimers(deliver: @escaping @Sendable (Delivery<Machine.Event>) async -> Void) async throws {
