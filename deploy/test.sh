@@ -8,7 +8,7 @@ bash deploy/install-deps.sh --test
 phase() { echo "== $1 (at ${SECONDS} s)"; }
 # What the two end-to-end groups print, to count their tests (below).
 e2e_runs=$(mktemp)
-# Background jobs (the vivid guest, the second end-to-end lane) end with the script.
+# Background jobs (the second end-to-end lane) end with the script.
 trap 'jobs -p | xargs -r kill 2>/dev/null; rm -f "$e2e_runs"; echo "== done (at ${SECONDS} s)"' EXIT
 . deploy/swift-env.sh
 # The studio page is embedded in the binary; a page edited without regenerating it would
@@ -19,27 +19,8 @@ bash tools/embed-web.sh --check
 # library. The build then has SwiftPM check imports against the declared dependencies too.
 phase "module rules"
 python3 tools/check-modules.py
-import_check=(--explicit-target-dependency-import-check error)
-phase "building the programs (debug; imports checked against Package.swift)"
-swift build --product dualcam-agent "${import_check[@]}"
-swift build --product dualcam-coordinator "${import_check[@]}"
-# VividCaptureTests' QEMU guest (x86-64 only) records with the agent on an emulated CPU for
-# about 70 s, one core's worth: it runs while the test targets compile, the compiler at a
-# lower priority so that the guest's real-time capture keeps its core, and the tests read
-# what it left (DUALCAM_VIVID_OUT) instead of booting it in the one-at-a-time group.
-vivid=""
-if [ "$(uname -m)" = x86_64 ]; then
-    export DUALCAM_VIVID_OUT
-    DUALCAM_VIVID_OUT=$(mktemp -u "${TMPDIR:-/tmp}/dualcam-vivid-suite.XXXXXX")
-    Tests/VividGuest/boot.sh "$DUALCAM_VIVID_OUT" "$(swift build --show-bin-path)" &
-    vivid=$!
-fi
-phase "building the tests (the vivid guest beside)"
-nice -n 10 swift build --build-tests "${import_check[@]}"
-if [ -n "$vivid" ]; then
-    phase "the vivid guest's end (when the build finished first)"
-    wait "$vivid" || true  # its status is the tests' to judge
-fi
+phase "building (debug, with tests; imports checked against Package.swift)"
+swift build --build-tests --explicit-target-dependency-import-check error
 phase "dbus and avahi-daemon (the discovery tests publish and browse through them)"
 bash deploy/ensure-avahi.sh
 # Pure tests (the core's simulated hours, the protocol's fuzzing) keep both threads of

@@ -16,36 +16,22 @@ enum VividRun {
         false
         #endif
     }
-    /// The guest's results: a run deploy/test.sh started during the build
-    /// (DUALCAM_VIVID_OUT), or one these tests start.
-    static let given = ProcessInfo.processInfo.environment["DUALCAM_VIVID_OUT"]
-    static let out = given ?? NSTemporaryDirectory() + "dualcam-vivid-\(getpid())"
+    static let out = NSTemporaryDirectory() + "dualcam-vivid-\(getpid())"
 
     /// The guest's results folder, or why the guest did not run.
     static let result: Result<String, VividFailure> = boot()
 
     private static func boot() -> Result<String, VividFailure> {
-        if given == nil {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: repository + "/Tests/VividGuest/boot.sh")
-            process.arguments = [out, DemoRun.binDirectory]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            do { try process.run() } catch { return .failure(VividFailure(description: "cannot start boot.sh: \(error)")) }
-            process.waitUntilExit()
-        }
-        // boot.sh writes the status last; a run started before these tests may still be going
-        // (run.sh's own limit is 400 s).
-        let deadline = Date().addingTimeInterval(450)
-        var status: String?
-        while status == nil && Date() < deadline {
-            status = try? String(contentsOfFile: out + ".status", encoding: .utf8)
-            if status == nil { Thread.sleep(forTimeInterval: 0.5) }
-        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: repository + "/Tests/VividGuest/boot.sh")
+        process.arguments = [out, DemoRun.binDirectory]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return .failure(VividFailure(description: "cannot start boot.sh: \(error)")) }
+        process.waitUntilExit()
         let log = (try? String(contentsOfFile: out + ".log", encoding: .utf8)) ?? ""
-        guard let status else { return .failure(VividFailure(description: "the vivid guest never finished: \(log.suffix(3000))")) }
-        guard status.trimmingCharacters(in: .whitespacesAndNewlines) == "0" else {
-            return .failure(VividFailure(description: "vivid guest failed (\(status.trimmingCharacters(in: .whitespacesAndNewlines))): \(log.suffix(3000))"))
+        guard process.terminationStatus == 0 else {
+            return .failure(VividFailure(description: "vivid guest failed (\(process.terminationStatus)): \(log.suffix(3000))"))
         }
         return .success(out)
     }
