@@ -14,8 +14,8 @@ let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
 let crypto: Target.Dependency = .product(name: "Crypto", package: "swift-crypto")
 let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
 
-// The core and its tests compiled with -O in debug builds as well (the last -O flag wins);
-// asserts still hold there, as `precondition` does everywhere.
+// The core and its tests compiled with -O in debug builds as well (the last -O flag wins):
+// `precondition` still holds there, `assert` would not (the core has none).
 let optimisedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
 let package = Package(

@@ -6,6 +6,8 @@ bash deploy/install-deps.sh --test
 # Each phase's start, with the seconds since the script began: the suite's time budget is
 # read from these lines (docs/DEVELOPMENT.md).
 phase() { echo "== $1 (at ${SECONDS} s)"; }
+# The end-to-end tests of the suites (or Suite/test entries) in an alternation.
+e2e_only() { echo "EndToEndTests\.(EndToEnd/)?($1)[/(]"; }
 # What the two end-to-end groups print, to count their tests (below).
 e2e_runs=$(mktemp)
 # Background jobs (the second end-to-end lane) end with the script.
@@ -79,17 +81,17 @@ heavy='SessionRecoveryTests/(aKilledAgentRejoinsTheRecording|anAgentKilledInItsF
 lane_b='MultiHostTests|ServeRigTests|ImportTests'
 phase "end-to-end tests, three at a time (320x240 and smaller: two lanes in one process, one in another)"
 lane_b_log=$(mktemp)
-swift test --skip-build --ignore-lock --filter "EndToEndTests\.(EndToEnd/)?($lane_b)[/(]" --no-parallel > "$lane_b_log" 2>&1 &
+swift test --skip-build --ignore-lock --filter "$(e2e_only "$lane_b")" --no-parallel > "$lane_b_log" 2>&1 &
 lane_b_job=$!
 swift test --skip-build --ignore-lock --filter EndToEndTests --skip "$heavy|$lane_b" --experimental-maximum-parallelization-width 2 2>&1 | tee -a "$e2e_runs"
 lane_b_status=0
 wait "$lane_b_job" || lane_b_status=$?
 echo "-- the third lane ($lane_b):"
-cat "$lane_b_log" | tee -a "$e2e_runs"
+tee -a "$e2e_runs" < "$lane_b_log"
 rm -f "$lane_b_log"
 if [ "$lane_b_status" -ne 0 ]; then echo "end-to-end: the third lane failed ($lane_b_status)" >&2; exit "$lane_b_status"; fi
 phase "end-to-end tests, one at a time (CPU-bound)"
-swift test --skip-build --filter "EndToEndTests\.(EndToEnd/)?($heavy)[/(]" --no-parallel 2>&1 | tee -a "$e2e_runs"
+swift test --skip-build --filter "$(e2e_only "$heavy")" --no-parallel 2>&1 | tee -a "$e2e_runs"
 e2e_listed=$(swift test --skip-build --list-tests 2>/dev/null | grep -c '^EndToEndTests\.')
 e2e_ran=$(grep -o 'Test run with [0-9]* test' "$e2e_runs" | awk '{ n += $4 } END { print n + 0 }')
 if [ "$e2e_ran" -ne "$e2e_listed" ]; then

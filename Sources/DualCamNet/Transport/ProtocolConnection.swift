@@ -91,22 +91,26 @@ public final class ProtocolConnection<Machine: ConnectionStateMachine>: Sendable
         let underlying = channel.channel
         try await channel.executeThenClose { inbound, outbound in
             try await withThrowingTaskGroup(of: Child.self) { group in
+                // The children end without throwing, each saying which it is: a write that
+                // fails means the peer is gone, and nothing more can go out either way.
                 group.addTask { [outgoing, unwritten] in
-                    for await item in outgoing {
-                        switch item {
-                        case .envelope(let envelope):
-                            try await outbound.write(envelope)
-                            unwritten.withLockedValue { $0 -= 1 }
-                        case .close:
-                            // Everything queued before the close has been written.
-                            outbound.finish()
-                            underlying.close(promise: nil)
-                            return .writer
+                    do {
+                        for await item in outgoing {
+                            switch item {
+                            case .envelope(let envelope):
+                                try await outbound.write(envelope)
+                                unwritten.withLockedValue { $0 -= 1 }
+                            case .close:
+                                // Everything queued before the close has been written.
+                                outbound.finish()
+                                underlying.close(promise: nil)
+                                return .writer
+                            }
                         }
-                    }
+                    } catch {}
                     return .writer
                 }
-                group.addTask { try await self.runTimers(deliver: deliver); return .timers }
+                group.addTask { try? await self.runTimers(deliver: deliver); return .timers }
                 // `start` inside the group: its first envelope is written by the drainer.
                 let startActions = step { [clock] in $0.start(now: clock()) }
                 _ = await perform(startActions, at: clock(), deliver: deliver)
@@ -131,19 +135,10 @@ public final class ProtocolConnection<Machine: ConnectionStateMachine>: Sendable
                 queue.yield(.close)
                 queue.finish()
                 group.addTask {
-                    try await Task.sleep(nanoseconds: Self.drainLimitNanoseconds)
+                    try? await Task.sleep(nanoseconds: Self.drainLimitNanoseconds)
                     return .drainLimit
                 }
-                drain: while true {
-                    do {
-                        switch try await group.next() {
-                        case nil, .writer?, .drainLimit?: break drain
-                        case .timers?: continue
-                        }
-                    } catch {
-                        continue  // the timers' task failed: the writer is still the one waited for
-                    }
-                }
+                while try await group.next() == .timers {}
                 group.cancelAll()
             }
         }
