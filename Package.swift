@@ -99,7 +99,7 @@ let package = Package(
         // FFmpeg, V4L2, ALSA and libebur128 behind Swift types.
         .target(
             name: "DualCamMedia",
-            dependencies: ["DualCamCore", "CFFmpeg", "CV4L2", "CAlsa", "CEbur128"]),
+            dependencies: ["DualCamCore", "CFFmpeg", "CV4L2", "CAlsa", "CEbur128", "CLinux"]),
         .target(
             name: "DualCamAgent",
             dependencies: [

@@ -70,7 +70,9 @@ public final class VideoEncoder {
         default: break
         }
         let dictionary = OptionDictionary(options)
-        try check(avcodec_open2(c, codec, &dictionary.pointer), "avcodec_open2",
+        // The codec starts its threads as it opens: opened on a lowered thread, they run lowered.
+        let open = { avcodec_open2(c, codec, &dictionary.pointer) }
+        try check(settings.threadNiceness > 0 ? ThreadNiceness.run(nice: settings.threadNiceness, open) : open(), "avcodec_open2",
                   detail: "encoder \(settings.encoder) \(settings.width)x\(settings.height)@\(settings.rate)")
         let unused = dictionary.keys
         if !unused.isEmpty {

@@ -23,6 +23,9 @@ public struct VideoEncoderSettings: Sendable, Equatable {
     public var threads: Int
     /// An H.264 profile ("baseline" for browsers' decoders), nil for the encoder's own.
     public var profile: String?
+    /// How far below the opening thread the encoder's own threads run (nice, 0-19; 0:
+    /// as it). Work that may wait (the live composite) yields the CPU to work that may not.
+    public var threadNiceness: Int32 = 0
 
     /// The encoders DualCam records with: software H.264 and H.265, and the Pi 4's
     /// hardware H.264 block.

@@ -49,6 +49,7 @@ final class LiveComposer: @unchecked Sendable {
         var encoder = VideoEncoderSettings(encoder: plan.encoder, width: plan.width, height: plan.height, rate: plan.rate,
                                            preset: preset, tune: "zerolatency", crf: plan.bitrate == nil ? plan.crf : nil,
                                            bitrate: plan.bitrate, gopFrames: plan.compositeGOPFrames, threads: 0)
+        encoder.threadNiceness = Self.encoderNiceness
         // Streaming at the take's size: a ceiling platforms accept, on the one encode the
         // file shares. At another size the streams have an encode of their own.
         if liveOut != nil && !plan.streamsEncodedApart { encoder.maxBitrate = plan.effectiveStreamBitrate }
@@ -84,6 +85,12 @@ final class LiveComposer: @unchecked Sendable {
         settings.maxBitrate = plan.effectiveStreamBitrate
         return settings
     }
+
+    /// How much lower than the rig the composite's encoder threads run (nice): below the
+    /// agents' previews (`PreviewStreamer.niceness`, 10) when they share the CPU (the demo,
+    /// a node that is also the laptop). The file's encode may fall behind and catch up,
+    /// a picture the operator is framing by may not; nor may a camera's recording.
+    static let encoderNiceness: Int32 = 15
 
     /// A take abandoned before its files were finished ends its streams too.
     deinit { liveOut?.stop() }
