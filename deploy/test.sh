@@ -43,8 +43,6 @@ pure="$pure_small|$pure_media"
 phase "unit tests (pure: core, protocol; the director's conversations; the rig on simulated time)"
 swift test --skip-build --filter "$pure_small"
 swift test --skip-build --filter "$pure_media"
-phase "conversation generator (tools/conversation, a few seconds)"
-python3 tools/conversation/test_make_conversation.py
 # At most two tests at a time: swift-testing starts every test at once, and a TLS
 # peer's continuation then queued behind every waiting test's start on the two threads
 # (12 s: the listener's 10 s idle guard closed it; the Pi sync sender sent nothing). At
@@ -68,50 +66,59 @@ swift test --skip-build --no-parallel --filter 'StudioViewerFloodTests|StudioStr
 # suite, or Suite/test.
 heavy='PresetBudgetTests|DemoSessionTests|AudioSyncTests|DirectorTakeTests|LiveOutTests|SplitScreenSyncTests|ManyCamerasTests|FreeRunPhaseTests|VividCaptureTests|VividControlsTests'
 # Those tests leave the CPU half idle on average (vmstat: 50-60 %, one at a time), so a
-# second lane runs beside them at nice 10, where it takes only what they leave: the tests
-# that mostly wait (the two rejoins and the two floods of connections, 70-75 % idle alone,
-# once run at the same priority beside another test where a rejoined agent's frame came
-# 1.5 ms off the period; the import and the served rig's ten takes, 320x240). Beside them
-# at nice 10 the one-at-a-time group went from 340 to 253 s here, every test passing.
+# second lane runs beside them at nice 10, where it takes what they leave (43 % was still
+# idle with it): tests that mostly wait (the two rejoins and the two floods of
+# connections, 70-75 % idle alone, once run at the same priority beside another test
+# where a rejoined agent's frame came 1.5 ms off the period), the import, the served
+# rig's ten takes, the agent's own recordings (320x240). The group went from 340 s to 250.
 beside='SessionRecoveryTests/(aKilledAgentRejoinsTheRecording|anAgentKilledInItsFirstSegmentRejoinsToo|aPairedCoordinatorGetsThroughAHalfOpenTLSFlood|aFloodOfIdleConnectionsDoesNotDisturbARecording)|ImportTests|ServeRigTests|AgentRecordTests'
 # Live out's faults (below, a demo rig streaming) leave the CPU 60 % idle too: three more
 # light suites run beside them at nice 10 (about 75 s of tests one at a time).
 beside_live='OneRigPerNodeTests|SessionLibraryTests|SessionDeleteTests'
+# And beside the CPU-bound group, a third lane of light tests that spend their time
+# starting programs and reading what they say (the command line's words, nodes missing).
+beside_too='CommandLineTests|BrokenNodeTests'
 
 # The rest (320x240 and smaller, mostly waiting on real timers: cuts, graces, restarts) run
-# three at a time, which took their phase from 18 to about 4 minutes here.
+# three at a time. The light tests mostly block a thread waiting on their child
+# processes, and Swift's cooperative pool has one thread per core: a width of 3 ran no
+# faster than 2 (331 s). So a second `swift test` process runs a third lane beside them
+# (the suites below, about a third of the group's time one at a time), the CPU still a
+# quarter idle. --ignore-lock: every process only reads the finished build.
 # Every end-to-end test runs in one group or another: a suite the other groups' filters
-# missed was skipped by the first and ran nowhere (it happened once), so the runs' counts
+# missed was skipped by the first and ran nowhere (it happened twice), so the runs' counts
 # must add up to the list's.
-# The light tests mostly block a thread waiting on their child processes, and Swift's
-# cooperative pool has one thread per core: a width of 3 ran no faster than 2 (331 s). So a
-# second `swift test` process runs a third lane beside them (the suites below, about a
-# third of the group's time one at a time), the CPU still a quarter idle. --ignore-lock:
-# every process only reads the finished build.
 lane_b='MultiHostTests|InterruptTests'
-# Runs the tests of a filter one at a time in a second process (niced by NICE, if set),
-# its output in a file; `joined` waits for it, adds its output to the count and fails
-# the suite if it failed.
-side_job=""; side_log=""; side_name=""
+# Runs the tests of a filter one at a time in a process of its own beside the phase
+# (niced by NICE, if set), its output in a file; `joined` waits for every such lane, adds
+# their output to the count and fails the suite if one failed.
+side_jobs=(); side_logs=(); side_names=()
 side_lane() {
-    side_name=$1; side_log=$(mktemp)
-    ${NICE:+nice -n "$NICE"} swift test --skip-build --ignore-lock --filter "$(e2e_only "$1")" --no-parallel > "$side_log" 2>&1 &
-    side_job=$!
+    local log
+    log=$(mktemp)
+    ${NICE:+nice -n "$NICE"} swift test --skip-build --ignore-lock --filter "$(e2e_only "$1")" --no-parallel > "$log" 2>&1 &
+    side_jobs+=("$!"); side_logs+=("$log"); side_names+=("$1")
 }
 joined() {
-    local status=0
-    wait "$side_job" || status=$?
-    echo "-- the lane beside ($side_name):"
-    tee -a "$e2e_runs" < "$side_log"
-    rm -f "$side_log"
-    if [ "$status" -ne 0 ]; then echo "end-to-end: the lane beside failed ($status)" >&2; exit "$status"; fi
+    local i status failed=0
+    for i in "${!side_jobs[@]}"; do
+        status=0
+        wait "${side_jobs[$i]}" || status=$?
+        echo "-- the lane beside (${side_names[$i]}):"
+        tee -a "$e2e_runs" < "${side_logs[$i]}"
+        rm -f "${side_logs[$i]}"
+        if [ "$status" -ne 0 ]; then echo "end-to-end: the lane beside failed ($status)" >&2; failed=$status; fi
+    done
+    side_jobs=(); side_logs=(); side_names=()
+    if [ "$failed" -ne 0 ]; then exit "$failed"; fi
 }
 phase "end-to-end tests, three at a time (320x240 and smaller: two lanes in one process, one in another)"
 side_lane "$lane_b"
-swift test --skip-build --ignore-lock --filter EndToEndTests --skip "$(e2e_only "$heavy|$beside|$beside_live|$lane_b")" --experimental-maximum-parallelization-width 2 2>&1 | tee -a "$e2e_runs"
+swift test --skip-build --ignore-lock --filter EndToEndTests --skip "$(e2e_only "$heavy|$beside|$beside_too|$beside_live|$lane_b")" --experimental-maximum-parallelization-width 2 2>&1 | tee -a "$e2e_runs"
 joined
 phase "end-to-end tests, one at a time (CPU-bound), and beside them at nice 10 those that mostly wait"
 NICE=10 side_lane "$beside"
+NICE=10 side_lane "$beside_too"
 swift test --skip-build --ignore-lock --filter "$(e2e_only "$heavy")" --no-parallel 2>&1 | tee -a "$e2e_runs"
 joined
 # The studio page in headless Chromium against a demo rig of its own (real-time agents
@@ -122,16 +129,30 @@ python3 Tests/Browser/director_test.py
 python3 Tests/Browser/live_test.py
 # Live out's faults, the short version of the benchmark (docs/LIVE.md): a receiver late,
 # killed and back, and one at a third of the bitrate; the take keeps every frame.
-phase "live out faults (tools/bench/live_out.py), and beside them at nice 10 two light end-to-end suites"
+phase "live out faults (tools/bench/live_out.py), and beside them at nice 10 three light end-to-end suites and the conversation generator's test"
 NICE=10 side_lane "$beside_live"
+# Two small jobs beside them too: tools/conversation's generator test (a few seconds of
+# Python) and the list of end-to-end tests the count below checks against (5 s).
+conversation_log=$(mktemp); listing=$(mktemp)
+nice -n 10 python3 tools/conversation/test_make_conversation.py > "$conversation_log" 2>&1 &
+conversation_job=$!
+nice -n 10 swift test --skip-build --ignore-lock --list-tests > "$listing" 2>/dev/null &
+listing_job=$!
 python3 tools/bench/live_out.py --seconds 12 --only restart,throttle --check < /dev/null
 # SRT notices a dead listener only after its 5 s peer idle timeout: a longer take.
 python3 tools/bench/live_out.py --seconds 20 --only restart_srt --check < /dev/null
 joined
-e2e_listed=$(swift test --skip-build --list-tests 2>/dev/null | grep -c '^EndToEndTests\.')
+conversation_status=0
+wait "$conversation_job" || conversation_status=$?
+echo "-- tools/conversation's generator test:"
+cat "$conversation_log"
+if [ "$conversation_status" -ne 0 ]; then echo "tools/conversation: its test failed ($conversation_status)" >&2; exit 1; fi
+wait "$listing_job"
+e2e_listed=$(grep -c '^EndToEndTests\.' "$listing")
+rm -f "$conversation_log" "$listing"
 e2e_ran=$(grep -o 'Test run with [0-9]* test' "$e2e_runs" | awk '{ n += $4 } END { print n + 0 }')
 if [ "$e2e_ran" -ne "$e2e_listed" ]; then
-    echo "end-to-end: $e2e_ran tests ran of the $e2e_listed listed; one fell between the groups (check \$heavy, \$beside, \$beside_live and \$lane_b above)" >&2
+    echo "end-to-end: $e2e_ran tests ran of the $e2e_listed listed; one fell between the groups (check \$heavy, \$beside, \$beside_too, \$beside_live and \$lane_b above)" >&2
     exit 1
 fi
 echo "end-to-end: all $e2e_listed tests ran"
