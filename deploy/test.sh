@@ -82,7 +82,7 @@ beside_too='CommandLineTests|BrokenNodeTests'
 # The rest (320x240 and smaller, mostly waiting on real timers: cuts, graces, restarts) run
 # three at a time. The light tests mostly block a thread waiting on their child
 # processes, and Swift's cooperative pool has one thread per core: a width of 3 ran no
-# faster than 2 (331 s). So a second `swift test` process runs a third lane beside them
+# faster than 2 (331 s). So a second test process runs a third lane beside them
 # (the suites below, about a third of the group's time one at a time), the CPU still a
 # quarter idle. --ignore-lock: every process only reads the finished build.
 # Every end-to-end test runs in one group or another: a suite the other groups' filters
@@ -91,32 +91,24 @@ beside_too='CommandLineTests|BrokenNodeTests'
 lane_b='MultiHostTests|InterruptTests'
 # Runs the tests of a filter one at a time in a process of its own beside the phase
 # (niced by NICE, if set), its output in a file; `joined` waits for every such lane, adds
-# their output to the count and fails the suite if one failed.
+# their output to the count and fails the suite if one failed. The lanes run the test
+# binary itself, as `swift test` does: SwiftPM reads its build database as it starts, and
+# with three started at once in CI (even 2 s apart, one at nice 10) one found it locked
+# ("unable to attach DB") and ran no test.
+tests_binary="$(swift build --show-bin-path)/DualCamPackageTests.xctest"
 side_jobs=(); side_logs=(); side_names=()
 side_lane() {
     local log
     log=$(mktemp)
-    lane_tests "$1" > "$log" 2>&1 &
+    # exec: the job is the test process itself, which the exit trap can stop.
+    (exec ${NICE:+nice -n "$NICE"} "$tests_binary" --testing-library swift-testing --filter "$(e2e_only "$1")" --no-parallel) > "$log" 2>&1 &
     side_jobs+=("$!"); side_logs+=("$log"); side_names+=("$1")
-    # SwiftPM reads its build database as it starts (about a second): three processes
-    # started at once, one found it locked ("unable to attach DB") and ran no test. The
-    # next starts after this one has read it.
-    sleep 2
-}
-lane_tests() {
-    ${NICE:+nice -n "$NICE"} swift test --skip-build --ignore-lock --filter "$(e2e_only "$1")" --no-parallel
 }
 joined() {
     local i status failed=0
     for i in "${!side_jobs[@]}"; do
         status=0
         wait "${side_jobs[$i]}" || status=$?
-        # Should it still happen, the lane runs again, now.
-        if [ "$status" -ne 0 ] && grep -q "unable to attach DB" "${side_logs[$i]}"; then
-            echo "-- the lane beside (${side_names[$i]}) found SwiftPM's build database locked; it runs again:"
-            status=0
-            lane_tests "${side_names[$i]}" > "${side_logs[$i]}" 2>&1 || status=$?
-        fi
         echo "-- the lane beside (${side_names[$i]}):"
         tee -a "$e2e_runs" < "${side_logs[$i]}"
         rm -f "${side_logs[$i]}"
@@ -149,7 +141,7 @@ NICE=10 side_lane "$beside_live"
 conversation_log=$(mktemp); listing=$(mktemp)
 nice -n 10 python3 tools/conversation/test_make_conversation.py > "$conversation_log" 2>&1 &
 conversation_job=$!
-nice -n 10 swift test --skip-build --ignore-lock --list-tests > "$listing" 2>/dev/null &
+(exec nice -n 10 "$tests_binary" --testing-library swift-testing --list-tests > "$listing" 2>/dev/null) &
 listing_job=$!
 python3 tools/bench/live_out.py --seconds 12 --only restart,throttle --check < /dev/null
 # SRT notices a dead listener only after its 5 s peer idle timeout: a longer take.
@@ -160,7 +152,7 @@ wait "$conversation_job" || conversation_status=$?
 echo "-- tools/conversation's generator test:"
 cat "$conversation_log"
 if [ "$conversation_status" -ne 0 ]; then echo "tools/conversation: its test failed ($conversation_status)" >&2; exit 1; fi
-wait "$listing_job" || swift test --skip-build --list-tests > "$listing" 2>/dev/null
+wait "$listing_job"
 e2e_listed=$(grep -c '^EndToEndTests\.' "$listing")
 rm -f "$conversation_log" "$listing"
 e2e_ran=$(grep -o 'Test run with [0-9]* test' "$e2e_runs" | awk '{ n += $4 } END { print n + 0 }')
