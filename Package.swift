@@ -103,7 +103,7 @@ let package = Package(
         .target(
             name: "DualCamAgent",
             dependencies: [
-                "CLinux", "DualCamCore", "DualCamProtocol", "DualCamNet", "DualCamMedia",
+                "DualCamCore", "DualCamProtocol", "DualCamNet", "DualCamMedia",
                 logging,
                 nioCore,
                 nioPosix,

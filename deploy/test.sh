@@ -8,9 +8,9 @@ bash deploy/install-deps.sh --test
 phase() { echo "== $1 (at ${SECONDS} s)"; }
 # The end-to-end tests of the suites (or Suite/test entries) in an alternation.
 e2e_only() { echo "EndToEndTests\.(EndToEnd/)?($1)[/(]"; }
-# What the two end-to-end groups print, to count their tests (below).
+# What every end-to-end run and lane prints, to count their tests (below).
 e2e_runs=$(mktemp)
-# Background jobs (the second end-to-end lane) end with the script.
+# Background jobs (the lanes beside a phase, the small jobs beside live out) end with the script.
 trap 'jobs -p | xargs -r kill 2>/dev/null; rm -f "$e2e_runs"; echo "== done (at ${SECONDS} s)"' EXIT
 . deploy/swift-env.sh
 # The studio page is embedded in the binary; a page edited without regenerating it would

@@ -1,4 +1,3 @@
-import CLinux
 import DualCamCore
 import DualCamMedia
 import Foundation
@@ -61,9 +60,8 @@ final class PreviewStreamer: Sendable {
     static let niceness: Int32 = 10
 
     private func run() {
-        // Per thread on Linux: only this thread is lowered; raising it back would need
-        // privileges, and nothing here asks to.
-        _ = dc_lower_this_thread(Self.niceness)
+        // Only this thread (the preview's own) is lowered.
+        ThreadNiceness.lowerThisThread(to: Self.niceness)
         var encoder: VideoEncoder?
         var lastPts: Int64 = .min
         var index: UInt64 = 0
