@@ -50,6 +50,7 @@ public enum EncoderSpeed {
     /// Each preset of `PresetChoice.ladder` from the fastest, until one falls short of the
     /// headroom at `rate` (every slower one would too). `settings.preset` is replaced.
     public static func ladder(_ settings: VideoEncoderSettings, _ pictures: [YUV420Image], rate: FrameRate,
+                              headroom: Double = PresetChoice.headroom,
                               extraNanosecondsPerFrame extra: Int64 = 0, clock: some TimeSource) throws -> [PresetSpeed] {
         var base = settings
         var speeds: [PresetSpeed] = []
@@ -57,7 +58,7 @@ public enum EncoderSpeed {
             base.preset = preset
             let speed = PresetSpeed(preset: preset, framesPerSecond: try framesPerSecond(base, pictures, extraNanosecondsPerFrame: extra, clock: clock))
             speeds.append(speed)
-            if !PresetChoice.worthTryingSlower(than: speed, rate: rate) { break }
+            if !PresetChoice.worthTryingSlower(than: speed, rate: rate, headroom: headroom) { break }
         }
         return speeds
     }

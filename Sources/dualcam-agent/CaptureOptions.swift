@@ -21,8 +21,10 @@ struct CaptureOptions: ParsableArguments {
     @Option(help: "Frame rate, e.g. 24, 25, 30, 30000/1001, 50, 60 (a camera's own rates work too).") var fps = "30"
     @Option(help: "Encoder: libx264 (default), h264_v4l2m2m (Pi 4 hardware; falls back to libx264), libx265.")
     var encoder = "libx264"
-    @Option(help: "Encoder preset: auto (measure before each take and keep 1.5x real time, stepping faster during a take when the node gets busy) or x264/x265's ultrafast ... veryslow, which a coordinator's take left on auto keeps.")
+    @Option(help: "Encoder preset: auto (measure before each take and keep --preset-headroom times real time, stepping faster during a take when the node gets busy) or x264/x265's ultrafast ... veryslow, which a coordinator's take left on auto keeps.")
     var preset = "auto"
+    @Option(parsing: .unconditional, help: "With --preset auto: how many times faster than real time the chosen preset must encode (default 1.5). More leaves more of the node to other work: a node that also runs the coordinator or the operator's browser wants 2 to 3 (`dualcam-coordinator demo` gives its agents 2.5).")
+    var presetHeadroom: Double = PresetChoice.headroom
     @Option(parsing: .unconditional, help: "Constant quality, 0-51 (lower is better; default 23). Exclusive with --bitrate.") var crf: Int?
     @Option(help: "Target bitrate in bit/s, e.g. 6000000 or 6M. Exclusive with --crf.") var bitrate: String?
     @Option(parsing: .unconditional, help: "Segment length in seconds.") var segmentSeconds: Double = 2
@@ -66,6 +68,7 @@ struct CaptureOptions: ParsableArguments {
         if crf != nil && bitrate != nil { throw ValidationError("--crf and --bitrate exclude each other; pick one") }
         if let problem = FrameRate.optionProblem(fps) { throw ValidationError(problem) }
         try AgentRanges.crf.validate(crf)
+        try AgentRanges.presetHeadroom.validate(presetHeadroom)
         if genlockFlag && freeRun { throw ValidationError("--genlock and --free-run exclude each other") }
         try AgentRanges.freeRunPhaseMs.validate(freeRunPhaseMs)
         try AgentRanges.freeRunCrystalPpm.validate(freeRunCrystalPpm)
@@ -133,6 +136,7 @@ struct CaptureOptions: ParsableArguments {
                                          segmentNanoseconds: Int64(segmentSeconds * 1e9), genlock: !freeRun)
         settings.source = try sourceConfig()
         if case .stdin = settings.source { settings.pipe = CaptureMode(width: width, height: height, rate: rate) }
+        settings.presetHeadroom = presetHeadroom
         settings.inputLatencyNanoseconds = Int64(inputLatencyMs * 1e6)
         settings.diskReserveBytes = Int64(max(diskReserveMb, 0) * 1e6)
         settings.frameLogPath = frameLog

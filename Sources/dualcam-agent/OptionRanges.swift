@@ -15,6 +15,7 @@ enum AgentRanges {
     static let segmentSeconds = OptionRange("--segment-seconds", 0.5...60, "seconds")
     static let diskReserveMb = OptionRange("--disk-reserve-mb", 0.0...1_000_000, "MB")
     static let crf = OptionRange("--crf", 0...51)
+    static let presetHeadroom = OptionRange("--preset-headroom", 1.0...10, "times real time")
     static let bitrate = OptionRange("--bitrate", 100_000...500_000_000, "bit/s (e.g. 6M)")
     static let gain = OptionRange("--gain", -12.0...12, "dB")
     static let audioBitrate = OptionRange("--audio-bitrate", 16_000...512_000, "bit/s")

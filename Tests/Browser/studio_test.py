@@ -753,6 +753,47 @@ def main():
                 rates = {i: frames1[str(i)] - frames0[str(i)] for i in (0, 1)}
                 print(f"  frames drawn in 1 s: camera 0 {rates[0]}, camera 1 {rates[1]}")
                 check(all(r > 0 for r in rates.values()), "both previews keep drawing")
+                # With any backdrop blur on the page, Chromium's software compositor redrew it
+                # under every new picture: 0.5-0.7 of a core, a preview that waited for the
+                # CPU and screenshots of 126 ms instead of 36 (issue 37).
+                blurred = page.evaluate("""() => Array.from(document.querySelectorAll('*'))
+                    .filter((e) => e.getClientRects().length > 0)
+                    .filter((e) => { const s = getComputedStyle(e);
+                                     return (s.backdropFilter || 'none') !== 'none'
+                                         || (s.webkitBackdropFilter || 'none') !== 'none'; })
+                    .map((e) => e.id || e.className || e.tagName)""")
+                check(blurred == [], f"nothing shown with the pictures has a backdrop-filter ({blurred})")
+                # Never sharper than the previews it draws from (a 1088x612 canvas under 640x360
+                # previews took the page's thread 0.4 of a core where 640x360 took 0.18): a
+                # 1280x720 picture-in-picture in a wide box, from 640x360 pictures, is drawn
+                # at 640x360; from 1280x720 ones as large as the box allows.
+                sizes = page.evaluate("""async () => {
+                    const { Composite } = await import('/static/composite.js');
+                    // A Composite publishes its figures as dualcamStats.composite: keep the page's.
+                    const pages = window.dualcamStats.composite;
+                    const box = document.createElement('div');
+                    box.style.cssText = 'position:absolute;left:0;top:0;width:1200px;height:700px';
+                    const canvas = document.createElement('canvas');
+                    box.appendChild(canvas);
+                    document.body.appendChild(box);
+                    const slots = [{camera: 0, x: 0, y: 0, width: 1280, height: 720, fit: 'fill', anchor: 'center'},
+                                   {camera: 1, x: 934, y: 514, width: 320, height: 180, inset: true, radius: 16,
+                                    border: 4, fit: 'fill', anchor: 'center'}];
+                    const sized = (w, h) => {
+                        const picture = document.createElement('canvas');
+                        picture.width = w; picture.height = h;
+                        const composite = new Composite(canvas, () => ({image: picture, width: w, height: h}));
+                        composite.setLayout({width: 1280, height: 720, slots, spec: 'pip'});
+                        return [canvas.width, canvas.height];
+                    };
+                    const result = [sized(640, 360), sized(1280, 720)];
+                    box.remove();
+                    window.dualcamStats.composite = pages;
+                    return result;
+                }""")
+                check(sizes[0] == [640, 360] and sizes[1][0] > 640 and sizes[1][0] <= 1200,
+                      f"the composite canvas is no sharper than its previews: {sizes[0][0]}x{sizes[0][1]} from 640x360 "
+                      f"pictures, {sizes[1][0]}x{sizes[1][1]} from 1280x720 ones (1280x720 layout, 1200 px box)")
 
                 source = tuple(int(v) for v in SIZE.split("x"))
                 code_check(page, source)

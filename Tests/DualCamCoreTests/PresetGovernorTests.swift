@@ -23,6 +23,16 @@ struct PresetChoiceTests {
         #expect(!PresetChoice.worthTryingSlower(than: PresetSpeed(preset: "veryfast", framesPerSecond: 44), rate: .fps30))
     }
 
+    /// A node that shares its cores (the demo's agents, with the coordinator and a browser
+    /// on the same machine) asks for more headroom: a faster preset, measured no further.
+    @Test func aLargerHeadroomChoosesAFasterPreset() {
+        // veryfast 80 fps is 2.67x real time at 30: enough for 2.5, not for 3.
+        #expect(PresetChoice.choose(speeds, rate: .fps30, headroom: 2.5) == .fits(preset: "veryfast", speed: 80.0 / 30))
+        #expect(PresetChoice.choose(speeds, rate: .fps30, headroom: 3) == .fits(preset: "superfast", speed: 4))
+        #expect(PresetChoice.worthTryingSlower(than: PresetSpeed(preset: "veryfast", framesPerSecond: 80), rate: .fps30))
+        #expect(!PresetChoice.worthTryingSlower(than: PresetSpeed(preset: "veryfast", framesPerSecond: 80), rate: .fps30, headroom: 3))
+    }
+
     @Test func capacityNamesTheModesThatFit() {
         let capacity = EncoderCapacity(speeds: [(640, 360, 300), (1920, 1080, 30), (1280, 720, 70)])
         #expect(capacity.speeds.map(\.width) == [1920, 1280, 640])

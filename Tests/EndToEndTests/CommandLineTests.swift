@@ -162,6 +162,7 @@ extension EndToEnd {
                 ("dualcam-agent", ["run", "--source", "synthetic", "--input-latency-ms", "1e300"] + state, "0 to 10000 ms"),
                 ("dualcam-agent", ["run", "--source", "synthetic", "--port", "70000"] + state, "0 to 65535"),
                 ("dualcam-agent", ["run", "--source", "synthetic", "--gain", "-60"] + state, "-12 to 12 dB"),
+                ("dualcam-agent", ["run", "--source", "synthetic", "--preset-headroom", "0.5"] + state, "1 to 10 times real time"),
                 ("dualcam-agent", ["record", "--source", "synthetic", "--duration", "inf", "--out", root + "/rec"], "more than 0"),
                 ("dualcam-agent", ["record", "--source", "synthetic", "--bitrate", "1e300M", "--out", root + "/rec"], "--bitrate"),
                 ("dualcam-coordinator", ["start", "--bitrate", "1e300M", "--out", root + "/out"] + state, "--bitrate"),

@@ -67,7 +67,7 @@ enum EncoderProbe {
             ?? "\(result.encoder) encodes no frame in time"
         var text = "\(settings.width)x\(settings.height) at \(settings.rate.decimalText) fps cannot be recorded in real time on this "
             + "node: even \(fastest) of its own pictures"
-        if let advice = result.capacity?.advice(upTo: settings.rate) {
+        if let advice = result.capacity?.advice(upTo: settings.rate, headroom: settings.presetHeadroom) {
             text += "; measured to fit here: \(advice)"
         } else {
             text += "; nothing measured down to 640x360 fits: use a faster node or the hardware encoder"
@@ -82,7 +82,7 @@ enum EncoderProbe {
     }
 
     static func cacheKey(_ s: RecordingSettings) -> String {
-        "\(s.encoder) \(s.width)x\(s.height)@\(s.rate) crf \(s.crf ?? -1) bitrate \(s.bitrate ?? -1) \(s.source)"
+        "\(s.encoder) \(s.width)x\(s.height)@\(s.rate) crf \(s.crf ?? -1) bitrate \(s.bitrate ?? -1) \(s.source) headroom \(s.presetHeadroom)"
     }
 
     static func measure(samples: [ProbeSamples.Sample], settings: RecordingSettings) throws -> ProbeResult {
@@ -102,7 +102,7 @@ enum EncoderProbe {
                 let ratio = speed / settings.rate.framesPerSecond
                 if ratio >= 1 {
                     return ProbeResult(encoder: EncoderChoice.hardware, speeds: [PresetSpeed(preset: "hardware", framesPerSecond: speed)],
-                                       outcome: ratio >= PresetChoice.headroom ? .fits(preset: "hardware", speed: ratio)
+                                       outcome: ratio >= settings.presetHeadroom ? .fits(preset: "hardware", speed: ratio)
                                                                                : .tight(preset: "hardware", speed: ratio),
                                        note: askedHardware ? nil : "the node's hardware encoder keeps up: encoding with \(EncoderChoice.hardware)",
                                        seconds: seconds(since: started))
@@ -118,8 +118,9 @@ enum EncoderProbe {
         }
         var base = settings.encoderSettings
         base.encoder = encoder
-        let speeds = try EncoderSpeed.ladder(base, pictures, rate: settings.rate, extraNanosecondsPerFrame: decodeCost, clock: SystemClock())
-        let outcome = PresetChoice.choose(speeds, rate: settings.rate)
+        let speeds = try EncoderSpeed.ladder(base, pictures, rate: settings.rate, headroom: settings.presetHeadroom,
+                                             extraNanosecondsPerFrame: decodeCost, clock: SystemClock())
+        let outcome = PresetChoice.choose(speeds, rate: settings.rate, headroom: settings.presetHeadroom)
         var capacity: EncoderCapacity?
         if case .cannot = outcome {
             capacity = try smallerSizes(base, samples: samples, fastestHere: speeds.first, decodeCost: decodeCost)

@@ -16,14 +16,23 @@ struct PresetSteering {
         if let measured = source.automatic {
             // The hardware encoder has no presets to step through.
             if let chosen = measured.outcome.preset, chosen != "hardware" {
-                governor = PresetGovernor(chosen: chosen, rate: settings.rate, speeds: measured.speeds)
+                governor = PresetGovernor(chosen: chosen, rate: settings.rate, speeds: measured.speeds, settings: Self.governing(settings))
             }
         } else if settings.isAutomaticPreset, !maker.isHardware, let preset = maker.preset {
             // Unmeasured (an agent rejoining after a restart opens its source in the take):
             // the governor still steps, estimating the presets' speeds.
-            governor = PresetGovernor(chosen: preset, rate: settings.rate, speeds: [])
+            governor = PresetGovernor(chosen: preset, rate: settings.rate, speeds: [], settings: Self.governing(settings))
         }
         stats.update { $0.preset = maker.preset ?? "" }
+    }
+
+    /// A step faster aims under the load the node's headroom leaves to the encoder, and a
+    /// step back needs the same margin under that as by default.
+    static func governing(_ settings: RecordingSettings) -> PresetGovernor.Settings {
+        var governing = PresetGovernor.Settings()
+        governing.targetLoad = 1 / settings.presetHeadroom
+        governing.calmLoad *= PresetChoice.headroom / settings.presetHeadroom
+        return governing
     }
 
     /// Before a frame is encoded: at a segment `boundary`, or mid-segment when the queue

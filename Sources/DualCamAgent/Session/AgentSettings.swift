@@ -39,6 +39,11 @@ public struct RecordingSettings: Sendable {
     public var piSyncPort: Int?
     /// V4L2: where each delivered buffer's sequence and driver timestamp is logged.
     public var frameLogPath: String?
+    /// `--preset auto`: real time × this is what the chosen preset must sustain (agent-side:
+    /// how much of the node the take's encoder may take is its owner's to say). A node
+    /// that also runs the coordinator or the operator's browser wants more than the
+    /// default; `demo`, which runs every agent there too, gives its agents 2.5.
+    public var presetHeadroom = PresetChoice.headroom
     /// The node's microphone (agent-side, like the camera).
     public var audio = AudioSettings()
     /// Piped input: the producer's picture size and rate, fixed by the agent's command

@@ -63,6 +63,14 @@ public struct DemoRunner {
     let options: DemoOptions
     let logger: Logger
 
+    /// What the demo's agents ask of their automatic preset (`--preset-headroom`), where a
+    /// rig's node asks 1.5. Their measurement sees the other agents measuring beside it,
+    /// but not the coordinator's live composite (it starts with the take) nor the studio's
+    /// browser, which share this machine too. At 1.5 the agents took 1280x720 at `faster`
+    /// and about 0.8 of the two cores, the composite ran at half real time and the
+    /// previews waited for the CPU (issue 37); at 2.5 they take `veryfast` or faster.
+    static let agentPresetHeadroom = 2.5
+
     public init(options: DemoOptions, logger: Logger) {
         self.options = options
         self.logger = logger
@@ -155,7 +163,8 @@ public struct DemoRunner {
                         "--fps", "\(options.rate)", "--exit-with-parent", "--allow-remote-shutdown",
                         // Announced on loopback only; listening on both families (falling back
                         // to IPv4 where IPv6 is off) because mDNS may resolve either first.
-                        "--mdns-interface", "lo"]
+                        "--mdns-interface", "lo",
+                        "--preset-headroom", "\(Self.agentPresetHeadroom)"]
             if !options.genlock { args.append("--free-run") }
             if !options.genlock, i < options.freeRunPhasesMs.count { args += ["--free-run-phase-ms", "\(options.freeRunPhasesMs[i])"] }
             if !options.genlock, !options.crystalPPMs.isEmpty {

@@ -98,8 +98,9 @@ export class Composite {
     this.drawn = { spec: null, key: '', at: 0, count: 0, layoutDrawnAt: 0 };
     stats.composite = this.drawn;
 
-    // The canvas is as sharp as its box on screen and never larger than the recording:
-    // a 4K layout drawn 30 times a second into a 600-pixel box would only burn power.
+    // The canvas is as sharp as its box on screen, never larger than the recording and
+    // never sharper than the previews it draws from: a 4K layout drawn 30 times a second
+    // into a 600-pixel box would only burn power.
     new ResizeObserver(() => this.fitCanvas()).observe(canvas.parentElement);
   }
 
@@ -139,15 +140,43 @@ export class Composite {
     });
   }
 
+  /**
+   * Canvas pixels per layout pixel at which the largest slot shows its picture at one
+   * source pixel per canvas pixel. Drawing larger only stretches the previews (640x360
+   * under a 1280x720 layout): a 1088x612 canvas drawn 30 times a second took Chromium's
+   * main thread 0.4 of a core where 640x360 took 0.18 (tools/bench/studio-latency.sh).
+   * A smaller window (a picture-in-picture) is drawn at that scale too, a little soft.
+   * 1 until the slot's camera has a picture.
+   */
+  sourceScale() {
+    const slots = this.layout?.slots;
+    if (!Array.isArray(slots) || slots.length === 0) return 1;
+    const largest = slots.reduce((a, b) => (b.width * b.height > a.width * a.height ? b : a));
+    const source = this.sourceFor(largest.camera);
+    if (!source || !(source.width > 0) || !(source.height > 0) || !(largest.width > 0)) return 1;
+    const { crop, target } = placement(largest, source.width, source.height);
+    return target.width > 0 ? crop.width / target.width : 1;
+  }
+
+  /** The sources' sizes as a key, to fit the canvas again when a camera's picture changes size. */
+  sourcesKey() {
+    return (this.layout?.slots ?? []).map((slot) => {
+      const source = this.sourceFor(slot.camera);
+      return source ? `${source.width}x${source.height}` : '-';
+    }).join(',');
+  }
+
+  /** Sizes the canvas; true when it changed (and was drawn again). */
   fitCanvas() {
     const layout = this.layout;
     const box = this.canvas.parentElement.getBoundingClientRect();
     const layoutWidth = layout?.width || 1280;
     const layoutHeight = layout?.height || 720;
     const ratio = window.devicePixelRatio || 1;
-    let scale = 1;
+    this.fittedSources = this.sourcesKey();
+    let scale = Math.min(1, this.sourceScale());
     if (box.width > 0 && box.height > 0) {
-      scale = Math.min(1, (box.width * ratio) / layoutWidth, (box.height * ratio) / layoutHeight);
+      scale = Math.min(scale, (box.width * ratio) / layoutWidth, (box.height * ratio) / layoutHeight);
     }
     const width = Math.max(2, Math.round(layoutWidth * scale));
     const height = Math.max(2, Math.round(layoutHeight * scale));
@@ -155,10 +184,13 @@ export class Composite {
       this.canvas.width = width; // clears it: draw again
       this.canvas.height = height;
       this.draw();
+      return true;
     }
+    return false;
   }
 
   draw() {
+    if (this.sourcesKey() !== this.fittedSources && this.fitCanvas()) return;
     const { canvas, context, layout } = this;
     context.fillStyle = BACKGROUND;
     context.fillRect(0, 0, canvas.width, canvas.height);
