@@ -33,7 +33,9 @@ recording (default 1), to tell the take's start (the agents' and the composite's
 measurements) from the steady state.
 
   usage: tools/bench/studio-latency.py [-n 100] [--size 1280x720] [--method cdp|element|clip] [--watch 3]
-  goal:  median <= 100 ms and p95 <= 150 ms per camera
+  goals (issue 37), per camera: midpoint median <= 100 ms; after-bound p95 <= 150 ms; the
+         canvas's picture age p95 <= 150 ms; >= 28 pictures drawn a second, watching and
+         while screenshotting; 0 frames dropped by the rig. The exit status is 0 when all hold.
 """
 import argparse
 import base64
@@ -52,7 +54,8 @@ import dctc_image  # noqa: E402
 from studio_common import Demo, canvas_size, launch_chromium, mono_ns  # noqa: E402
 
 GOAL_MEDIAN_MS = 100
-GOAL_P95_MS = 150
+GOAL_P95_MS = 150          # the after-bound's, and the canvas age's
+GOAL_DRAWN_PER_SECOND = 28
 PLAUSIBLE_MS = 2000  # a code further than this from the clock is a misread, not a latency
 
 
@@ -291,15 +294,17 @@ def measure(args, source, demo):
             med, p95, mx, mn = statistics.median(mids), percentile(mids, 95), max(mids), min(mids)
             lo_med = statistics.median(lo for lo, _, _ in s)
             shot_med = statistics.median(hi - lo for lo, _, hi in s)
-            # Screenshots mostly misread are no measurement: the few read say nothing.
-            ok = med <= GOAL_MEDIAN_MS and p95 <= GOAL_P95_MS and misreads[i] <= args.n // 10
+            # Screenshots mostly misread are no measurement: the few read say nothing. The
+            # after-bound, not the midpoint, is held to the p95 goal: it cannot under-state.
+            ok = med <= GOAL_MEDIAN_MS and percentile(his, 95) <= GOAL_P95_MS and misreads[i] <= args.n // 10
             ok_all &= ok
             print(f"{i:<8}{len(s):>5}{med:>8.0f}{p95:>7.0f}{mx:>7.0f}{mn:>7.0f}   "
                   f"{statistics.median(his):>15.0f} / {percentile(his, 95):<5.0f}   {lo_med:>19.0f}   {shot_med:>7.0f}   "
                   f"{'PASS' if ok else 'FAIL'}" + (f"  ({misreads[i]} misread)" if misreads[i] else ""))
         print("(ms; latency = midpoint; after-bound = CLOCK_MONOTONIC after the shot returned - code, an upper "
               "bound; before-bound = before it was asked - code, a lower bound)")
-        print(f"goal: median <= {GOAL_MEDIAN_MS} ms, p95 <= {GOAL_P95_MS} ms per camera: {'PASS' if ok_all else 'FAIL'}")
+        print(f"goal: midpoint median <= {GOAL_MEDIAN_MS} ms, after-bound p95 <= {GOAL_P95_MS} ms per camera: "
+              f"{'PASS' if ok_all else 'FAIL'}")
 
         fps = {i: (drawn1.get(str(i), 0) - drawn0.get(str(i), 0)) / max(elapsed, 1e-9) for i in (0, 1)}
         page_drops = {i: dropped1.get(str(i), 0) - dropped0.get(str(i), 0) for i in (0, 1)}
@@ -328,8 +333,20 @@ def measure(args, source, demo):
             comp = m.get("composite", {})
             print(f"rig's frames dropped (manifest, {m.get('durationSeconds', 0):.1f} s take): {cams}; combined file "
                   f"{comp.get('droppedFrames')} dropped, {comp.get('repeats')} repeats of {comp.get('ticks')} ticks")
+            rig_dropped = sum(c["statistics"]["framesDropped"] for c in m.get("cameras", []))
+        else:
+            rig_dropped = None
         browser.close()
-    return 0 if ok_all else 1
+
+    # Every goal of issue 37, one line each, and the exit status from all of them.
+    ages_ok = all(a and percentile(a, 95) <= GOAL_P95_MS for a in drawn_ages.values())
+    drawn_ok = all(min(quiet_fps[i], fps[i]) >= GOAL_DRAWN_PER_SECOND for i in (0, 1))
+    verdicts = [("glass to glass (midpoint median, after-bound p95)", ok_all),
+                (f"canvas age p95 <= {GOAL_P95_MS} ms", ages_ok),
+                (f">= {GOAL_DRAWN_PER_SECOND} pictures drawn a second, watching and screenshotting", drawn_ok),
+                ("0 frames dropped by the rig", rig_dropped == 0)]
+    print("\ngoals: " + "; ".join(f"{what}: {'PASS' if good else 'FAIL'}" for what, good in verdicts))
+    return 0 if all(good for _, good in verdicts) else 1
 
 
 if __name__ == "__main__":
