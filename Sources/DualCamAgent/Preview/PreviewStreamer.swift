@@ -56,8 +56,13 @@ final class PreviewStreamer: Sendable {
 
     /// How much lower than the recording the preview's thread runs (nice, 0-19): on a
     /// node short of CPU (a browser on the same 2 cores) the preview waits, and loses
-    /// pictures (newest wins), before the recording's encoder loses a frame.
-    static let niceness: Int32 = 10
+    /// pictures (newest wins), before the recording's encoder loses a frame. 5, not 10:
+    /// once the studio page and the demo's agents were lighter (issue 37), a preview at
+    /// 10 still waited behind the browser's screenshots at 1280x720 (27.7-28.4 pictures a
+    /// second, after-bound p95 up to 155 ms); at 5, 28.6-30 and 91-130 ms, and the
+    /// recording lost no frame, even with the agents at 1.5x headroom
+    /// (tools/bench/studio-latency.py, docs/MEASUREMENTS.md).
+    static let niceness: Int32 = 5
 
     private func run() {
         // Only this thread (the preview's own) is lowered.

@@ -106,7 +106,7 @@ final class CoordinatorLink: Sendable {
     /// would delay the recording's upload.
     private func previewStreamer(_ connection: AgentConnection) -> PreviewStreamer {
         PreviewStreamer(deliver: { [clock] picture in
-            guard connection.isDrained else { return false }
+            guard Self.waitUntilDrained(connection) else { return false }
             var frame = Dualcam_V1_PreviewFrame()
             frame.index = picture.index
             // Before the clock locks, the preview's stamps are the node's own clock's.
@@ -119,6 +119,24 @@ final class CoordinatorLink: Sendable {
             frame.sentSharedNs = clock.estimate?.shared(fromLocal: clock.now).nanoseconds ?? 0
             return (try? connection.send(.previewFrame(frame))) != nil
         }, onError: { [logger] in logger.error("preview: \($0)") })
+    }
+
+    /// How long the preview's thread waits for a segment chunk ahead of a picture to be
+    /// written, rather than lose the picture at once: a chunk clears within milliseconds,
+    /// and each picture lost made the next a key frame, larger and slower to send, so one
+    /// camera of the 720p demo lost 12 pictures in 10 s with 18 key frames instead of 10
+    /// (tools/bench/studio-latency.py). Half a frame at 30 fps: a picture later than that
+    /// is overtaken by the next.
+    static let previewDrainWaitNanoseconds: UInt64 = 15_000_000
+
+    /// Called on the preview's own thread, which may sleep.
+    private static func waitUntilDrained(_ connection: AgentConnection) -> Bool {
+        let deadline = DispatchTime.now().uptimeNanoseconds + previewDrainWaitNanoseconds
+        while !connection.isDrained {
+            guard DispatchTime.now().uptimeNanoseconds < deadline else { return false }
+            usleep(1_000)
+        }
+        return true
     }
 
     private func handle(_ delivery: Delivery<AgentEvent>, _ c: Context) async {
