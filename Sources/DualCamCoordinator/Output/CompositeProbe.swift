@@ -157,10 +157,6 @@ enum CompositeProbe {
             return pending
         }
         let thread = Thread {
-            // As low as the composite's encode it measures for: it measures what is left
-            // to that encode, and the previews and recordings it shares the CPU with go
-            // first (the take's start was the longest stall in the demo's previews).
-            ThreadNiceness.lowerThisThread(to: LiveComposer.encoderNiceness)
             let result = Result { try measure(plan: plan, cameras: cameras) }
             if case .success(let measured) = result { cache.withLockedValue { $0[key] = measured } }
             pending.finish(result)

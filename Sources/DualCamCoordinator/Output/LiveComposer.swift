@@ -87,7 +87,7 @@ final class LiveComposer: @unchecked Sendable {
     }
 
     /// How much lower than the rig the composite's encoder threads run (nice): below the
-    /// agents' previews (`PreviewStreamer.niceness`, 10) when they share the CPU (the demo,
+    /// agents' previews (`PreviewStreamer.niceness`, 5) when they share the CPU (the demo,
     /// a node that is also the laptop). The file's encode may fall behind and catch up,
     /// a picture the operator is framing by may not; nor may a camera's recording.
     static let encoderNiceness: Int32 = 15
