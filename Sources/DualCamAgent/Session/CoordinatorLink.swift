@@ -127,13 +127,13 @@ final class CoordinatorLink: Sendable {
     /// camera of the 720p demo lost 12 pictures in 10 s with 18 key frames instead of 10
     /// (tools/bench/studio-latency.py). Half a frame at 30 fps: a picture later than that
     /// is overtaken by the next.
-    static let previewDrainWaitNanoseconds: UInt64 = 15_000_000
+    static let previewDrainWaitNanoseconds: Int64 = 15_000_000
 
     /// Called on the preview's own thread, which may sleep.
     private static func waitUntilDrained(_ connection: AgentConnection) -> Bool {
-        let deadline = DispatchTime.now().uptimeNanoseconds + previewDrainWaitNanoseconds
+        let deadline = MonotonicTime.now() + previewDrainWaitNanoseconds
         while !connection.isDrained {
-            guard DispatchTime.now().uptimeNanoseconds < deadline else { return false }
+            guard MonotonicTime.now() < deadline else { return false }
             usleep(1_000)
         }
         return true
